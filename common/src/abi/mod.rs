@@ -1,0 +1,9 @@
+//! Every C-visible type, enum and constant of the headers we install, one module per header, with the C names.
+//!
+//! These files are the source cbindgen reads (`cbindgen/<header>.toml`): keep each item's shape exactly that of
+//! rdma-core 44's header. Structs that C declares with anonymous unions cannot be written by cbindgen; their Rust
+//! definitions here name the union members, and the C text comes from `cbindgen/*.h` fragments instead. The
+//! layout test (`tests/layout`) checks all of it against the system's headers.
+//!
+//! Rule for C enums: fields that applications write are typed with the Rust enum (so the header says
+//! `enum ibv_x`), but the library reads them only through [`crate::ffi::enum_raw`] and validates the number.

@@ -1,0 +1,69 @@
+//! A positive errno value and the `Result` alias every internal function returns.
+
+use std::fmt;
+
+/// A positive `errno` value (`EINVAL`, `EOPNOTSUPP`, ...). Conversions to the C return conventions happen only in
+/// [`crate::ffi`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Errno(pub i32);
+
+/// The result type of every fallible internal function.
+pub type Result<T> = std::result::Result<T, Errno>;
+
+impl Errno {
+    pub const EPERM: Errno = Errno(libc::EPERM);
+    pub const ENOENT: Errno = Errno(libc::ENOENT);
+    pub const EINTR: Errno = Errno(libc::EINTR);
+    pub const EIO: Errno = Errno(libc::EIO);
+    pub const ENXIO: Errno = Errno(libc::ENXIO);
+    pub const EBADF: Errno = Errno(libc::EBADF);
+    pub const EAGAIN: Errno = Errno(libc::EAGAIN);
+    pub const ENOMEM: Errno = Errno(libc::ENOMEM);
+    pub const EACCES: Errno = Errno(libc::EACCES);
+    pub const EFAULT: Errno = Errno(libc::EFAULT);
+    pub const EBUSY: Errno = Errno(libc::EBUSY);
+    pub const EEXIST: Errno = Errno(libc::EEXIST);
+    pub const ENODEV: Errno = Errno(libc::ENODEV);
+    pub const EINVAL: Errno = Errno(libc::EINVAL);
+    pub const ENOSPC: Errno = Errno(libc::ENOSPC);
+    pub const ERANGE: Errno = Errno(libc::ERANGE);
+    pub const ENOSYS: Errno = Errno(libc::ENOSYS);
+    pub const ENODATA: Errno = Errno(libc::ENODATA);
+    pub const EPROTO: Errno = Errno(libc::EPROTO);
+    pub const EOVERFLOW: Errno = Errno(libc::EOVERFLOW);
+    pub const EOPNOTSUPP: Errno = Errno(libc::EOPNOTSUPP);
+    pub const EADDRNOTAVAIL: Errno = Errno(libc::EADDRNOTAVAIL);
+    pub const ETIMEDOUT: Errno = Errno(libc::ETIMEDOUT);
+    pub const ECONNREFUSED: Errno = Errno(libc::ECONNREFUSED);
+    pub const ENOTCONN: Errno = Errno(libc::ENOTCONN);
+    pub const EISCONN: Errno = Errno(libc::EISCONN);
+
+    /// The calling thread's current `errno`.
+    pub fn last() -> Errno {
+        Errno(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO))
+    }
+
+    /// Store this value in the calling thread's `errno`.
+    pub fn set(self) {
+        // SAFETY: __errno_location always returns a valid pointer to the thread's errno.
+        unsafe { *libc::__errno_location() = self.0 };
+    }
+}
+
+impl From<std::io::Error> for Errno {
+    fn from(e: std::io::Error) -> Errno {
+        Errno(e.raw_os_error().unwrap_or(libc::EIO))
+    }
+}
+
+impl fmt::Debug for Errno {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.0, std::io::Error::from_raw_os_error(self.0))
+    }
+}
+
+impl fmt::Display for Errno {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}

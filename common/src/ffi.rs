@@ -1,0 +1,180 @@
+//! The C boundary toolkit.
+//!
+//! Every `extern "C"` entry point of both libraries has the same shape:
+//!
+//! ```ignore
+//! pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
+//!     ffi::boundary("ibv_dealloc_pd", || {
+//!         let pd = ffi::nonnull(pd)?;      // NULL -> Err(EINVAL)
+//!         ...
+//!         Ok(())
+//!     })
+//!     .ret_errno()
+//! }
+//! ```
+//!
+//! [`boundary`] runs the body, turns a panic into `EIO` (a panic never unwinds into C), and the adapter named at
+//! the call states the C return convention once:
+//!
+//! | adapter | C convention | used by |
+//! |---|---|---|
+//! | [`CResult::ret_errno`] | `0` or a positive errno, `errno` untouched | most `ibv_*` returning `int` |
+//! | [`CPtrResult::or_null_errno`] | a pointer, or NULL with `errno` set | `ibv_alloc_pd`, `ibv_create_*`, ... |
+//! | [`CResult::or_minus_one_errno`] | `0`/value, or `-1` with `errno` set | `rdma_*`, `ibv_get_cq_event` |
+//! | [`CResult::or_neg_errno`] | a count, or a negative errno | `ibv_poll_cq`-style |
+//!
+//! Out-parameters are written only on success: bodies build the value and write it as their last step.
+
+use crate::errno::{Errno, Result};
+use std::ffi::{c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::NonNull;
+
+/// Run `body` as the body of the C entry point `name`. A panic is caught, logged and reported as `EIO`.
+#[inline(always)]
+pub fn boundary<T>(name: &'static str, body: impl FnOnce() -> Result<T>) -> Result<T> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            log::error!("{name}: internal error (panic: {msg}); returning EIO");
+            Err(Errno::EIO)
+        }
+    }
+}
+
+/// Checks a pointer argument: NULL gives `EINVAL`.
+#[inline(always)]
+pub fn nonnull<T>(p: *mut T) -> Result<NonNull<T>> {
+    NonNull::new(p).ok_or(Errno::EINVAL)
+}
+
+/// Checks a const pointer argument: NULL gives `EINVAL`.
+#[inline(always)]
+pub fn nonnull_const<T>(p: *const T) -> Result<NonNull<T>> {
+    NonNull::new(p as *mut T).ok_or(Errno::EINVAL)
+}
+
+/// Reads a C enum field as its raw 32-bit value without ever materialising an invalid Rust enum.
+///
+/// C enum fields that the application writes (`ibv_qp_attr::qp_state`, `ibv_send_wr::opcode`, ...) are typed as
+/// Rust enums so that cbindgen emits `enum ibv_x` in the header; a typed read of an out-of-range value would be
+/// undefined behaviour, so the library only ever reads them through this function and validates the number.
+///
+/// # Safety
+/// `field` must point to a readable 4-byte C enum.
+#[inline(always)]
+pub unsafe fn enum_raw<E>(field: *const E) -> u32 {
+    const { assert!(std::mem::size_of::<E>() == 4) };
+    unsafe { field.cast::<u32>().read() }
+}
+
+/// The C return conventions, applied to a [`Result`].
+pub trait CResult<T> {
+    /// `0` on success, a positive errno on failure; `errno` is left alone.
+    fn ret_errno(self) -> c_int;
+    /// The value (as `c_int`) on success; `-1` with `errno` set on failure.
+    fn or_minus_one_errno(self) -> c_int
+    where
+        T: Into<c_int>;
+    /// The value on success, a negative errno on failure.
+    fn or_neg_errno(self) -> c_int
+    where
+        T: Into<c_int>;
+}
+
+impl<T> CResult<T> for Result<T> {
+    #[inline(always)]
+    fn ret_errno(self) -> c_int {
+        match self {
+            Ok(_) => 0,
+            Err(e) => e.0,
+        }
+    }
+    #[inline(always)]
+    fn or_minus_one_errno(self) -> c_int
+    where
+        T: Into<c_int>,
+    {
+        match self {
+            Ok(v) => v.into(),
+            Err(e) => {
+                e.set();
+                -1
+            }
+        }
+    }
+    #[inline(always)]
+    fn or_neg_errno(self) -> c_int
+    where
+        T: Into<c_int>,
+    {
+        match self {
+            Ok(v) => v.into(),
+            Err(e) => -e.0,
+        }
+    }
+}
+
+/// Pointer-returning entry points: `Ok(ptr)` or NULL with `errno`.
+pub trait CPtrResult<P> {
+    /// The pointer on success; NULL with `errno` set on failure.
+    fn or_null_errno(self) -> *mut P;
+}
+
+impl<P> CPtrResult<P> for Result<*mut P> {
+    #[inline(always)]
+    fn or_null_errno(self) -> *mut P {
+        match self {
+            Ok(p) => p,
+            Err(e) => {
+                e.set();
+                std::ptr::null_mut()
+            }
+        }
+    }
+}
+
+impl<P> CPtrResult<P> for Result<NonNull<P>> {
+    #[inline(always)]
+    fn or_null_errno(self) -> *mut P {
+        match self {
+            Ok(p) => p.as_ptr(),
+            Err(e) => {
+                e.set();
+                std::ptr::null_mut()
+            }
+        }
+    }
+}
+
+/// An untyped pointer, for `void *` arguments.
+pub type VoidPtr = *mut c_void;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_eio() {
+        let r: Result<()> = boundary("t", || panic!("boom"));
+        assert_eq!(r, Err(Errno::EIO));
+    }
+
+    #[test]
+    fn conventions() {
+        assert_eq!(Ok::<(), Errno>(()).ret_errno(), 0);
+        assert_eq!(Err::<(), Errno>(Errno::EINVAL).ret_errno(), libc::EINVAL);
+        assert_eq!(Err::<c_int, Errno>(Errno::ENOMEM).or_minus_one_errno(), -1);
+        assert_eq!(Errno::last(), Errno::ENOMEM);
+        assert_eq!(Err::<c_int, Errno>(Errno::EAGAIN).or_neg_errno(), -libc::EAGAIN);
+        let p: Result<*mut u8> = Err(Errno::ENODEV);
+        assert!(p.or_null_errno().is_null());
+        assert_eq!(Errno::last(), Errno::ENODEV);
+        assert!(nonnull::<u8>(std::ptr::null_mut()).is_err());
+    }
+}

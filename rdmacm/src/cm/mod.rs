@@ -1,0 +1,1 @@
+//! The rdma_* entry points.

@@ -1,0 +1,20 @@
+//! `libibverbs.so.1`: the verbs API of rdma-core 44, in Rust, straight over the kernel's uverbs ABI.
+//!
+//! Layout (see docs/architecture.md):
+//! * [`verbs`]: the `extern "C"` `ibv_*` entry points, one file per object family;
+//! * [`compat`]: the `@IBVERBS_1.0` compat symbols;
+//! * [`private`]: the `IBVERBS_PRIVATE_34` symbols that providers (Debian's `libmlx5.so.1`, ...) import;
+//! * `exports`: the generated `.symver` table that puts every symbol in its version node.
+//!
+//! Types, the FFI toolkit and logging come from `rdma-core-common` (`rdma_common`).
+#![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod compat;
+pub mod private;
+pub mod verbs;
+
+#[cfg(not(test))]
+mod exports {
+    include!(concat!(env!("OUT_DIR"), "/symver.rs"));
+}

@@ -1,0 +1,1 @@
+//! The `IBVERBS_PRIVATE_34` symbols. Filled in by the exports work.

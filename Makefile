@@ -1,0 +1,75 @@
+# rdma-core-rs: build, test and install libibverbs.so.1 and librdmacm.so.1.
+#
+#   make                 libraries into build/lib, headers into include/
+#   make test            everything: cargo tests, header/layout/export checks, and the Soft-RoCE guest suite
+#   make install PREFIX=/usr/local   libraries, headers and pkg-config files
+#   make headers         regenerate include/ from the Rust definitions (cbindgen) + cbindgen/ fragments
+#   make deps            install what the tests need (qemu, Debian kernel, rdma-core 44 for comparison, ...)
+
+CARGO    ?= cargo
+PROFILE  ?= release
+PREFIX   ?= /usr/local
+LIBDIR   ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+BUILD    := build
+LIBOUT   := $(BUILD)/lib
+TARGET   := target/$(if $(filter release,$(PROFILE)),release,debug)
+CARGOFLAGS := $(if $(filter release,$(PROFILE)),--release,)
+
+HEADERS  := $(shell sed -n 's/^\([a-z].*\.h\) .*/\1/p' cbindgen/headers.txt)
+
+.PHONY: all lib libibverbs librdmacm headers headers-check install uninstall test test-host test-guest deps clean demo examples bench
+
+all: lib headers
+
+lib: libibverbs librdmacm
+
+# librdmacm links against the libibverbs.so.1 just built, so the order matters.
+libibverbs:
+	$(CARGO) build $(CARGOFLAGS) -p ibverbs
+	@mkdir -p $(LIBOUT)
+	@install -m 0755 $(TARGET)/libibverbs.so $(LIBOUT)/libibverbs.so.1.tmp && mv -f $(LIBOUT)/libibverbs.so.1.tmp $(LIBOUT)/libibverbs.so.1
+	@ln -sf libibverbs.so.1 $(LIBOUT)/libibverbs.so
+
+librdmacm: libibverbs
+	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) $(CARGO) build $(CARGOFLAGS) -p rdmacm
+	@install -m 0755 $(TARGET)/librdmacm.so $(LIBOUT)/librdmacm.so.1.tmp && mv -f $(LIBOUT)/librdmacm.so.1.tmp $(LIBOUT)/librdmacm.so.1
+	@ln -sf librdmacm.so.1 $(LIBOUT)/librdmacm.so
+
+headers:
+	$(CARGO) run -q -p gen-headers -- .
+
+headers-check:
+	$(CARGO) run -q -p gen-headers -- --check .
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/infiniband $(DESTDIR)$(INCLUDEDIR)/rdma $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(LIBOUT)/libibverbs.so.1 $(LIBOUT)/librdmacm.so.1 $(DESTDIR)$(LIBDIR)/
+	ln -sf libibverbs.so.1 $(DESTDIR)$(LIBDIR)/libibverbs.so
+	ln -sf librdmacm.so.1 $(DESTDIR)$(LIBDIR)/librdmacm.so
+	for h in $(HEADERS); do install -m 0644 include/$$h $(DESTDIR)$(INCLUDEDIR)/$$h; done
+	for pc in libibverbs librdmacm; do \
+	  sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    pkgconfig/$$pc.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/$$pc.pc; done
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libibverbs.so* $(DESTDIR)$(LIBDIR)/librdmacm.so*
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libibverbs.pc $(DESTDIR)$(PKGCONFIGDIR)/librdmacm.pc
+	for h in $(HEADERS); do rm -f $(DESTDIR)$(INCLUDEDIR)/$$h; done
+
+deps:
+	tools/install-deps.sh
+
+# The whole suite: one runner, one summary line ("N passed, N failed") at the end.
+test: deps all
+	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py
+
+# Host-only part (no guest boot), for quick iteration.
+test-host: all
+	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py --no-guest
+
+clean:
+	$(CARGO) clean
+	rm -rf $(BUILD) tests/out

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The rdma-core-rs test runner: `make test` calls it; `.ci/run` calls `make test`.
+
+Runs, in order, the host checks (cargo tests, header freshness, C layout probe, export diff, C compile tests) and
+then the Soft-RoCE guest suite in ONE boot of the test guest (tests/guest/run). Every check reports PASS or FAIL;
+the guest suite reports one `PASS name` / `FAIL name: reason` line per in-guest test. The last line printed is the
+summary `N passed, N failed` (the format CI reads). Exit status: 0 only when nothing failed.
+
+  tests/runner.py [--no-guest] [--only SUBSTRING] [--guest-timeout SECS]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "tests", "out")
+
+results = []  # (name, ok, seconds, detail)
+
+
+def record(name, ok, secs, detail=""):
+    results.append((name, ok, secs, detail))
+    status = "PASS" if ok else "FAIL"
+    line = f"{status} {name} ({secs:.1f}s)"
+    print(line, flush=True)
+    if not ok and detail:
+        for l in detail.rstrip().splitlines()[-40:]:
+            print(f"    {l}")
+        sys.stdout.flush()
+
+
+def run(cmd, timeout, env=None):
+    """Runs cmd (list) from the repo root; returns (rc, combined output). Never hangs past timeout."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, cwd=ROOT, env=e, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout, text=True, errors="replace")
+        return p.returncode, p.stdout, time.time() - t0
+    except subprocess.TimeoutExpired as ex:
+        out = ex.stdout or ""
+        if isinstance(out, bytes):
+            out = out.decode(errors="replace")
+        return 124, out + f"\n(timed out after {timeout}s)", time.time() - t0
+
+
+def save(name, text):
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, name.replace("/", "_") + ".log"), "w") as f:
+        f.write(text)
+
+
+def check(name, cmd, timeout=600, env=None):
+    rc, out, secs = run(cmd, timeout, env)
+    save(name, out)
+    record(name, rc == 0, secs, out if rc != 0 else "")
+    return rc == 0
+
+
+def cargo_tests():
+    """Each Rust unit test counts as one test in the summary."""
+    # librdmacm's test binary needs our libibverbs.so.1 at run time (never the system's).
+    libdir = os.environ.get("RDMA_CORE_RS_LIBDIR", os.path.join(ROOT, "build", "lib"))
+    rc, out, secs = run(["cargo", "test", "--workspace", "--no-fail-fast", "--quiet"], 1800,
+                        env={"LD_LIBRARY_PATH": libdir, "RDMA_CORE_RS_LIBDIR": libdir})
+    save("cargo-test", out)
+    passed = failed = 0
+    for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed", out):
+        passed += int(m.group(1))
+        failed += int(m.group(2))
+    for i in range(passed):
+        results.append((f"cargo#{i}", True, 0, ""))
+    for i in range(failed):
+        results.append((f"cargo-failed#{i}", False, 0, ""))
+    ok = rc == 0
+    if not ok and failed == 0:
+        results.append(("cargo-test (build)", False, secs, out))
+    print(f"{'PASS' if ok else 'FAIL'} cargo-test: {passed} passed, {failed} failed ({secs:.1f}s)", flush=True)
+    if not ok:
+        for l in out.rstrip().splitlines()[-40:]:
+            print(f"    {l}")
+
+
+def guest_suite(timeout):
+    name = "guest"
+    rc, out, secs = run([os.path.join("tests", "guest", "run"), "--timeout", str(timeout), "--",
+                         "tests/guest/suite.sh"], timeout + 120)
+    save(name, out)
+    seen = 0
+    for line in out.splitlines():
+        m = re.match(r"^(PASS|FAIL) (\S+)(.*)$", line.strip())
+        if m:
+            seen += 1
+            ok = m.group(1) == "PASS"
+            results.append((f"guest:{m.group(2)}", ok, 0, m.group(3)))
+            print(f"{m.group(1)} guest:{m.group(2)}{m.group(3)}", flush=True)
+    if rc != 0 and seen == 0:
+        record("guest (boot or harness)", False, secs, out)
+    elif rc != 0 and not any(not r[1] for r in results if r[0].startswith("guest:")):
+        record("guest (suite exit status)", False, secs, out)
+    else:
+        print(f"guest suite finished in {secs:.0f}s (log: tests/out/guest.log)", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--no-guest", action="store_true")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--guest-timeout", type=int, default=2400)
+    a = ap.parse_args()
+    want = lambda n: a.only in n
+
+    if want("cargo"):
+        cargo_tests()
+    if want("headers"):
+        check("headers-check", ["cargo", "run", "-q", "-p", "gen-headers", "--", "--check", "."])
+    if want("layout"):
+        check("layout", ["tests/layout/run.sh"])
+    if want("exports"):
+        check("exports", ["tests/exports/run.sh"])
+    if want("c-compile") and os.path.exists(os.path.join(ROOT, "tests", "c", "compile.sh")):
+        check("c-compile", ["tests/c/compile.sh"])
+    if not a.no_guest and want("guest"):
+        guest_suite(a.guest_timeout)
+
+    passed = sum(1 for r in results if r[1])
+    failed = sum(1 for r in results if not r[1])
+    if failed:
+        print("failed: " + ", ".join(r[0] for r in results if not r[1]))
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

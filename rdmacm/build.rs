@@ -12,4 +12,10 @@ fn main() {
         .unwrap_or_else(|_| root.join("build/lib"));
     println!("cargo:rustc-link-search=native={}", libdir.display());
     println!("cargo:rustc-link-lib=dylib=ibverbs");
+    // Keep DT_NEEDED libibverbs.so.1 even while no verbs call is linked in, as rdma-core's librdmacm has it
+    // (rustc links with --as-needed; the `-as-needed` link modifier is not stable).
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--no-as-needed");
+    println!("cargo:rustc-cdylib-link-arg=-L{}", libdir.display());
+    println!("cargo:rustc-cdylib-link-arg=-libverbs");
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--as-needed");
 }

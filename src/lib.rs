@@ -11,7 +11,9 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod compat;
+pub mod kernel;
 pub mod private;
+pub mod provider;
 pub mod verbs;
 
 #[cfg(not(test))]

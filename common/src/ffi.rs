@@ -155,6 +155,26 @@ impl<P> CPtrResult<P> for Result<NonNull<P>> {
 /// An untyped pointer, for `void *` arguments.
 pub type VoidPtr = *mut c_void;
 
+/// `check_signatures!(decl_module; name, name, ...)`: each `name` defined in the calling crate must have the same
+/// function-pointer type as the declaration `decl_module::name` (the prototype cbindgen writes into the header), or
+/// the crate does not compile. Both libraries use it at the end of each file of entry points:
+///
+/// ```ignore
+/// rdma_common::check_signatures!(rdma_common::abi::rdma_cma; rdma_bind_addr, rdma_resolve_addr);
+/// ```
+#[macro_export]
+macro_rules! check_signatures {
+    ($decl:path; $($name:ident),* $(,)?) => {
+        #[allow(dead_code, unused_imports, clippy::all)]
+        const _: () = {
+            fn check() {
+                use $decl as decl;
+                $( let _ = if true { decl::$name } else { $name }; )*
+            }
+        };
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,5 +13,7 @@ pub mod abi;
 pub mod errno;
 pub mod ffi;
 pub mod logging;
+pub mod sys;
+pub mod uapi;
 
 pub use errno::Errno;

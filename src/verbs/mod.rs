@@ -6,6 +6,28 @@
 //!
 //! [`check_signatures!`] proves at compile time that each definition has exactly the prototype declared in
 //! `rdma_common::abi::verbs` (which is what cbindgen writes into `include/infiniband/verbs.h`).
+//!
+//! # Safety
+//! Every `unsafe extern "C"` function here is a C entry point: the caller passes what the prototype in
+//! `verbs.h` (and its man page) promises, i.e. valid objects from this library and buffers of the stated sizes.
+//! NULL object pointers are checked and answered with `EINVAL` (or ignored by the `void` functions).
+#![allow(clippy::missing_safety_doc)]
+
+pub mod ah;
+pub mod async_event;
+pub mod context;
+pub mod cq;
+pub mod device;
+pub mod dm;
+pub mod fork;
+pub mod marshall;
+pub mod mcast;
+pub mod misc;
+pub mod mr;
+pub mod pd;
+pub mod qp;
+pub mod srq;
+pub mod sysfs;
 
 use rdma_common::Errno;
 

@@ -7,3 +7,13 @@
 //!
 //! Rule for C enums: fields that applications write are typed with the Rust enum (so the header says
 //! `enum ibv_x`), but the library reads them only through [`crate::ffi::enum_raw`] and validates the number.
+
+pub mod ib;
+pub mod opcode;
+pub mod rsocket;
+pub mod ib_user_ioctl_verbs;
+pub mod tm_types;
+pub mod verbs;
+pub mod verbs_api;
+pub mod rdma_cma;
+pub mod sa;

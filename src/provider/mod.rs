@@ -1,0 +1,374 @@
+//! Userspace providers: the device-specific half of libibverbs (rdma-core's `providers/`), written in Rust.
+//!
+//! A provider is two things (see docs/providers.md):
+//!
+//! * a [`Provider`]: one method per verb a provider implements (rdma-core's `verbs_context_ops`, sorted by name),
+//!   each defaulting to `Err(EOPNOTSUPP)`, so a provider writes only what it supports. The entry-point layer
+//!   (`src/verbs`) allocates each object, calls the method, and stores the provider state it returns
+//!   ([`ProviderQp`], [`ProviderCq`], [`ProviderSrq`], [`ProviderAh`]) inside the object;
+//! * its data path: `unsafe extern "C"` functions stored straight into `ibv_context.ops` ([`DataPathOps`]) and
+//!   into each `ibv_qp_ex` / `ibv_cq_ex`, which application inlines call with no dispatch in between. They find
+//!   their state through a host trait the object layer implements ([`rxe::RxeHost`]); a provider is
+//!   instantiated for that host ([`by_driver_name`], [`select`]).
+//!
+//! Providers: [`rxe`] (Soft-RoCE). Later: `siw`.
+#![allow(unsafe_code)]
+
+pub mod rxe;
+
+/// The public C types the providers use, and the numbers of the C enums they compare against.
+pub mod verbs {
+    pub use rdma_common::abi::verbs::*;
+    use std::ffi::c_uint;
+
+    // C enums used as bit masks or compared as numbers (fields holding them are integers in the C structs).
+    pub const IBV_SEND_FENCE: c_uint = ibv_send_flags::IBV_SEND_FENCE as c_uint;
+    pub const IBV_SEND_SIGNALED: c_uint = ibv_send_flags::IBV_SEND_SIGNALED as c_uint;
+    pub const IBV_SEND_SOLICITED: c_uint = ibv_send_flags::IBV_SEND_SOLICITED as c_uint;
+    pub const IBV_SEND_INLINE: c_uint = ibv_send_flags::IBV_SEND_INLINE as c_uint;
+    pub const IBV_ACCESS_ZERO_BASED: c_uint = ibv_access_flags::IBV_ACCESS_ZERO_BASED as c_uint;
+
+    pub const IBV_WC_EX_WITH_BYTE_LEN: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_BYTE_LEN as u64;
+    pub const IBV_WC_EX_WITH_IMM: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_IMM as u64;
+    pub const IBV_WC_EX_WITH_QP_NUM: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_QP_NUM as u64;
+    pub const IBV_WC_EX_WITH_SRC_QP: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_SRC_QP as u64;
+    pub const IBV_WC_EX_WITH_SLID: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_SLID as u64;
+    pub const IBV_WC_EX_WITH_SL: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_SL as u64;
+    pub const IBV_WC_EX_WITH_DLID_PATH_BITS: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_DLID_PATH_BITS as u64;
+    pub const IBV_WC_EX_WITH_COMPLETION_TIMESTAMP: u64 =
+        ibv_create_cq_wc_flags::IBV_WC_EX_WITH_COMPLETION_TIMESTAMP as u64;
+
+    pub const IBV_QP_INIT_ATTR_PD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
+    pub const IBV_QP_INIT_ATTR_XRCD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_XRCD as u32;
+    pub const IBV_QP_INIT_ATTR_CREATE_FLAGS: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_CREATE_FLAGS as u32;
+    pub const IBV_QP_INIT_ATTR_SEND_OPS_FLAGS: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
+
+    pub const IBV_QP_EX_WITH_RDMA_WRITE: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_RDMA_WRITE as u64;
+    pub const IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM: u64 =
+        ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM as u64;
+    pub const IBV_QP_EX_WITH_SEND: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_SEND as u64;
+    pub const IBV_QP_EX_WITH_SEND_WITH_IMM: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_SEND_WITH_IMM as u64;
+    pub const IBV_QP_EX_WITH_RDMA_READ: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_RDMA_READ as u64;
+    pub const IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP: u64 =
+        ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP as u64;
+    pub const IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD: u64 =
+        ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD as u64;
+    pub const IBV_QP_EX_WITH_LOCAL_INV: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_LOCAL_INV as u64;
+    pub const IBV_QP_EX_WITH_BIND_MW: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_BIND_MW as u64;
+    pub const IBV_QP_EX_WITH_SEND_WITH_INV: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_SEND_WITH_INV as u64;
+    pub const IBV_QP_EX_WITH_TSO: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_TSO as u64;
+    pub const IBV_QP_EX_WITH_ATOMIC_WRITE: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_ATOMIC_WRITE as u64;
+}
+
+use self::verbs::*;
+use rdma_common::{errno::Result, Errno};
+use std::ffi::{c_int, c_void};
+use std::marker::PhantomData;
+
+/// The `ibv_context.ops` entries that application inlines call directly, as one provider fills them.
+/// (`alloc_mw`/`dealloc_mw` are called through `ops` too, but are control path: the entry-point layer fills
+/// them with its own `ibv_alloc_mw`/`ibv_dealloc_mw` logic, which reaches [`Provider::alloc_mw`].)
+#[derive(Clone, Copy)]
+pub struct DataPathOps {
+    /// `ops.bind_mw` (`ibv_bind_mw(3)`).
+    pub bind_mw: unsafe extern "C" fn(*mut ibv_qp, *mut ibv_mw, *mut ibv_mw_bind) -> c_int,
+    /// `ops.poll_cq` (`ibv_poll_cq(3)`).
+    pub poll_cq: unsafe extern "C" fn(*mut ibv_cq, c_int, *mut ibv_wc) -> c_int,
+    /// `ops.post_recv` (`ibv_post_recv(3)`).
+    pub post_recv: unsafe extern "C" fn(*mut ibv_qp, *mut ibv_recv_wr, *mut *mut ibv_recv_wr) -> c_int,
+    /// `ops.post_send` (`ibv_post_send(3)`).
+    pub post_send: unsafe extern "C" fn(*mut ibv_qp, *mut ibv_send_wr, *mut *mut ibv_send_wr) -> c_int,
+    /// `ops.post_srq_recv` (`ibv_post_srq_recv(3)`).
+    pub post_srq_recv: unsafe extern "C" fn(*mut ibv_srq, *mut ibv_recv_wr, *mut *mut ibv_recv_wr) -> c_int,
+    /// `ops.req_notify_cq` (`ibv_req_notify_cq(3)`).
+    pub req_notify_cq: unsafe extern "C" fn(*mut ibv_cq, c_int) -> c_int,
+}
+
+impl DataPathOps {
+    /// Stores these entries in a context's `ops` table (at `ibv_open_device`, before the context is handed out).
+    pub fn install(&self, ops: &mut ibv_context_ops) {
+        ops.bind_mw = Some(self.bind_mw);
+        ops.poll_cq = Some(self.poll_cq);
+        ops.post_recv = Some(self.post_recv);
+        ops.post_send = Some(self.post_send);
+        ops.post_srq_recv = Some(self.post_srq_recv);
+        ops.req_notify_cq = Some(self.req_notify_cq);
+    }
+}
+
+/// What identifies a uverbs device to the provider matcher (rdma-core's `verbs_sysfs_dev` fields it uses).
+#[derive(Clone, Copy, Debug)]
+pub struct DeviceMatch<'a> {
+    /// `RDMA_DRIVER_*` from netlink (`RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID`); 0 (`RDMA_DRIVER_UNKNOWN`) if not known.
+    pub driver_id: u32,
+    /// The IB device name (`rxe0`, ...).
+    pub ibdev_name: &'a str,
+    /// `/sys/class/infiniband_verbs/uverbsN/abi_version`.
+    pub abi_ver: u32,
+}
+
+/// Per-QP provider state, stored by the object layer in its `Qp`.
+#[derive(Debug)]
+pub enum ProviderQp {
+    Rxe(rxe::RxeQp),
+}
+
+/// Per-CQ provider state, stored by the object layer in its `Cq`.
+#[derive(Debug)]
+pub enum ProviderCq {
+    Rxe(rxe::RxeCq),
+}
+
+/// Per-SRQ provider state, stored by the object layer in its `Srq`.
+#[derive(Debug)]
+pub enum ProviderSrq {
+    Rxe(rxe::RxeSrq),
+}
+
+/// Per-AH provider state, stored by the object layer in its `Ah`.
+#[derive(Debug)]
+pub enum ProviderAh {
+    Rxe(rxe::RxeAh),
+}
+
+#[cold]
+fn unsupported<T>() -> Result<T> {
+    Err(Errno::EOPNOTSUPP)
+}
+
+/// A userspace provider: one method per verb, sorted by name, each `Err(EOPNOTSUPP)` unless the provider
+/// implements it (rdma-core's `verbs_context_ops`).
+///
+/// Conventions: objects are allocated by the entry-point layer at their final address and passed in with their
+/// public C struct (the kernel echoes that address back as `user_handle`); a `create_*` issues the kernel command
+/// (through `src/kernel`), fills the public fields the kernel returns (`handle`, `qp_num`, `lkey`, ...), maps what
+/// it must and returns its per-object state; a `destroy_*` issues the kernel command, after which the entry-point
+/// layer drops the state (unmapping the rings). Errors are positive errnos, as the verb returns them.
+#[allow(unused_variables)]
+pub trait Provider: Sync + Send + 'static {
+    /// The driver name (rdma-core's `verbs_device_ops.name`): `"rxe"`.
+    fn name(&self) -> &'static str;
+
+    /// Whether this provider drives `dev` (rdma-core's match table, then the ABI version range).
+    fn matches(&self, dev: &DeviceMatch<'_>) -> bool;
+
+    /// The data-path entries of `ibv_context.ops`.
+    fn data_path(&self) -> DataPathOps;
+
+    /// `ibv_alloc_mw(3)`: fill `mw` (`rkey`, `handle`).
+    fn alloc_mw(&self, pd: *mut ibv_pd, mw: *mut ibv_mw, type_: ibv_mw_type) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_alloc_pd(3)`: fill `pd.handle`.
+    fn alloc_pd(&self, ctx: *mut ibv_context, pd: *mut ibv_pd) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_attach_mcast(3)`.
+    fn attach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_create_ah(3)`.
+    fn create_ah(&self, pd: *mut ibv_pd, ah: *mut ibv_ah, attr: *mut ibv_ah_attr) -> Result<ProviderAh> {
+        unsupported()
+    }
+    /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)` (`extended`): `cq` is the `ibv_cq_ex` (whose first fields are
+    /// the `ibv_cq`); an extended CQ also gets its polling function pointers.
+    fn create_cq(
+        &self,
+        ctx: *mut ibv_context,
+        cq: *mut ibv_cq_ex,
+        attr: *mut ibv_cq_init_attr_ex,
+        extended: bool,
+    ) -> Result<ProviderCq> {
+        unsupported()
+    }
+    /// `ibv_create_qp(3)` / `ibv_create_qp_ex(3)` (`extended`): `qp` is the `ibv_qp_ex` (whose first field is the
+    /// `ibv_qp`); `attr.cap` is updated with the kernel's values; an extended QP also gets its `wr_*` pointers.
+    fn create_qp(
+        &self,
+        ctx: *mut ibv_context,
+        qp: *mut ibv_qp_ex,
+        attr: *mut ibv_qp_init_attr_ex,
+        extended: bool,
+    ) -> Result<ProviderQp> {
+        unsupported()
+    }
+    /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)`.
+    fn create_srq(
+        &self,
+        ctx: *mut ibv_context,
+        srq: *mut ibv_srq,
+        attr: *mut ibv_srq_init_attr_ex,
+    ) -> Result<ProviderSrq> {
+        unsupported()
+    }
+    /// `ibv_dealloc_mw(3)`.
+    fn dealloc_mw(&self, mw: *mut ibv_mw) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_dealloc_pd(3)`.
+    fn dealloc_pd(&self, pd: *mut ibv_pd) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_dereg_mr(3)`.
+    fn dereg_mr(&self, mr: *mut ibv_mr) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_destroy_ah(3)`.
+    fn destroy_ah(&self, ah: *mut ibv_ah) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_destroy_cq(3)`.
+    fn destroy_cq(&self, cq: *mut ibv_cq) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_destroy_qp(3)`.
+    fn destroy_qp(&self, qp: *mut ibv_qp) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_destroy_srq(3)`.
+    fn destroy_srq(&self, srq: *mut ibv_srq) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_detach_mcast(3)`.
+    fn detach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_modify_qp(3)`.
+    fn modify_qp(&self, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_modify_srq(3)` (a resize re-maps the ring held in `state`).
+    fn modify_srq(
+        &self,
+        srq: *mut ibv_srq,
+        state: &ProviderSrq,
+        attr: *mut ibv_srq_attr,
+        attr_mask: c_int,
+    ) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_query_device_ex(3)` (also serves `ibv_query_device`).
+    fn query_device_ex(
+        &self,
+        ctx: *mut ibv_context,
+        input: *const ibv_query_device_ex_input,
+        attr: *mut ibv_device_attr_ex,
+        attr_size: usize,
+    ) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_query_port(3)`.
+    fn query_port(&self, ctx: *mut ibv_context, port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_query_qp(3)`.
+    fn query_qp(
+        &self,
+        qp: *mut ibv_qp,
+        attr: *mut ibv_qp_attr,
+        attr_mask: c_int,
+        init_attr: *mut ibv_qp_init_attr_ex,
+    ) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_query_srq(3)`.
+    fn query_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_reg_mr(3)` / `ibv_reg_mr_iova2`: fill `mr` (`lkey`, `rkey`, `handle`).
+    fn reg_mr(
+        &self,
+        pd: *mut ibv_pd,
+        mr: *mut ibv_mr,
+        addr: *mut c_void,
+        length: usize,
+        hca_va: u64,
+        access: c_int,
+    ) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_resize_cq(3)` (re-maps the ring held in `state`).
+    fn resize_cq(&self, cq: *mut ibv_cq, state: &ProviderCq, cqe: c_int) -> Result<()> {
+        unsupported()
+    }
+}
+
+/// The object layer: implements every provider's host trait, once. Providers are instantiated for it.
+pub trait ProviderHost: rxe::RxeHost {}
+
+/// Soft-RoCE for the object layer `H`.
+pub struct Rxe<H>(PhantomData<fn() -> H>);
+
+impl<H: ProviderHost> Provider for Rxe<H> {
+    fn name(&self) -> &'static str {
+        "rxe"
+    }
+
+    /// rdma-core's rxe match: driver id `RDMA_DRIVER_RXE`, else a device name starting with `rxe`; and ABI 1..=2
+    /// on 64-bit machines (only 2 on 32-bit ones).
+    fn matches(&self, dev: &DeviceMatch<'_>) -> bool {
+        let ours = dev.driver_id == rxe::RDMA_DRIVER_RXE || dev.ibdev_name.starts_with("rxe");
+        let min_abi = if size_of::<usize>() == 8 { 1 } else { 2 };
+        ours && (min_abi..=2).contains(&dev.abi_ver)
+    }
+
+    fn data_path(&self) -> DataPathOps {
+        rxe::data_path_ops::<H>()
+    }
+
+    // TODO(kernel): the control-path entries (create/destroy/modify/query of every object) land with
+    // `src/kernel`: each issues the generic command with rxe's driver response (`abi::rxe_create_*_resp`) and
+    // builds the state with `rxe::qp_from_resp` / `cq_from_resp` / `srq_from_resp` / `ah_from_resp`, after
+    // `check_qp_init_attr` / `check_cq_wc_flags`, then `set_qp_send_ops` / `set_cq_ex_ops` for extended objects;
+    // resize_cq and modify_srq(IBV_SRQ_MAX_WR) go through `RxeCq::resize` / `RxeSrq::resize`. Until then they
+    // answer EOPNOTSUPP (the trait defaults).
+}
+
+use std::mem::size_of;
+
+/// The provider named `name` (`"rxe"`), instantiated for the object layer `H`.
+pub fn by_driver_name<H: ProviderHost>(name: &str) -> Option<&'static dyn Provider> {
+    match name {
+        // Zero-sized: leaking the box allocates nothing.
+        "rxe" => Some(Box::leak(Box::new(Rxe::<H>(PhantomData)))),
+        _ => None,
+    }
+}
+
+/// The provider that drives `dev`, if any (rdma-core's `match_device` over the built-in providers).
+pub fn select<H: ProviderHost>(dev: &DeviceMatch<'_>) -> Option<&'static dyn Provider> {
+    ["rxe"].iter().filter_map(|n| by_driver_name::<H>(n)).find(|p| p.matches(dev))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::rxe::testing::Host;
+
+    #[test]
+    fn selection() {
+        let dev = |driver_id, name, abi_ver| DeviceMatch { driver_id, ibdev_name: name, abi_ver };
+        assert_eq!(select::<Host>(&dev(14, "roce0", 2)).map(|p| p.name()), Some("rxe"), "by driver id");
+        assert_eq!(select::<Host>(&dev(0, "rxe0", 1)).map(|p| p.name()), Some("rxe"), "by name");
+        assert!(select::<Host>(&dev(0, "mlx5_0", 1)).is_none());
+        assert!(select::<Host>(&dev(14, "rxe0", 3)).is_none(), "ABI too new");
+        assert!(by_driver_name::<Host>("siw").is_none());
+    }
+
+    #[test]
+    fn unimplemented_verbs_are_eopnotsupp() {
+        let p = by_driver_name::<Host>("rxe").unwrap();
+        assert_eq!(p.alloc_pd(std::ptr::null_mut(), std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
+        assert_eq!(p.destroy_qp(std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
+    }
+
+    #[test]
+    fn data_path_installs_into_context_ops() {
+        let p = by_driver_name::<Host>("rxe").unwrap();
+        let mut ops: ibv_context_ops = unsafe { std::mem::MaybeUninit::zeroed().assume_init() };
+        p.data_path().install(&mut ops);
+        assert!(ops.post_send.is_some() && ops.poll_cq.is_some() && ops.bind_mw.is_some());
+        assert!(ops.alloc_mw.is_none(), "control path is the entry-point layer's");
+    }
+}

@@ -1,0 +1,285 @@
+//! Reaping completions: `ibv_poll_cq`, `ibv_req_notify_cq`, and the `ibv_cq_ex` polling API, reading CQEs
+//! straight out of the kernel's ring.
+//!
+//! rxe's user CQ slots hold a `struct ib_uverbs_wc` (the kernel's `rxe_cqe` union, `uibwc` member for user CQs),
+//! whose first 46 bytes are `struct ibv_wc` field for field (asserted in `abi.rs`). Values are delivered as the
+//! kernel wrote them, as rdma-core does: in particular `wc_flags` carries the kernel's `IB_WC_*` bits, which
+//! agree with `IBV_WC_*` for `GRH` and `WITH_IMM` (a send-with-invalidate arrives with bit 2, the kernel's
+//! `IB_WC_WITH_INVALIDATE`; rdma-core behaves identically on rxe).
+//!
+//! The extended API follows rdma-core with its later fixes (rdma-core 55 and 59): `start_poll` takes the CQ lock
+//! and keeps it when it returns 0 (it releases it on `ENOENT`, after which `end_poll` must not be called);
+//! `next_poll` keeps the lock whatever it returns; `end_poll` hands the CQEs read back to the kernel and releases
+//! the lock. Nothing is handed back twice, and the lock is released once.
+#![allow(unsafe_code)]
+
+use super::abi::ib_uverbs_wc;
+use super::{CqState, RxeCq, RxeHost};
+use crate::provider::verbs::*;
+use rdma_common::{ffi, Errno};
+use std::ffi::{c_int, c_uint};
+use std::mem::size_of;
+use std::ptr;
+
+/// `ibv_poll_cq(3)` for rxe (`ibv_context.ops.poll_cq`): moves up to `num_entries` CQEs into `wc`, oldest
+/// first. Returns how
+/// many (0 when the CQ is empty or `num_entries <= 0`), or a negative errno: `-EINVAL` for NULL arguments or a CQ
+/// whose ring was lost in a failed resize.
+///
+/// # Safety
+/// `ibcq` is a live CQ of this provider; `wc` is writable for `num_entries` entries.
+pub unsafe extern "C" fn poll_cq<H: RxeHost>(ibcq: *mut ibv_cq, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
+    if num_entries <= 0 {
+        return 0;
+    }
+    if ibcq.is_null() || wc.is_null() {
+        return -Errno::EINVAL.0;
+    }
+    ffi::boundary("ibv_poll_cq", || {
+        // SAFETY: caller's contract.
+        let cq: &RxeCq = unsafe { H::cq(ibcq) };
+        let st = cq.inner.lock();
+        let Some(q) = &st.queue else { return Ok(-Errno::EINVAL.0) };
+        let c = q.consumer_side();
+        let mut cons = c.index();
+        let mut n = 0;
+        while n < num_entries && !c.is_empty_at(cons) {
+            // SAFETY: a published CQE (the Acquire load in is_empty_at makes its bytes visible), at least
+            // sizeof(ib_uverbs_wc) long (checked at creation); `wc` has room for `num_entries` entries; the two
+            // never overlap (kernel ring vs application memory).
+            unsafe {
+                ptr::copy_nonoverlapping(c.slot(cons), wc.add(n as usize).cast::<u8>(), size_of::<ibv_wc>());
+            }
+            cons = c.next(cons);
+            // Hand each slot back at once, as rdma-core does: the kernel may need it for the next CQE.
+            c.release(cons);
+            n += 1;
+        }
+        Ok(n)
+    })
+    .unwrap_or_else(|e| -e.0)
+}
+
+/// `ibv_req_notify_cq(3)` for rxe (`ibv_context.ops.req_notify_cq`): arms the CQ through the kernel (the uverbs
+/// `REQ_NOTIFY_CQ` command, as rdma-core's `ibv_cmd_req_notify_cq`). Returns 0 or a positive errno.
+///
+/// # Safety
+/// `ibcq` is a live CQ of this provider.
+pub unsafe extern "C" fn req_notify_cq<H: RxeHost>(ibcq: *mut ibv_cq, solicited_only: c_int) -> c_int {
+    if ibcq.is_null() {
+        return Errno::EINVAL.0;
+    }
+    // SAFETY: caller's contract.
+    match unsafe { H::req_notify_cq(ibcq, solicited_only != 0) } {
+        Ok(()) => 0,
+        Err(e) => e.0,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ibv_cq_ex
+// ---------------------------------------------------------------------------------------------------------------
+
+/// The CQ state while a polling batch holds the lock, or `None` outside one.
+///
+/// # Safety
+/// `cqx` is a live CQ of this provider; the caller is the thread whose `start_poll` succeeded.
+#[inline(always)]
+unsafe fn polling<'a, H: RxeHost>(cqx: *mut ibv_cq_ex) -> Option<(&'a RxeCq, &'a mut CqState)> {
+    // SAFETY: ibv_cq_ex begins with the ibv_cq fields (caller's contract).
+    let cq = unsafe { H::cq(cqx.cast()) };
+    if !cq.inner.is_locked() {
+        return None;
+    }
+    // SAFETY: the lock is held by this polling batch.
+    Some((cq, unsafe { &mut *cq.inner.data_ptr() }))
+}
+
+/// The CQE `read_*` look at, or `None` outside a batch.
+///
+/// # Safety
+/// As [`polling`].
+#[inline(always)]
+unsafe fn current<H: RxeHost>(cqx: *mut ibv_cq_ex) -> Option<ib_uverbs_wc> {
+    // SAFETY: caller's contract.
+    let (_, st) = unsafe { polling::<H>(cqx) }?;
+    let q = st.queue.as_ref()?;
+    // SAFETY: a published CQE not yet handed back (batch invariant), aligned to its slot size (>= 64).
+    Some(unsafe { q.slot(st.cur_index).cast::<ib_uverbs_wc>().read() })
+}
+
+/// Publishes the current CQE's `status` and `wr_id` in the public `ibv_cq_ex` fields.
+///
+/// # Safety
+/// `cqx` live; inside a batch.
+#[inline(always)]
+unsafe fn expose(cqx: *mut ibv_cq_ex, st: &CqState) {
+    let Some(q) = st.queue.as_ref() else { return };
+    // SAFETY: as in `current`; the status field is a 4-byte C enum written as its number (C memory: no Rust
+    // value of the enum type is formed).
+    unsafe {
+        let cqe = q.slot(st.cur_index).cast::<ib_uverbs_wc>().read();
+        ptr::addr_of_mut!((*cqx).status).cast::<u32>().write(cqe.status);
+        ptr::addr_of_mut!((*cqx).wr_id).write(cqe.wr_id);
+    }
+}
+
+/// `ibv_start_poll(3)`: takes the CQ lock and exposes the oldest CQE. Returns 0 (lock kept), or `ENOENT` with
+/// `errno` set when the CQ is empty (lock released: do not call `end_poll`), or `EINVAL` for a CQ without a ring.
+///
+/// # Safety
+/// `cqx` is a live extended CQ of this provider.
+pub unsafe extern "C" fn cq_start_poll<H: RxeHost>(cqx: *mut ibv_cq_ex, _attr: *mut ibv_poll_cq_attr) -> c_int {
+    // SAFETY: caller's contract.
+    let cq = unsafe { H::cq(cqx.cast()) };
+    let mut guard = cq.inner.lock();
+    let st = &mut *guard;
+    let Some(q) = st.queue.as_ref() else { return Errno::EINVAL.0 };
+    let c = q.consumer_side();
+    let cons = c.index();
+    if c.is_empty_at(cons) {
+        drop(guard);
+        Errno::ENOENT.set();
+        return Errno::ENOENT.0;
+    }
+    st.cur_index = cons;
+    // SAFETY: live CQ, lock held.
+    unsafe { expose(cqx, st) };
+    std::mem::forget(guard);
+    0
+}
+
+/// `ibv_next_poll(3)`: exposes the next CQE. Returns 0, or `ENOENT` with `errno` set when there is none (the
+/// batch stays open: call `end_poll`). `EINVAL` outside a batch.
+///
+/// # Safety
+/// As [`cq_start_poll`], inside the batch it opened.
+pub unsafe extern "C" fn cq_next_poll<H: RxeHost>(cqx: *mut ibv_cq_ex) -> c_int {
+    // SAFETY: caller's contract.
+    let Some((_, st)) = (unsafe { polling::<H>(cqx) }) else { return Errno::EINVAL.0 };
+    let Some(q) = st.queue.as_ref() else { return Errno::EINVAL.0 };
+    let c = q.consumer_side();
+    let next = c.next(st.cur_index);
+    if c.is_empty_at(next) {
+        Errno::ENOENT.set();
+        return Errno::ENOENT.0;
+    }
+    st.cur_index = next;
+    // SAFETY: live CQ, lock held.
+    unsafe { expose(cqx, st) };
+    0
+}
+
+/// `ibv_end_poll(3)`: hands every CQE read in this batch back to the kernel and releases the CQ lock.
+///
+/// # Safety
+/// As [`cq_start_poll`], inside the batch it opened.
+pub unsafe extern "C" fn cq_end_poll<H: RxeHost>(cqx: *mut ibv_cq_ex) {
+    // SAFETY: caller's contract.
+    let Some((cq, st)) = (unsafe { polling::<H>(cqx) }) else { return };
+    if let Some(q) = st.queue.as_ref() {
+        let c = q.consumer_side();
+        st.cur_index = c.next(st.cur_index);
+        c.release(st.cur_index);
+    }
+    // SAFETY: held since start_poll by this batch.
+    unsafe { cq.inner.force_unlock() };
+}
+
+macro_rules! reader {
+    ($(#[$doc:meta])* $name:ident -> $ty:ty, |$w:ident| $e:expr) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// `cqx` is a live extended CQ of this provider, inside a polling batch (returns 0 outside one).
+        pub unsafe extern "C" fn $name<H: RxeHost>(cqx: *mut ibv_cq_ex) -> $ty {
+            // SAFETY: caller's contract.
+            match unsafe { current::<H>(cqx) } {
+                Some($w) => $e,
+                None => 0 as $ty,
+            }
+        }
+    };
+}
+
+reader!(
+    /// `ibv_wc_read_opcode(3)`. Returns the kernel's number: the function-pointer slot is typed with
+    /// `enum ibv_wc_opcode`, which C passes as this integer.
+    cq_read_opcode_raw -> u32, |w| w.opcode
+);
+reader!(
+    /// `ibv_wc_read_vendor_err(3)`.
+    cq_read_vendor_err -> u32, |w| w.vendor_err
+);
+reader!(
+    /// `ibv_wc_read_byte_len(3)`.
+    cq_read_byte_len -> u32, |w| w.byte_len
+);
+reader!(
+    /// `ibv_wc_read_imm_data(3)`: big-endian, as carried (also the invalidated rkey).
+    cq_read_imm_data -> u32, |w| unsafe { w.ex.imm_data }
+);
+reader!(
+    /// `ibv_wc_read_qp_num(3)`.
+    cq_read_qp_num -> u32, |w| w.qp_num
+);
+reader!(
+    /// `ibv_wc_read_src_qp(3)`.
+    cq_read_src_qp -> u32, |w| w.src_qp
+);
+reader!(
+    /// `ibv_wc_read_wc_flags(3)`.
+    cq_read_wc_flags -> c_uint, |w| w.wc_flags as c_uint
+);
+reader!(
+    /// `ibv_wc_read_slid(3)`.
+    cq_read_slid -> u32, |w| w.slid as u32
+);
+reader!(
+    /// `ibv_wc_read_sl(3)`.
+    cq_read_sl -> u8, |w| w.sl
+);
+reader!(
+    /// `ibv_wc_read_dlid_path_bits(3)`.
+    cq_read_dlid_path_bits -> u8, |w| w.dlid_path_bits
+);
+
+/// `ibv_wc_read_opcode(3)` with the slot's exact type. The kernel only writes `IB_UVERBS_WC_*` values, which are
+/// `ibv_wc_opcode` values; a C caller receives the same integer as from [`cq_read_opcode_raw`].
+///
+/// # Safety
+/// As [`cq_read_opcode_raw`].
+pub unsafe extern "C" fn cq_read_opcode<H: RxeHost>(cqx: *mut ibv_cq_ex) -> ibv_wc_opcode {
+    // SAFETY: caller's contract.
+    let raw = unsafe { cq_read_opcode_raw::<H>(cqx) };
+    wc_opcode(raw)
+}
+
+/// The `ibv_wc_opcode` for a kernel number; a number rdma-core 44 has no name for (only `IB_UVERBS_WC_FLUSH`,
+/// 8, from a FLUSH posted by number on a 6.2+ kernel) is reported as `IBV_WC_DRIVER3`, never as an invalid
+/// enum value.
+#[inline(always)]
+fn wc_opcode(raw: u32) -> ibv_wc_opcode {
+    use ibv_wc_opcode::*;
+    match raw {
+        0 => IBV_WC_SEND,
+        1 => IBV_WC_RDMA_WRITE,
+        2 => IBV_WC_RDMA_READ,
+        3 => IBV_WC_COMP_SWAP,
+        4 => IBV_WC_FETCH_ADD,
+        5 => IBV_WC_BIND_MW,
+        6 => IBV_WC_LOCAL_INV,
+        7 => IBV_WC_TSO,
+        9 => IBV_WC_ATOMIC_WRITE,
+        128 => IBV_WC_RECV,
+        129 => IBV_WC_RECV_RDMA_WITH_IMM,
+        130 => IBV_WC_TM_ADD,
+        131 => IBV_WC_TM_DEL,
+        132 => IBV_WC_TM_SYNC,
+        133 => IBV_WC_TM_RECV,
+        134 => IBV_WC_TM_NO_TAG,
+        135 => IBV_WC_DRIVER1,
+        136 => IBV_WC_DRIVER2,
+        _ => IBV_WC_DRIVER3,
+    }
+}

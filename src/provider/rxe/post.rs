@@ -1,0 +1,1019 @@
+//! Posting work requests: `ibv_post_send`, `ibv_post_recv`, `ibv_post_srq_recv`, `ibv_bind_mw`, and the
+//! `ibv_qp_ex` builders (`ibv_wr_*`), writing WQEs straight into the kernel's rings.
+//!
+//! Behaviour is rdma-core 44's `providers/rxe/rxe.c`, with the fixes rdma-core made later and these hardenings
+//! (each turns a crash or a silently wrong WQE into an error; none changes what a correct program sees):
+//!
+//! * NULL `sg_list` with `num_sge > 0`, NULL `wr.ud.ah` on a UD send, NULL `bind_mw.mw`, or NULL `bind_info.mr`
+//!   with a non-zero length: `EINVAL` (rdma-core dereferences them);
+//! * SGE and inline limits are also clamped to what a ring slot holds, so nothing is written past a slot;
+//! * the inline length is summed in 64 bits (rdma-core 64's fix), `wr_set_sge_list` and `wr_set_inline_data_list`
+//!   sum their lengths (fixed in rdma-core 64);
+//! * the `ibv_qp_ex` inline setters set `IBV_SEND_INLINE` in the WQE and the SGE setters clear it: the kernel reads
+//!   the WQE's data area as inline bytes exactly when that flag is set, and the extended API selects inline by
+//!   setter, not by flag (`ibv_wr_post(3)`);
+//! * a setter with no WQE built since `wr_start`, or any `ibv_qp_ex` call outside `wr_start`..`wr_complete`, does
+//!   not touch the ring (a setter records `EINVAL` for `wr_complete`).
+//!
+//! Nothing here allocates, logs or makes a system call except the doorbell ([`RxeHost::post_send_doorbell`]).
+#![allow(unsafe_code)]
+
+use super::abi::{self, rxe_recv_wqe, rxe_send_wqe, FlushWr, FromBytes, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
+use super::{Rq, RxeHost, RxeQp, Sq};
+use crate::provider::verbs::*;
+use rdma_common::{errno::Result, ffi, Errno};
+use std::ffi::{c_int, c_uint, c_void};
+use std::mem::{offset_of, size_of, MaybeUninit};
+use std::ptr;
+
+const _: () = {
+    // An `ibv_sge` array is copied into a WQE as `rxe_sge`s.
+    assert!(size_of::<ibv_sge>() == size_of::<abi::rxe_sge>());
+    assert!(offset_of!(ibv_sge, addr) == offset_of!(abi::rxe_sge, addr));
+    assert!(offset_of!(ibv_sge, length) == offset_of!(abi::rxe_sge, length));
+    assert!(offset_of!(ibv_sge, lkey) == offset_of!(abi::rxe_sge, lkey));
+};
+
+const WR_RDMA_WRITE: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE as u32;
+const WR_RDMA_WRITE_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE_WITH_IMM as u32;
+const WR_SEND: u32 = ibv_wr_opcode::IBV_WR_SEND as u32;
+const WR_SEND_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_IMM as u32;
+const WR_RDMA_READ: u32 = ibv_wr_opcode::IBV_WR_RDMA_READ as u32;
+const WR_ATOMIC_CMP_AND_SWP: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP as u32;
+const WR_ATOMIC_FETCH_AND_ADD: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD as u32;
+const WR_LOCAL_INV: u32 = ibv_wr_opcode::IBV_WR_LOCAL_INV as u32;
+const WR_BIND_MW: u32 = ibv_wr_opcode::IBV_WR_BIND_MW as u32;
+const WR_SEND_WITH_INV: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_INV as u32;
+const WR_ATOMIC_WRITE: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_WRITE as u32;
+/// `IB_UVERBS_WR_FLUSH` (kernel 6.2+; `IBV_WR_FLUSH` appeared in rdma-core 45, after the ABI we implement).
+pub const WR_FLUSH: u32 = 14;
+
+const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
+const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
+const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
+const QPS_RESET: u32 = ibv_qp_state::IBV_QPS_RESET as u32;
+
+/// A send WQE header with every byte zero.
+#[inline(always)]
+fn zeroed_send_wqe() -> rxe_send_wqe {
+    <rxe_send_wqe as FromBytes>::zeroed()
+}
+
+/// The SGEs of a work request, checked: `EINVAL` for a negative count, more than `max_sge`, or a NULL list.
+///
+/// # Safety
+/// If non-NULL, `sg_list` points to `num_sge` readable `ibv_sge`s that stay unchanged during the call.
+#[inline(always)]
+unsafe fn sge_slice<'a>(sg_list: *const ibv_sge, num_sge: c_int, max_sge: u32) -> Result<&'a [ibv_sge]> {
+    // C compares `int num_sge > unsigned max_sge`, so a negative count is a huge one: EINVAL either way.
+    if num_sge < 0 || num_sge as u32 > max_sge {
+        return Err(Errno::EINVAL);
+    }
+    if num_sge == 0 {
+        return Ok(&[]);
+    }
+    if sg_list.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: caller's contract; num_sge > 0.
+    Ok(unsafe { std::slice::from_raw_parts(sg_list, num_sge as usize) })
+}
+
+/// Copies each SGE's bytes, back to back, to `dst` (the inline data area of a WQE).
+///
+/// # Safety
+/// Every SGE with a non-zero length addresses readable memory of that length; `dst` has room for the sum.
+#[inline(always)]
+unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
+    let mut off = 0usize;
+    for sge in sges {
+        if sge.length != 0 {
+            // SAFETY: caller's contract.
+            unsafe { ptr::copy_nonoverlapping(sge.addr as usize as *const u8, dst.add(off), sge.length as usize) };
+            off += sge.length as usize;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ibv_post_send
+// ---------------------------------------------------------------------------------------------------------------
+
+/// rdma-core's `validate_send_wr`: `EINVAL` for too many SGEs (checked by [`sge_slice`]), an atomic with less
+/// than 8 bytes of local buffer or a remote address not 8-aligned, inline data longer than `max_inline`, or a
+/// bind-MW WR with data, SGEs or immediate data, or on a QP that is neither RC nor UC.
+#[inline(always)]
+fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
+    if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
+        let atomic = abi::send_wr_atomic(wr);
+        if length < 8 || atomic.remote_addr & 7 != 0 {
+            return Err(Errno::EINVAL);
+        }
+    }
+    if wr.send_flags & IBV_SEND_INLINE != 0 && length > sq.max_inline as u64 {
+        return Err(Errno::EINVAL);
+    }
+    if opcode == WR_BIND_MW {
+        if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if qp_type != QPT_RC && qp_type != QPT_UC {
+            return Err(Errno::EINVAL);
+        }
+    }
+    Ok(())
+}
+
+/// rdma-core's `convert_send_wr` + the fixed part of `init_send_wqe`: the WQE header for `wr`, built on the
+/// stack so that nothing reaches the ring before every check passed.
+///
+/// # Safety
+/// `wr`'s AH (UD sends) and MW/MR (bind) pointers, when non-NULL, point to live objects of this provider.
+#[inline(always)]
+unsafe fn encode_send_wr<H: RxeHost>(
+    qp_type: u32,
+    wr: &ibv_send_wr,
+    opcode: u32,
+    length: u64,
+    num_sge: u32,
+) -> Result<rxe_send_wqe> {
+    let mut wqe = zeroed_send_wqe();
+    wqe.wr.wr_id = wr.wr_id;
+    wqe.wr.opcode = opcode;
+    wqe.wr.send_flags = wr.send_flags;
+    wqe.wr.ex.imm_data = abi::send_wr_imm_data(wr);
+
+    match opcode {
+        WR_RDMA_WRITE | WR_RDMA_WRITE_WITH_IMM | WR_RDMA_READ => {
+            let (remote_addr, rkey) = abi::send_wr_rdma(wr);
+            wqe.wr.wr.rdma.remote_addr = remote_addr;
+            wqe.wr.wr.rdma.rkey = rkey;
+        }
+        WR_SEND | WR_SEND_WITH_IMM if qp_type == QPT_UD => {
+            let ud = abi::send_wr_ud(wr);
+            if ud.ah.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            // SAFETY: a live AH of this provider (caller's contract).
+            let ah = unsafe { H::ah(ud.ah) };
+            wqe.wr.wr.ud.remote_qpn = ud.remote_qpn;
+            wqe.wr.wr.ud.remote_qkey = ud.remote_qkey;
+            wqe.wr.wr.ud.ah_num = ah.ah_num;
+            if ah.ah_num == 0 {
+                // Kernels before 5.10 read the address vector from the WQE.
+                wqe.wr.wr.ud.av = ah.av;
+            }
+        }
+        WR_ATOMIC_CMP_AND_SWP | WR_ATOMIC_FETCH_AND_ADD => {
+            let atomic = abi::send_wr_atomic(wr);
+            wqe.wr.wr.atomic.remote_addr = atomic.remote_addr;
+            wqe.wr.wr.atomic.compare_add = atomic.compare_add;
+            wqe.wr.wr.atomic.swap = atomic.swap;
+            wqe.wr.wr.atomic.rkey = atomic.rkey;
+        }
+        WR_BIND_MW => {
+            let bind = abi::send_wr_bind_mw(wr);
+            if bind.mw.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            // SAFETY: live MW and MR (caller's contract); NULL MR is an unbind, which needs no lkey.
+            let mw_rkey = unsafe { (*bind.mw).rkey };
+            let mr_lkey = if bind.bind_info.mr.is_null() {
+                if bind.bind_info.length != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                0
+            } else {
+                unsafe { (*bind.bind_info.mr).lkey }
+            };
+            wqe.wr.wr.mw.addr = bind.bind_info.addr;
+            wqe.wr.wr.mw.length = bind.bind_info.length;
+            wqe.wr.wr.mw.mr_lkey = mr_lkey;
+            wqe.wr.wr.mw.mw_rkey = mw_rkey;
+            wqe.wr.wr.mw.rkey = bind.rkey;
+            wqe.wr.wr.mw.access = bind.bind_info.mw_access_flags;
+        }
+        // SEND/SEND_WITH_IMM on RC/UC, SEND_WITH_INV and LOCAL_INV (their rkey travels in `ex`), and anything
+        // else: passed through as rdma-core does; the kernel completes an opcode it does not support with an
+        // error CQE.
+        _ => {}
+    }
+
+    wqe.iova = if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
+        abi::send_wr_atomic(wr).remote_addr
+    } else {
+        abi::send_wr_rdma(wr).0
+    };
+    // Bounded by max_inline (inline) or checked by the kernel against the MRs (SGEs); rdma-core stores the same
+    // truncation.
+    wqe.dma.length = length as u32;
+    wqe.dma.resid = length as u32;
+    wqe.dma.num_sge = num_sge;
+    Ok(wqe)
+}
+
+/// rdma-core's `post_one_send`: validates `wr`, then writes it into the next SQ slot and publishes it.
+/// `ENOMEM` when the ring is full.
+///
+/// # Safety
+/// Caller holds the SQ lock (`sq`); `wr`'s pointers are valid as `ibv_post_send(3)` requires.
+#[inline(always)]
+unsafe fn post_one_send<H: RxeHost>(sq: &mut Sq, qp_type: u32, wr: &ibv_send_wr) -> Result<()> {
+    // SAFETY: opcode is a 4-byte C enum written by the application.
+    let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
+    // SAFETY: caller's contract.
+    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, sq.max_sge)? };
+    let length: u64 = sges.iter().map(|s| s.length as u64).sum();
+    validate_send_wr(sq, qp_type, wr, opcode, length)?;
+    // SAFETY: caller's contract.
+    let mut wqe = unsafe { encode_send_wr::<H>(qp_type, wr, opcode, length, sges.len() as u32)? };
+
+    let p = sq.queue.producer_side();
+    let prod = p.index();
+    if p.is_full_at(prod) {
+        return Err(Errno::ENOMEM);
+    }
+    wqe.ssn = sq.ssn;
+    sq.ssn = sq.ssn.wrapping_add(1);
+    let slot = p.slot(prod);
+    // SAFETY: the slot is ours until published (the kernel reads only slots before the producer index), holds at
+    // least SEND_WQE_DATA_OFFSET + max(max_sge * 16, max_inline) bytes (checked at QP creation), and is 8-aligned.
+    unsafe {
+        ptr::write(slot.cast::<rxe_send_wqe>(), wqe);
+        let data = slot.add(SEND_WQE_DATA_OFFSET);
+        if wr.send_flags & IBV_SEND_INLINE != 0 {
+            copy_inline(data, sges);
+        } else if !sges.is_empty() {
+            ptr::copy_nonoverlapping(sges.as_ptr().cast::<u8>(), data, size_of_val(sges));
+        }
+    }
+    p.publish(p.next(prod));
+    Ok(())
+}
+
+/// `ibv_post_send(3)` for rxe (`ibv_context.ops.post_send`). Returns 0 or a positive errno; on a WR's failure
+/// `*bad_wr` points to it and the WRs before it are posted.
+///
+/// Errors: `EINVAL` (NULL `bad_wr` or `wr`, a WR failing validation, or the doorbell refused because the QP is
+/// not in RTS), `ENOMEM` (SQ full). Like rdma-core, the doorbell is rung whatever happened, and its error wins.
+///
+/// # Safety
+/// `ibqp` is a live QP of this provider; the WR list is valid as `ibv_post_send(3)` requires.
+pub unsafe extern "C" fn post_send<H: RxeHost>(
+    ibqp: *mut ibv_qp,
+    wr_list: *mut ibv_send_wr,
+    bad_wr: *mut *mut ibv_send_wr,
+) -> c_int {
+    if bad_wr.is_null() {
+        return Errno::EINVAL.0;
+    }
+    // SAFETY: non-NULL out-parameter; rdma-core clears it first too.
+    unsafe { *bad_wr = ptr::null_mut() };
+    if ibqp.is_null() || wr_list.is_null() {
+        return Errno::EINVAL.0;
+    }
+    ffi::boundary("ibv_post_send", || {
+        // SAFETY: caller's contract.
+        let qp: &RxeQp = unsafe { H::qp(ibqp) };
+        let rc = {
+            let mut sq = qp.sq.lock();
+            let mut wr = wr_list;
+            let mut rc = 0;
+            while !wr.is_null() {
+                // SAFETY: caller's contract: every WR in the list is readable.
+                let r = unsafe { post_one_send::<H>(&mut sq, qp.qp_type, &*wr) };
+                if let Err(e) = r {
+                    // SAFETY: checked non-NULL above.
+                    unsafe { *bad_wr = wr };
+                    rc = e.0;
+                    break;
+                }
+                // SAFETY: as above.
+                wr = unsafe { (*wr).next };
+            }
+            rc
+        };
+        // SAFETY: caller's contract.
+        Ok(match unsafe { H::post_send_doorbell(ibqp) } {
+            Err(e) => e.0,
+            Ok(()) => rc,
+        })
+    })
+    .unwrap_or_else(|e| e.0)
+}
+
+/// `ibv_bind_mw(3)` for rxe (`ibv_context.ops.bind_mw`; the `ibv_bind_mw` inline has already checked the MW
+/// type and the MR/PD pairing): posts a bind-MW WR with the MW's next rkey (`ibv_inc_rkey`) and, once posted,
+/// stores that rkey in `mw->rkey` (undo it yourself on an error completion, as with rdma-core).
+///
+/// Errors: `EINVAL` for NULL arguments or `IBV_ACCESS_ZERO_BASED`; else as [`post_send`]. Sets `errno` too.
+///
+/// # Safety
+/// Live objects of this provider; `mw_bind` readable.
+pub unsafe extern "C" fn bind_mw<H: RxeHost>(ibqp: *mut ibv_qp, mw: *mut ibv_mw, mw_bind: *mut ibv_mw_bind) -> c_int {
+    let ret = (|| {
+        if ibqp.is_null() || mw.is_null() || mw_bind.is_null() {
+            return Errno::EINVAL.0;
+        }
+        // SAFETY: non-NULL, caller's contract.
+        let (bind, old_rkey) = unsafe { (*mw_bind, (*mw).rkey) };
+        if bind.bind_info.mw_access_flags & IBV_ACCESS_ZERO_BASED != 0 {
+            return Errno::EINVAL.0;
+        }
+        let new_rkey = (old_rkey & !0xff) | (old_rkey.wrapping_add(1) & 0xff);
+        // SAFETY: an all-zero ibv_send_wr is valid (NULL pointers, zero integers, opcode 0 is a variant).
+        let mut wr: ibv_send_wr = unsafe { MaybeUninit::zeroed().assume_init() };
+        wr.wr_id = bind.wr_id;
+        wr.opcode = ibv_wr_opcode::IBV_WR_BIND_MW;
+        wr.send_flags = bind.send_flags;
+        wr.ext.bind_mw = ibv_send_wr_bind_mw { mw, rkey: new_rkey, bind_info: bind.bind_info };
+        let mut bad = ptr::null_mut();
+        // SAFETY: a well-formed one-element list.
+        let rc = unsafe { post_send::<H>(ibqp, &mut wr, &mut bad) };
+        if rc == 0 {
+            // SAFETY: live MW.
+            unsafe { (*mw).rkey = new_rkey };
+        }
+        rc
+    })();
+    if ret != 0 {
+        Errno(ret).set();
+    }
+    ret
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ibv_post_recv, ibv_post_srq_recv
+// ---------------------------------------------------------------------------------------------------------------
+
+/// rdma-core's `rxe_post_one_recv`: `ENOMEM` when the ring is full, `EINVAL` for too many SGEs (in that
+/// order, as rdma-core checks them); else writes the WQE and publishes it.
+///
+/// # Safety
+/// Caller holds the RQ lock; `wr` is valid as `ibv_post_recv(3)` requires.
+#[inline(always)]
+unsafe fn post_one_recv(rq: &Rq, wr: &ibv_recv_wr) -> Result<()> {
+    let q = rq.queue.as_ref().ok_or(Errno::EINVAL)?;
+    let p = q.producer_side();
+    let prod = p.index();
+    if p.is_full_at(prod) {
+        return Err(Errno::ENOMEM);
+    }
+    // SAFETY: caller's contract.
+    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, rq.max_sge)? };
+    // rdma-core sums into an int and stores it in a u32: the same wrapping sum.
+    let length = sges.iter().fold(0u32, |acc, s| acc.wrapping_add(s.length));
+    let mut hdr = <rxe_recv_wqe as FromBytes>::zeroed();
+    hdr.wr_id = wr.wr_id;
+    hdr.dma.length = length;
+    hdr.dma.resid = length;
+    hdr.dma.num_sge = sges.len() as u32;
+    let slot = p.slot(prod);
+    // SAFETY: our unpublished slot, 8-aligned, with room for max_sge SGEs (checked at creation).
+    unsafe {
+        ptr::write(slot.cast::<rxe_recv_wqe>(), hdr);
+        if !sges.is_empty() {
+            ptr::copy_nonoverlapping(sges.as_ptr().cast::<u8>(), slot.add(RECV_WQE_DATA_OFFSET), size_of_val(sges));
+        }
+    }
+    p.publish(p.next(prod));
+    Ok(())
+}
+
+/// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR.
+///
+/// # Safety
+/// As [`post_one_recv`]; `bad_wr` writable.
+#[inline(always)]
+unsafe fn post_recv_list(
+    rq: &parking_lot::Mutex<Rq>,
+    mut wr: *mut ibv_recv_wr,
+    bad_wr: *mut *mut ibv_recv_wr,
+) -> c_int {
+    let rq = rq.lock();
+    while !wr.is_null() {
+        // SAFETY: caller's contract.
+        if let Err(e) = unsafe { post_one_recv(&rq, &*wr) } {
+            // SAFETY: caller's contract.
+            unsafe { *bad_wr = wr };
+            return e.0;
+        }
+        // SAFETY: caller's contract.
+        wr = unsafe { (*wr).next };
+    }
+    0
+}
+
+/// `ibv_post_recv(3)` for rxe (`ibv_context.ops.post_recv`). Returns 0 or a positive errno with `*bad_wr` set to
+/// the failing WR. No doorbell: the kernel reads the RQ when a message arrives.
+///
+/// Errors: `EINVAL` (NULL `bad_wr` or list, a QP that receives through an SRQ, a QP in RESET (C10-97.2.1), too
+/// many SGEs), `ENOMEM` (RQ full).
+///
+/// # Safety
+/// `ibqp` is a live QP of this provider; the WR list is valid as `ibv_post_recv(3)` requires.
+pub unsafe extern "C" fn post_recv<H: RxeHost>(
+    ibqp: *mut ibv_qp,
+    wr_list: *mut ibv_recv_wr,
+    bad_wr: *mut *mut ibv_recv_wr,
+) -> c_int {
+    if bad_wr.is_null() {
+        return Errno::EINVAL.0;
+    }
+    // SAFETY: non-NULL out-parameter.
+    unsafe { *bad_wr = ptr::null_mut() };
+    if ibqp.is_null() || wr_list.is_null() {
+        return Errno::EINVAL.0;
+    }
+    ffi::boundary("ibv_post_recv", || {
+        // SAFETY: caller's contract.
+        let qp = unsafe { H::qp(ibqp) };
+        let Some(rq) = &qp.rq else { return Ok(Errno::EINVAL.0) };
+        // The object layer keeps `ibv_qp.state` current on every modify/query, as rdma-core's core does.
+        // SAFETY: live QP; a 4-byte C enum.
+        if unsafe { ffi::enum_raw(ptr::addr_of!((*ibqp).state)) } == QPS_RESET {
+            return Ok(Errno::EINVAL.0);
+        }
+        // SAFETY: caller's contract.
+        Ok(unsafe { post_recv_list(rq, wr_list, bad_wr) })
+    })
+    .unwrap_or_else(|e| e.0)
+}
+
+/// `ibv_post_srq_recv(3)` for rxe (`ibv_context.ops.post_srq_recv`). Returns 0 or a positive errno with
+/// `*bad_wr` set to the failing WR; an empty list posts nothing and returns 0, as in rdma-core.
+///
+/// Errors: `EINVAL` (NULL `bad_wr`, too many SGEs, SRQ without a ring after a failed resize), `ENOMEM` (full).
+///
+/// # Safety
+/// `ibsrq` is a live SRQ of this provider; the WR list is valid as `ibv_post_srq_recv(3)` requires.
+pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
+    ibsrq: *mut ibv_srq,
+    wr_list: *mut ibv_recv_wr,
+    bad_wr: *mut *mut ibv_recv_wr,
+) -> c_int {
+    if ibsrq.is_null() || bad_wr.is_null() {
+        return Errno::EINVAL.0;
+    }
+    ffi::boundary("ibv_post_srq_recv", || {
+        // SAFETY: caller's contract.
+        let srq = unsafe { H::srq(ibsrq) };
+        // SAFETY: caller's contract.
+        Ok(unsafe { post_recv_list(&srq.rq, wr_list, bad_wr) })
+    })
+    .unwrap_or_else(|e| e.0)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ibv_qp_ex: wr_start, builders, setters, wr_complete / wr_abort
+// ---------------------------------------------------------------------------------------------------------------
+//
+// `wr_start` takes the SQ lock and leaves it held (the guard is forgotten) until `wr_complete`/`wr_abort`, which
+// release it with `force_unlock`: the C API makes these calls one critical section (`ibv_wr_post(3)`,
+// CONCURRENCY). In between, builders and setters reach the SQ state through the mutex's data pointer; each first
+// checks that the lock is held, so a call outside a critical section does nothing.
+//
+// Builders write a zeroed WQE header into the slot at `cur_index` and advance it (nothing is published); setters
+// amend the WQE before `cur_index`. The first error is kept in `err`, later calls are ignored, and
+// `wr_complete` returns it and drops the batch.
+
+/// The QP state and its SQ, if inside a `wr_start` critical section.
+///
+/// # Safety
+/// `ibqp` is a live QP of this provider, and the caller is the thread that called `wr_start`.
+#[inline(always)]
+unsafe fn batch<'a, H: RxeHost>(ibqp: *mut ibv_qp_ex) -> Option<(&'a RxeQp, &'a mut Sq)> {
+    // SAFETY: ibv_qp_ex starts with ibv_qp (caller's contract).
+    let qp = unsafe { H::qp(ibqp.cast()) };
+    if !qp.sq.is_locked() {
+        return None;
+    }
+    // SAFETY: the lock is held by this critical section (caller's contract), so we have exclusive access.
+    Some((qp, unsafe { &mut *qp.sq.data_ptr() }))
+}
+
+/// rdma-core's `check_qp_queue_full`: the batch's error so far, or `ENOSPC` once the slot at `cur_index` cannot
+/// be used (recorded).
+#[inline(always)]
+fn check_full(sq: &mut Sq) -> c_int {
+    if sq.err != 0 {
+        return sq.err;
+    }
+    if sq.queue.producer_side().is_full_at(sq.cur_index) {
+        sq.err = Errno::ENOSPC.0;
+    }
+    sq.err
+}
+
+/// A builder: a new WQE with `opcode`, the QP's `wr_id`/`wr_flags`, amended by `fill`, at `cur_index`.
+///
+/// # Safety
+/// As [`batch`].
+#[inline(always)]
+unsafe fn build<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    opcode: u32,
+    fill: impl FnOnce(&mut rxe_send_wqe, *mut u8) -> Result<()>,
+) {
+    // SAFETY: caller's contract.
+    let Some((_, sq)) = (unsafe { batch::<H>(ibqp) }) else { return };
+    if check_full(sq) != 0 {
+        return;
+    }
+    let mut wqe = zeroed_send_wqe();
+    // SAFETY: live ibv_qp_ex; the application sets these public fields before calling the builder.
+    unsafe {
+        wqe.wr.wr_id = (*ibqp).wr_id;
+        wqe.wr.send_flags = (*ibqp).wr_flags;
+    }
+    wqe.wr.opcode = opcode;
+    let slot = sq.queue.slot(sq.cur_index);
+    // SAFETY: the slot is unpublished (not full: checked) and longer than the WQE header.
+    let data = unsafe { slot.add(SEND_WQE_DATA_OFFSET) };
+    if let Err(e) = fill(&mut wqe, data) {
+        sq.err = e.0;
+        return;
+    }
+    wqe.ssn = sq.ssn;
+    sq.ssn = sq.ssn.wrapping_add(1);
+    // SAFETY: unpublished slot of this batch, 8-aligned, at least a WQE header long.
+    unsafe { ptr::write(slot.cast::<rxe_send_wqe>(), wqe) };
+    sq.cur_index = sq.queue.next(sq.cur_index);
+}
+
+/// A setter: `f` amends the last WQE built in this batch (and may write its data area, which has
+/// `slot_room` bytes). `EINVAL` is recorded when no WQE was built yet.
+///
+/// # Safety
+/// As [`batch`].
+#[inline(always)]
+unsafe fn amend<H: RxeHost>(ibqp: *mut ibv_qp_ex, f: impl FnOnce(&Sq, *mut rxe_send_wqe) -> Result<()>) {
+    // SAFETY: caller's contract.
+    let Some((_, sq)) = (unsafe { batch::<H>(ibqp) }) else { return };
+    if sq.err != 0 {
+        return;
+    }
+    if sq.cur_index == sq.batch_start {
+        sq.err = Errno::EINVAL.0;
+        return;
+    }
+    let last = sq.cur_index.wrapping_sub(1);
+    let wqe = sq.queue.slot(last).cast::<rxe_send_wqe>();
+    if let Err(e) = f(sq, wqe) {
+        sq.err = e.0;
+    }
+}
+
+/// `ibv_wr_start(3)`: enters the QP's posting critical section (takes the SQ lock until `wr_complete` or
+/// `wr_abort`).
+///
+/// # Safety
+/// `ibqp` is a live QP of this provider created with send ops flags.
+pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
+    // SAFETY: caller's contract.
+    let qp = unsafe { H::qp(ibqp.cast()) };
+    std::mem::forget(qp.sq.lock());
+    // SAFETY: just locked.
+    let sq = unsafe { &mut *qp.sq.data_ptr() };
+    sq.err = 0;
+    sq.batch_start = sq.queue.producer_side().index();
+    sq.cur_index = sq.batch_start;
+}
+
+/// `ibv_wr_complete(3)`: publishes the batch and rings the doorbell, or drops the batch if any call in it failed.
+/// Returns 0 or a positive errno: the batch's first error (`ENOSPC` SQ full or data too long, `EINVAL` bad
+/// argument), or the doorbell's (`EINVAL` before RTS). `EINVAL` outside a critical section.
+///
+/// # Safety
+/// As [`wr_start`], same thread.
+pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int {
+    // SAFETY: caller's contract.
+    let Some((qp, sq)) = (unsafe { batch::<H>(ibqp) }) else { return Errno::EINVAL.0 };
+    let err = sq.err;
+    if err == 0 {
+        sq.queue.producer_side().publish(sq.cur_index);
+    }
+    // SAFETY: held since wr_start by this critical section.
+    unsafe { qp.sq.force_unlock() };
+    if err != 0 {
+        return err;
+    }
+    // SAFETY: caller's contract.
+    match unsafe { H::post_send_doorbell(ibqp.cast()) } {
+        Ok(()) => 0,
+        Err(e) => e.0,
+    }
+}
+
+/// `ibv_wr_abort(3)`: drops every WR built since `wr_start` and leaves the critical section.
+///
+/// # Safety
+/// As [`wr_start`], same thread.
+pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
+    // SAFETY: caller's contract.
+    if let Some((qp, _)) = unsafe { batch::<H>(ibqp) } {
+        // SAFETY: held since wr_start by this critical section.
+        unsafe { qp.sq.force_unlock() };
+    }
+}
+
+/// `ibv_wr_atomic_cmp_swp(3)`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_atomic_cmp_swp<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    rkey: u32,
+    remote_addr: u64,
+    compare: u64,
+    swap: u64,
+) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_ATOMIC_CMP_AND_SWP, |w, _| {
+            w.wr.wr.atomic.remote_addr = remote_addr;
+            w.wr.wr.atomic.compare_add = compare;
+            w.wr.wr.atomic.swap = swap;
+            w.wr.wr.atomic.rkey = rkey;
+            w.iova = remote_addr;
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_atomic_fetch_add(3)`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_atomic_fetch_add<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64, add: u64) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_ATOMIC_FETCH_AND_ADD, |w, _| {
+            w.wr.wr.atomic.remote_addr = remote_addr;
+            w.wr.wr.atomic.compare_add = add;
+            w.wr.wr.atomic.rkey = rkey;
+            w.iova = remote_addr;
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_bind_mw(3)`: binds `mw` with the new `rkey` (the caller computes it, e.g. `ibv_inc_rkey`).
+/// `EINVAL` (recorded) for NULL `mw`/`info`, or a NULL MR with a non-zero length.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section; `mw`, `info` and `info->mr` live if non-NULL.
+pub unsafe extern "C" fn wr_bind_mw<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    mw: *mut ibv_mw,
+    rkey: u32,
+    info: *const ibv_mw_bind_info,
+) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_BIND_MW, |w, _| {
+            if mw.is_null() || info.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            let info = &*info;
+            let mr_lkey = if info.mr.is_null() {
+                if info.length != 0 {
+                    return Err(Errno::EINVAL);
+                }
+                0
+            } else {
+                (*info.mr).lkey
+            };
+            w.wr.wr.mw.addr = info.addr;
+            w.wr.wr.mw.length = info.length;
+            w.wr.wr.mw.mr_lkey = mr_lkey;
+            w.wr.wr.mw.mw_rkey = (*mw).rkey;
+            w.wr.wr.mw.rkey = rkey;
+            w.wr.wr.mw.access = info.mw_access_flags;
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_local_inv(3)`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_local_inv<H: RxeHost>(ibqp: *mut ibv_qp_ex, invalidate_rkey: u32) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_LOCAL_INV, |w, _| {
+            w.wr.ex.invalidate_rkey = invalidate_rkey;
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_rdma_read(3)`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_rdma_read<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64) {
+    // SAFETY: caller's contract.
+    unsafe { build::<H>(ibqp, WR_RDMA_READ, |w, _| rdma(w, rkey, remote_addr)) }
+}
+
+/// `ibv_wr_rdma_write(3)`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_rdma_write<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64) {
+    // SAFETY: caller's contract.
+    unsafe { build::<H>(ibqp, WR_RDMA_WRITE, |w, _| rdma(w, rkey, remote_addr)) }
+}
+
+/// `ibv_wr_rdma_write_imm(3)`; `imm_data` is big-endian, as given.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_rdma_write_imm<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    rkey: u32,
+    remote_addr: u64,
+    imm_data: u32,
+) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_RDMA_WRITE_WITH_IMM, |w, _| {
+            w.wr.ex.imm_data = imm_data;
+            rdma(w, rkey, remote_addr)
+        })
+    }
+}
+
+#[inline(always)]
+fn rdma(w: &mut rxe_send_wqe, rkey: u32, remote_addr: u64) -> Result<()> {
+    w.wr.wr.rdma.remote_addr = remote_addr;
+    w.wr.wr.rdma.rkey = rkey;
+    w.iova = remote_addr;
+    Ok(())
+}
+
+/// `ibv_wr_atomic_write(3)`: writes the 8 bytes at `atomic_wr` to `remote_addr` atomically (kernel 6.2+; older
+/// kernels complete it with an error). `EINVAL` (recorded) for NULL `atomic_wr`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section; `atomic_wr` readable for 8 bytes if non-NULL.
+pub unsafe extern "C" fn wr_atomic_write<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    rkey: u32,
+    remote_addr: u64,
+    atomic_wr: *const c_void,
+) {
+    if atomic_wr.is_null() {
+        // SAFETY: caller's contract.
+        if let Some((_, sq)) = unsafe { batch::<H>(ibqp) } {
+            if sq.err == 0 {
+                sq.err = Errno::EINVAL.0;
+            }
+        }
+        return;
+    }
+    // SAFETY: caller's contract: 8 readable bytes.
+    let value: [u8; 8] = unsafe { atomic_wr.cast::<[u8; 8]>().read_unaligned() };
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_ATOMIC_WRITE, |w, data| {
+            rdma(w, rkey, remote_addr)?;
+            // `dma.atomic_wr` (6.2+) is the start of the data area.
+            ptr::write_unaligned(data.cast::<[u8; 8]>(), value);
+            w.dma.length = 8;
+            w.dma.resid = 8;
+            Ok(())
+        })
+    }
+}
+
+/// The rdma-core 45+ `ibv_wr_flush` builder (kernel 6.2+). Not reachable from the rdma-core 44 ABI (its
+/// `ibv_qp_ex` has no `wr_flush` slot); kept so the WQE encoding of both kernels is in one place and tested.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_flush<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    rkey: u32,
+    remote_addr: u64,
+    length: usize,
+    type_: u8,
+    level: u8,
+) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_FLUSH, |w, _| {
+            let flush = FlushWr { remote_addr, length: length as u32, rkey, type_, level };
+            // wr.flush overlays the start of the wr union (asserted in abi.rs).
+            ptr::write(ptr::addr_of_mut!(w.wr.wr).cast::<FlushWr>(), flush);
+            w.dma.length = length as u32;
+            w.dma.resid = length as u32;
+            w.iova = remote_addr;
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_send(3)`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_send<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
+    // SAFETY: caller's contract.
+    unsafe { build::<H>(ibqp, WR_SEND, |_, _| Ok(())) }
+}
+
+/// `ibv_wr_send_imm(3)`; `imm_data` is big-endian, as given.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_send_imm<H: RxeHost>(ibqp: *mut ibv_qp_ex, imm_data: u32) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_SEND_WITH_IMM, |w, _| {
+            w.wr.ex.imm_data = imm_data;
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_send_inv(3)`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_send_inv<H: RxeHost>(ibqp: *mut ibv_qp_ex, invalidate_rkey: u32) {
+    // SAFETY: caller's contract.
+    unsafe {
+        build::<H>(ibqp, WR_SEND_WITH_INV, |w, _| {
+            w.wr.ex.invalidate_rkey = invalidate_rkey;
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_set_ud_addr(3)`: addresses the last WR to `remote_qpn`/`remote_qkey` through `ah`. `EINVAL`
+/// (recorded) for a NULL `ah`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section; `ah` a live AH of this provider if non-NULL.
+pub unsafe extern "C" fn wr_set_ud_addr<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    ah: *mut ibv_ah,
+    remote_qpn: u32,
+    remote_qkey: u32,
+) {
+    // SAFETY: caller's contract.
+    unsafe {
+        amend::<H>(ibqp, |_, wqe| {
+            if ah.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            let ah = H::ah(ah);
+            let ud = ptr::addr_of_mut!((*wqe).wr.wr.ud);
+            (*ud).remote_qpn = remote_qpn;
+            (*ud).remote_qkey = remote_qkey;
+            (*ud).ah_num = ah.ah_num;
+            if ah.ah_num == 0 {
+                (*ud).av = ah.av;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Marks the last WQE's data as inline (`true`) or as an SGE table (`false`).
+///
+/// # Safety
+/// `wqe` is the batch's last WQE.
+#[inline(always)]
+unsafe fn set_inline_flag(wqe: *mut rxe_send_wqe, inline: bool) {
+    // SAFETY: caller's contract.
+    unsafe {
+        let flags = ptr::addr_of_mut!((*wqe).wr.send_flags);
+        if inline {
+            *flags |= IBV_SEND_INLINE as c_uint;
+        } else {
+            *flags &= !(IBV_SEND_INLINE as c_uint);
+        }
+    }
+}
+
+/// `ibv_wr_set_inline_data(3)`: copies `length` bytes at `addr` into the last WR. `ENOSPC` (recorded) beyond the
+/// QP's `max_inline_data`.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section; `addr` readable for `length` bytes.
+pub unsafe extern "C" fn wr_set_inline_data<H: RxeHost>(ibqp: *mut ibv_qp_ex, addr: *mut c_void, length: usize) {
+    let buf = ibv_data_buf { addr, length };
+    // SAFETY: caller's contract; a one-element list.
+    unsafe { wr_set_inline_data_list::<H>(ibqp, 1, &buf) }
+}
+
+/// `ibv_wr_set_inline_data_list(3)`: copies the buffers, concatenated, into the last WR. `ENOSPC` (recorded)
+/// when their total exceeds the QP's `max_inline_data`; `EINVAL` for a NULL list or buffer.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section; each buffer readable for its length.
+pub unsafe extern "C" fn wr_set_inline_data_list<H: RxeHost>(
+    ibqp: *mut ibv_qp_ex,
+    num_buf: usize,
+    buf_list: *const ibv_data_buf,
+) {
+    // SAFETY: caller's contract.
+    unsafe {
+        amend::<H>(ibqp, |sq, wqe| {
+            if num_buf != 0 && buf_list.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            let bufs = if num_buf == 0 { &[][..] } else { std::slice::from_raw_parts(buf_list, num_buf) };
+            let mut total = 0usize;
+            for b in bufs {
+                total = match total.checked_add(b.length) {
+                    Some(t) if t <= sq.max_inline as usize => t,
+                    _ => return Err(Errno::ENOSPC),
+                };
+                if b.length != 0 && b.addr.is_null() {
+                    return Err(Errno::EINVAL);
+                }
+            }
+            let mut dst = wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET);
+            for b in bufs {
+                if b.length != 0 {
+                    ptr::copy_nonoverlapping(b.addr.cast::<u8>(), dst, b.length);
+                    dst = dst.add(b.length);
+                }
+            }
+            (*wqe).dma.length = total as u32;
+            (*wqe).dma.resid = total as u32;
+            (*wqe).dma.num_sge = 0;
+            set_inline_flag(wqe, true);
+            Ok(())
+        })
+    }
+}
+
+/// `ibv_wr_set_sge(3)`: the last WR's data is `length` bytes at `addr` in the MR of `lkey` (nothing for 0).
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section.
+pub unsafe extern "C" fn wr_set_sge<H: RxeHost>(ibqp: *mut ibv_qp_ex, lkey: u32, addr: u64, length: u32) {
+    let sge = ibv_sge { addr, length, lkey };
+    // SAFETY: caller's contract.
+    unsafe {
+        amend::<H>(ibqp, |sq, wqe| {
+            set_inline_flag(wqe, false);
+            if length != 0 {
+                if send_data_room(sq) < size_of::<ibv_sge>() {
+                    return Err(Errno::ENOSPC);
+                }
+                (*wqe).dma.length = length;
+                (*wqe).dma.resid = length;
+                (*wqe).dma.num_sge = 1;
+                ptr::write(wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET).cast::<ibv_sge>(), sge);
+            }
+            Ok(())
+        })
+    }
+}
+
+fn send_data_room(sq: &Sq) -> usize {
+    sq.queue.elem_size().saturating_sub(SEND_WQE_DATA_OFFSET)
+}
+
+/// `ibv_wr_set_sge_list(3)`: the last WR's data is the concatenation of `sg_list`. `ENOSPC` (recorded) beyond
+/// the QP's `max_send_sge`; `EINVAL` for a NULL list.
+///
+/// # Safety
+/// As [`wr_start`], inside its critical section; `sg_list` readable for `num_sge` entries.
+pub unsafe extern "C" fn wr_set_sge_list<H: RxeHost>(ibqp: *mut ibv_qp_ex, num_sge: usize, sg_list: *const ibv_sge) {
+    // SAFETY: caller's contract.
+    unsafe {
+        amend::<H>(ibqp, |sq, wqe| {
+            if num_sge > sq.max_sge as usize {
+                return Err(Errno::ENOSPC);
+            }
+            if num_sge != 0 && sg_list.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            let sges = if num_sge == 0 { &[][..] } else { std::slice::from_raw_parts(sg_list, num_sge) };
+            let total = sges.iter().fold(0u32, |acc, s| acc.wrapping_add(s.length));
+            if !sges.is_empty() {
+                ptr::copy_nonoverlapping(
+                    sges.as_ptr().cast::<u8>(),
+                    wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET),
+                    size_of_val(sges),
+                );
+            }
+            (*wqe).dma.num_sge = num_sge as u32;
+            (*wqe).dma.length = total;
+            (*wqe).dma.resid = total;
+            set_inline_flag(wqe, false);
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -120,7 +120,7 @@ def main():
     if want("headers"):
         check("headers-check", ["cargo", "run", "-q", "-p", "gen-headers", "--", "--check", "."])
     if want("layout"):
-        check("layout", ["tests/layout/run.sh"])
+        check("layout", ["tests/layout/run.sh", "--rust"])
     if want("exports"):
         check("exports", ["tests/exports/run.sh"])
     if want("c-compile") and os.path.exists(os.path.join(ROOT, "tests", "c", "compile.sh")):

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Installs, on Debian 12 (bookworm), everything rdma-core-rs's build and tests need at run time:
+#   - the test guest (tests/guest/run): qemu-system-x86, the Debian 6.1 kernel (linux-image-amd64: vmlinuz in /boot,
+#     modules incl. rdma_rxe in /lib/modules), busybox-static + cpio (the guest's initramfs), xz-utils (vmlinux
+#     extraction), kmod, iproute2
+#   - stock rdma-core 44, which the tests compare against
+#   - the build tools the project uses (clang, lld, pkg-config, python3, valgrind, make, gcc)
+#
+# Idempotent: when every package is already installed it does not touch apt (takes ~0.1 s).
+# Prints one line of progress; on failure prints the reason (and the tail of apt's log) and exits non-zero.
+#
+#   tools/install-deps.sh            install what is missing
+#   tools/install-deps.sh --check    only report what is missing (exit 1 if anything is)
+set -uo pipefail
+
+PACKAGES=(
+    # test guest
+    qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 xz-utils
+    # stock rdma-core 44 (reference implementation for comparisons)
+    rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest libibverbs-dev librdmacm-dev
+    # build / test tools
+    clang lld pkg-config python3 valgrind make gcc
+)
+
+die() { echo "install-deps: FAILED: $*" >&2; exit 1; }
+
+check_only=0
+case "${1:-}" in
+    --check) check_only=1 ;;
+    "") ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) die "unknown argument '$1' (usage: $0 [--check])" ;;
+esac
+
+command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script supports Debian 12 (bookworm) only"
+
+missing_packages() {
+    local p st
+    for p in "${PACKAGES[@]}"; do
+        st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) || st=""
+        [[ "$st" == ii* ]] || printf '%s\n' "$p"
+    done
+}
+
+# A package being "installed" is not quite enough for the guest: it also needs a 6.1 kernel image whose modules
+# (with rdma_rxe) are present. Prints the problem, if any.
+kernel_problem() {
+    local k v found=0
+    for k in /boot/vmlinuz-6.1.*; do
+        [[ -e "$k" ]] || continue
+        v=${k#/boot/vmlinuz-}
+        if [[ -f /lib/modules/$v/modules.dep ]] &&
+           compgen -G "/lib/modules/$v/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko*" >/dev/null; then
+            found=1
+        fi
+    done
+    (( found )) || echo "no /boot/vmlinuz-6.1.* with matching /lib/modules/<ver> (incl. rdma_rxe)"
+}
+
+mapfile -t missing < <(missing_packages)
+kprob=$(kernel_problem)
+
+if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
+    echo "install-deps: all ${#PACKAGES[@]} packages present" >&2
+    exit 0
+fi
+
+if (( check_only )); then
+    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)}" >&2
+    exit 1
+fi
+
+SUDO=()
+if (( EUID != 0 )); then
+    command -v sudo >/dev/null 2>&1 || die "not root and no sudo: cannot install ${missing[*]}"
+    SUDO=(sudo -n)
+fi
+
+# The kernel files may be gone while dpkg still lists the package: reinstall it then.
+reinstall=()
+if [[ -n "$kprob" ]] && [[ " ${missing[*]} " != *" linux-image-amd64 "* ]]; then
+    reinstall=(--reinstall)
+    kpkg=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null | sed -n 's/^\(linux-image-[^ ,]*\).*/\1/p')
+    missing+=(linux-image-amd64 ${kpkg:+"$kpkg"})
+fi
+
+echo "install-deps: installing ${missing[*]} (apt, may take a few minutes) ..." >&2
+
+log=$(mktemp /tmp/install-deps.XXXXXX.log) || die "mktemp failed"
+export DEBIAN_FRONTEND=noninteractive
+APT_OPTS=(-q -y -o DPkg::Lock::Timeout=600 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
+
+run_logged() {
+    if ! timeout 1800 "${SUDO[@]}" "$@" >>"$log" 2>&1; then
+        echo "install-deps: FAILED: '$*' (log: $log); last lines:" >&2
+        tail -n 25 "$log" | sed 's/^/    /' >&2
+        exit 1
+    fi
+}
+
+# Serialize concurrent runs (two test runners starting at once).
+exec 9>/tmp/.rdma-core-rs-install-deps.lock
+flock -w 1800 9 || die "timed out waiting for another install-deps to finish"
+
+run_logged apt-get "${APT_OPTS[@]}" update
+run_logged apt-get "${APT_OPTS[@]}" install --no-install-recommends "${reinstall[@]}" "${missing[@]}"
+
+mapfile -t still < <(missing_packages)
+(( ${#still[@]} == 0 )) || die "still missing after apt-get install: ${still[*]} (log: $log)"
+kprob=$(kernel_problem)
+[[ -z "$kprob" ]] || die "kernel: $kprob (log: $log)"
+rm -f "$log"
+echo "install-deps: done" >&2

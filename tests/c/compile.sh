@@ -1,0 +1,69 @@
+#!/bin/bash
+# Compile tests against OUR headers (include/) and libraries (build/lib):
+#  1. the manual's five example programs (../shared/manual-examples), unchanged, with -Wall: the manual's own
+#     warnings are allowed, errors are not; each must link against our libibverbs/librdmacm only;
+#  2. the same programs against the system headers, to prove the warning sets are identical (any warning that
+#     appears only with our headers is a failure: it would be our header's fault);
+#  3. our C tests (tests/c/*.c) with -Wall -Wextra -Werror.
+# Prints PASS/FAIL per program and "c-compile: N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+LIB=${RDMA_CORE_RS_LIBDIR:-$ROOT/build/lib}
+EX=${MANUAL_EXAMPLES:-$ROOT/../shared/manual-examples}
+OUT=${OUT:-$ROOT/tests/out/c}
+mkdir -p "$OUT"
+passed=0 failed=0
+pass() { echo "PASS $1${2:+ ($2)}"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; [[ -n ${3:-} && -s $3 ]] && sed 's/^/    /' "$3" | tail -n 25; failed=$((failed + 1)); }
+
+# Normalised warning list: "file:line: [-Wflag]" (message text may differ in type spelling).
+warnings() { grep -E 'warning:' "$1" | sed -E 's/^([^:]+):([0-9]+):[0-9]+: warning: .*(\[-W[^]]+\])$/\1:\2: \3/' | sort -u; }
+
+declare -A flags=(
+    [RDMA_RC_example]="-O2"
+    [mckey]="-O2 -g -D_GNU_SOURCE"
+    [apm]="-O2"
+    [mc]="-O2"
+    [srq]="-O2"
+)
+if [[ ! -d $EX ]]; then
+    fail manual-examples "no directory $EX"
+else
+    for prog in RDMA_RC_example mckey apm mc srq; do
+        src=$EX/$prog.c
+        # shellcheck disable=SC2086
+        gcc -Wall ${flags[$prog]} -I "$ROOT/include" -o "$OUT/$prog" "$src" -L "$LIB" -Wl,-rpath,"$LIB" \
+            -libverbs -lrdmacm -lpthread > "$OUT/$prog.ours.log" 2>&1
+        rc=$?
+        # shellcheck disable=SC2086
+        gcc -Wall ${flags[$prog]} -c -o /dev/null "$src" > "$OUT/$prog.sys.log" 2>&1
+        if (( rc != 0 )); then
+            fail "manual/$prog" "does not compile or link against our headers/libraries" "$OUT/$prog.ours.log"
+            continue
+        fi
+        extra=$(comm -13 <(warnings "$OUT/$prog.sys.log") <(warnings "$OUT/$prog.ours.log"))
+        if [[ -n $extra ]]; then
+            fail "manual/$prog" "warnings only with our headers: $extra" "$OUT/$prog.ours.log"
+            continue
+        fi
+        deps=$(readelf -d "$OUT/$prog" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
+        if ! LD_LIBRARY_PATH= ldd "$OUT/$prog" | grep -q "libibverbs.so.1 => $LIB/"; then
+            fail "manual/$prog" "does not resolve libibverbs.so.1 to $LIB" ; continue
+        fi
+        pass "manual/$prog" "$(warnings "$OUT/$prog.ours.log" | wc -l) manual warnings, needs: $deps"
+    done
+fi
+
+shopt -s nullglob
+for src in tests/c/*.c; do
+    prog=$(basename "$src" .c)
+    if gcc -std=gnu11 -Wall -Wextra -Werror -I "$ROOT/include" -o "$OUT/$prog" "$src" -L "$LIB" \
+        -Wl,-rpath,"$LIB" -libverbs -lrdmacm -lpthread > "$OUT/$prog.log" 2>&1; then
+        pass "c/$prog"
+    else
+        fail "c/$prog" "does not compile" "$OUT/$prog.log"
+    fi
+done
+echo "c-compile: $passed passed, $failed failed"
+(( failed == 0 ))

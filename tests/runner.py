@@ -125,6 +125,8 @@ def main():
         check("exports", ["tests/exports/run.sh"])
     if want("c-compile") and os.path.exists(os.path.join(ROOT, "tests", "c", "compile.sh")):
         check("c-compile", ["tests/c/compile.sh"])
+    if want("install"):
+        check("install", ["tests/install/run.sh"])
     if not a.no_guest and want("guest"):
         guest_suite(a.guest_timeout)
 

@@ -1,19 +1,38 @@
-//! Address and route resolution: `rdma_getaddrinfo`, `rdma_freeaddrinfo`.
+//! Address and route resolution: `rdma_getaddrinfo`, `rdma_freeaddrinfo` (rdma-core's `addrinfo.c`).
+//!
+//! Names and services are resolved with the C library's `getaddrinfo(3)`; the first result becomes the single
+//! `rdma_addrinfo` (as rdma-core does), with the QP type and port space derived from the socket type and protocol
+//! unless the hints give them. rdma-core then asks the ibacm service for InfiniBand routes (`ai_route`); we have no
+//! ibacm client, which is what rdma-core does when ibacm is not running (the common case): `ai_route` stays empty
+//! and `rdma_resolve_route` asks the kernel.
 #![allow(unsafe_code)] // #[no_mangle] C entry points
-#![allow(unused_variables)] // stubs: parameters keep their C names until implemented
 
-use crate::unsupported;
-use rdma_common::abi::rdma_cma::rdma_addrinfo;
-use rdma_common::errno::Result;
-use rdma_common::ffi::{self, CResult};
+#[cfg(test)]
+use super::addr::port_of;
+use crate::state;
+use libc::{addrinfo, sockaddr, sockaddr_in6, socklen_t};
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
+use rdma_common::abi::rdma_cma::*;
+use rdma_common::abi::verbs::ibv_qp_type::*;
+use rdma_common::errno::{Errno, Result};
+use rdma_common::ffi;
+use std::collections::HashSet;
 use std::ffi::{c_char, c_int};
+use std::mem::size_of;
+use std::ptr::null_mut;
 
-/// `rdma_getaddrinfo(3)`: resolves `node` (host name or address) and `service` (port) under `hints` (`ai_flags`
-/// `RAI_*`, family, QP type, port space; optional) into a list of `rdma_addrinfo` with source and destination
-/// addresses and, unless `RAI_NOROUTE`, routing data; stores its head in `*res`. Returns 0, or -1 with `errno`
-/// (rdma-core's convention; not `getaddrinfo`'s `EAI_*` codes).
-///
-/// Not implemented yet: -1 with `errno` = `EOPNOTSUPP`.
+/// The lists `rdma_getaddrinfo` handed out and not yet freed.
+static LIVE: Lazy<Mutex<HashSet<usize>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+
+/// `rdma_getaddrinfo(3)`: resolves `node` (host name or address; NULL for a passive wildcard) and `service` (port
+/// number or name) under `hints` (`ai_flags` `RAI_PASSIVE`, `RAI_NUMERICHOST`, `RAI_NOROUTE`, `RAI_FAMILY`; family,
+/// QP type, port space, addresses; optional) into an `rdma_addrinfo` with source and/or destination addresses, QP
+/// type and port space, and stores it in `*res`. `AF_IB` addresses are made from numeric IPv6 ones when the hints
+/// ask for `RAI_FAMILY | RAI_NUMERICHOST` with family `AF_IB`. Returns 0; a nonzero `EAI_*` code of
+/// `getaddrinfo(3)` when name resolution fails; or -1 with `errno` (`EINVAL` when `node`, `service` and `hints` are
+/// all NULL or `res` is NULL, `ENOMEM`, `ENODEV` without RDMA devices).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_getaddrinfo(
     node: *const c_char,
@@ -21,18 +40,397 @@ pub unsafe extern "C" fn rdma_getaddrinfo(
     hints: *const rdma_addrinfo,
     res: *mut *mut rdma_addrinfo,
 ) -> c_int {
-    ffi::boundary("rdma_getaddrinfo", || -> Result<c_int> {
-        Err(unsupported("rdma_getaddrinfo"))
-    })
-    .or_minus_one_errno()
+    let r = ffi::boundary("rdma_getaddrinfo", || -> Result<c_int> {
+        if node.is_null() && service.is_null() && hints.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        let out = ffi::nonnull(res)?;
+        state::init()?;
+        // SAFETY: a non-NULL `hints` is a readable rdma_addrinfo whose addresses are readable for their lengths.
+        let hints = if hints.is_null() { None } else { Some(unsafe { &*hints }) };
+        let mut rai = Rai::alloc()?;
+        // SAFETY: `node`/`service` are NULL or C strings; `hints` as above.
+        match unsafe { fill(&mut rai, node, service, hints) } {
+            Ok(0) => {}
+            Ok(eai) => {
+                rai.free();
+                return Ok(eai);
+            }
+            Err(e) => {
+                rai.free();
+                return Err(e);
+            }
+        }
+        LIVE.lock().insert(rai.0 as usize);
+        // SAFETY: the caller's writable out-parameter.
+        unsafe { out.as_ptr().write(rai.0) };
+        Ok(0)
+    });
+    match r {
+        Ok(v) => v,
+        Err(e) => {
+            e.set();
+            -1
+        }
+    }
 }
 
-/// `rdma_freeaddrinfo(3)`: frees a list returned by `rdma_getaddrinfo`. No return value.
-///
-/// Not implemented yet: only logs (nothing it could release can exist yet).
+/// `rdma_freeaddrinfo(3)`: frees a list returned by `rdma_getaddrinfo`, with its addresses, names and route and
+/// connect data. NULL and foreign pointers are ignored. No return value.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_freeaddrinfo(res: *mut rdma_addrinfo) {
-    unsupported("rdma_freeaddrinfo");
+    let _ = ffi::boundary("rdma_freeaddrinfo", || -> Result<()> {
+        if !LIVE.lock().remove(&(res as usize)) {
+            return Err(Errno::EINVAL);
+        }
+        Rai(res).free();
+        Ok(())
+    });
 }
 
 rdma_common::check_signatures!(rdma_common::abi::rdma_cma; rdma_getaddrinfo, rdma_freeaddrinfo);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The library side.
+
+/// An `rdma_addrinfo` list allocated with the C allocator (so that its parts are plain `malloc` blocks).
+struct Rai(*mut rdma_addrinfo);
+
+impl Rai {
+    fn alloc() -> Result<Rai> {
+        // SAFETY: calloc of one zeroed struct (all integers and pointers: zero is valid), checked.
+        let p = unsafe { libc::calloc(1, size_of::<rdma_addrinfo>()) }.cast::<rdma_addrinfo>();
+        if p.is_null() {
+            return Err(Errno::ENOMEM);
+        }
+        Ok(Rai(p))
+    }
+
+    /// `rdma_freeaddrinfo` on the whole list.
+    fn free(self) {
+        let mut p = self.0;
+        while !p.is_null() {
+            // SAFETY: every node and every field was allocated with the C allocator here (or is NULL).
+            unsafe {
+                let next = (*p).ai_next;
+                libc::free((*p).ai_connect);
+                libc::free((*p).ai_route);
+                libc::free((*p).ai_src_canonname.cast());
+                libc::free((*p).ai_dst_canonname.cast());
+                libc::free((*p).ai_src_addr.cast());
+                libc::free((*p).ai_dst_addr.cast());
+                libc::free(p.cast());
+                p = next;
+            }
+        }
+    }
+
+    fn get(&mut self) -> &mut rdma_addrinfo {
+        // SAFETY: ours, exclusively, until handed out.
+        unsafe { &mut *self.0 }
+    }
+}
+
+/// `ucma_copy_addr`: a malloc'd copy of `len` bytes of `src`.
+fn copy_addr(src: *const sockaddr, len: socklen_t) -> Result<*mut sockaddr> {
+    // SAFETY: malloc, checked; `src` is readable for `len` bytes (callers' contract).
+    unsafe {
+        let p = libc::malloc(len as usize).cast::<sockaddr>();
+        if p.is_null() {
+            return Err(Errno::ENOMEM);
+        }
+        std::ptr::copy_nonoverlapping(src.cast::<u8>(), p.cast::<u8>(), len as usize);
+        Ok(p)
+    }
+}
+
+/// `ucma_set_sid`: the service id (and mask) of port space `ps` and the port of `addr`.
+pub(crate) fn set_sid(ps: u32, port_be: u16, sib: &mut sockaddr_ib) {
+    let port = u16::from_be(port_be);
+    sib.sib_sid = (((ps as u64) << 16) + port as u64).to_be();
+    if ps != 0 {
+        sib.sib_sid_mask = RDMA_IB_IP_PS_MASK.to_be();
+    }
+    if port != 0 {
+        sib.sib_sid_mask |= RDMA_IB_IP_PORT_MASK.to_be();
+    }
+}
+
+/// `ucma_convert_in6`: an `AF_IB` address with the IPv6 address as GID, P_Key 0xffff and the port space's service
+/// id.
+fn convert_in6(ps: u32, src: &sockaddr_in6) -> sockaddr_ib {
+    let mut sib = sockaddr_ib {
+        sib_family: AF_IB as u16,
+        sib_pkey: 0xffffu16.to_be(),
+        sib_flowinfo: src.sin6_flowinfo,
+        sib_addr: rdma_common::abi::ib::ib_addr {
+            ib_u: rdma_common::abi::ib::ib_addr_u { uib_addr8: src.sin6_addr.s6_addr },
+        },
+        sib_sid: 0,
+        sib_sid_mask: 0,
+        sib_scope_id: src.sin6_scope_id as u64,
+    };
+    set_sid(ps, src.sin6_port, &mut sib);
+    sib
+}
+
+/// `ucma_convert_to_ai`: `getaddrinfo` hints from `rdma_addrinfo` hints.
+fn to_ai(rai: &rdma_addrinfo) -> addrinfo {
+    // SAFETY: addrinfo is integers and pointers: zero is valid.
+    let mut ai: addrinfo = unsafe { std::mem::zeroed() };
+    if rai.ai_flags & RAI_PASSIVE != 0 {
+        ai.ai_flags = libc::AI_PASSIVE;
+    }
+    if rai.ai_flags & RAI_NUMERICHOST != 0 {
+        ai.ai_flags |= libc::AI_NUMERICHOST;
+    }
+    if rai.ai_family != AF_IB {
+        ai.ai_family = rai.ai_family;
+    }
+    let qp = rai.ai_qp_type as u32;
+    if [IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_XRC_SEND, IBV_QPT_XRC_RECV].iter().any(|t| *t as u32 == qp) {
+        ai.ai_socktype = libc::SOCK_STREAM;
+    } else if qp == IBV_QPT_UD as u32 {
+        ai.ai_socktype = libc::SOCK_DGRAM;
+    }
+    let ps = rai.ai_port_space as u32;
+    if ps == rdma_port_space::RDMA_PS_TCP as u32 {
+        ai.ai_protocol = libc::IPPROTO_TCP;
+    } else if ps == rdma_port_space::RDMA_PS_IPOIB as u32 || ps == rdma_port_space::RDMA_PS_UDP as u32 {
+        ai.ai_protocol = libc::IPPROTO_UDP;
+    } else if ps == rdma_port_space::RDMA_PS_IB as u32 {
+        if ai.ai_socktype == libc::SOCK_STREAM {
+            ai.ai_protocol = libc::IPPROTO_TCP;
+        } else if ai.ai_socktype == libc::SOCK_DGRAM {
+            ai.ai_protocol = libc::IPPROTO_UDP;
+        }
+    }
+    if rai.ai_flags & RAI_PASSIVE != 0 {
+        ai.ai_addrlen = rai.ai_src_len;
+        ai.ai_addr = rai.ai_src_addr;
+    } else {
+        ai.ai_addrlen = rai.ai_dst_len;
+        ai.ai_addr = rai.ai_dst_addr;
+    }
+    ai.ai_canonname = rai.ai_dst_canonname;
+    ai
+}
+
+/// `ucma_convert_to_rai`: the first `getaddrinfo` result as the `rdma_addrinfo`.
+///
+/// # Safety
+/// `ai` is a result of `getaddrinfo`.
+unsafe fn to_rai(rai: &mut rdma_addrinfo, hints: &rdma_addrinfo, ai: &addrinfo) -> Result<()> {
+    rai.ai_qp_type = if hints.ai_qp_type != 0 {
+        hints.ai_qp_type
+    } else {
+        match ai.ai_socktype {
+            libc::SOCK_STREAM => IBV_QPT_RC as c_int,
+            libc::SOCK_DGRAM => IBV_QPT_UD as c_int,
+            _ => 0,
+        }
+    };
+    rai.ai_port_space = if hints.ai_port_space != 0 {
+        hints.ai_port_space
+    } else {
+        match ai.ai_protocol {
+            libc::IPPROTO_TCP => rdma_port_space::RDMA_PS_TCP as c_int,
+            libc::IPPROTO_UDP => rdma_port_space::RDMA_PS_UDP as c_int,
+            _ => 0,
+        }
+    };
+    let passive = ai.ai_flags & libc::AI_PASSIVE != 0;
+    if !ai.ai_canonname.is_null() {
+        // SAFETY: a C string from getaddrinfo.
+        let c = unsafe { libc::strdup(ai.ai_canonname) };
+        if passive {
+            rai.ai_src_canonname = c;
+        } else {
+            rai.ai_dst_canonname = c;
+        }
+    }
+    if passive {
+        rai.ai_flags = RAI_PASSIVE;
+    }
+    let want_ib = hints.ai_flags & RAI_FAMILY != 0 && hints.ai_family == AF_IB && hints.ai_flags & RAI_NUMERICHOST != 0;
+    let (addr, len) = if want_ib {
+        rai.ai_family = AF_IB;
+        // rdma-core reads the result as a sockaddr_in6 whatever its family; we widen a shorter one with zeros.
+        let mut in6 = [0u8; size_of::<sockaddr_in6>()];
+        let n = (ai.ai_addrlen as usize).min(in6.len());
+        // SAFETY: `ai_addr` is readable for `ai_addrlen` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(ai.ai_addr.cast::<u8>(), in6.as_mut_ptr(), n) };
+        // SAFETY: any 28 bytes are a sockaddr_in6 (integers).
+        let in6: sockaddr_in6 = unsafe { std::ptr::read_unaligned(in6.as_ptr().cast()) };
+        let sib = convert_in6(rai.ai_port_space as u32, &in6);
+        (
+            copy_addr((&sib as *const sockaddr_ib).cast(), size_of::<sockaddr_ib>() as socklen_t)?,
+            size_of::<sockaddr_ib>(),
+        )
+    } else {
+        rai.ai_family = ai.ai_family;
+        (copy_addr(ai.ai_addr, ai.ai_addrlen)?, ai.ai_addrlen as usize)
+    };
+    if passive {
+        rai.ai_src_addr = addr;
+        rai.ai_src_len = len as socklen_t;
+    } else {
+        rai.ai_dst_addr = addr;
+        rai.ai_dst_len = len as socklen_t;
+    }
+    Ok(())
+}
+
+/// The body of `rdma_getaddrinfo`: `Ok(0)`, `Ok(EAI_*)` or an errno.
+///
+/// # Safety
+/// As `rdma_getaddrinfo`.
+unsafe fn fill(
+    rai: &mut Rai,
+    node: *const c_char,
+    service: *const c_char,
+    hints: Option<&rdma_addrinfo>,
+) -> Result<c_int> {
+    // SAFETY: zero is a valid rdma_addrinfo (integers and pointers).
+    let nohints: rdma_addrinfo = unsafe { std::mem::zeroed() };
+    let h = hints.unwrap_or(&nohints);
+    let r = rai.get();
+    if !node.is_null() || !service.is_null() {
+        let mut ai: *mut addrinfo = null_mut();
+        let ai_hints = hints.map(to_ai);
+        let hp = ai_hints.as_ref().map_or(std::ptr::null(), |a| a as *const addrinfo);
+        // SAFETY: C strings or NULL, hints or NULL, and an out-pointer.
+        let ret = unsafe { libc::getaddrinfo(node, service, hp, &mut ai) };
+        if ret != 0 {
+            return Ok(ret);
+        }
+        // SAFETY: a successful getaddrinfo returns at least one result, freed right after.
+        let conv = unsafe { to_rai(r, h, &*ai) };
+        // SAFETY: the list getaddrinfo returned.
+        unsafe { libc::freeaddrinfo(ai) };
+        conv?;
+    } else {
+        r.ai_flags = h.ai_flags;
+        r.ai_family = h.ai_family;
+        r.ai_qp_type = h.ai_qp_type;
+        r.ai_port_space = h.ai_port_space;
+        if h.ai_dst_len != 0 {
+            r.ai_dst_addr = copy_addr(h.ai_dst_addr, h.ai_dst_len)?;
+            r.ai_dst_len = h.ai_dst_len;
+        }
+    }
+    if r.ai_src_len == 0 && h.ai_src_len != 0 {
+        r.ai_src_addr = copy_addr(h.ai_src_addr, h.ai_src_len)?;
+        r.ai_src_len = h.ai_src_len;
+    }
+    Ok(0)
+}
+
+/// The port of an `rdma_addrinfo` address (big-endian), for tests.
+#[cfg(test)]
+fn port(p: *mut sockaddr) -> u16 {
+    // SAFETY: our own address of its family's size.
+    unsafe { port_of(p) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CString;
+
+    #[test]
+    fn sid() {
+        let mut sib: sockaddr_ib = unsafe { std::mem::zeroed() };
+        set_sid(rdma_port_space::RDMA_PS_TCP as u32, 7471u16.to_be(), &mut sib);
+        assert_eq!(u64::from_be(sib.sib_sid), 0x0106_1d2f);
+        assert_eq!(u64::from_be(sib.sib_sid_mask), u64::MAX);
+        let mut sib: sockaddr_ib = unsafe { std::mem::zeroed() };
+        set_sid(rdma_port_space::RDMA_PS_IB as u32, 0, &mut sib);
+        assert_eq!(u64::from_be(sib.sib_sid), 0x013f_0000);
+        assert_eq!(u64::from_be(sib.sib_sid_mask), RDMA_IB_IP_PS_MASK);
+    }
+
+    #[test]
+    fn hints_to_getaddrinfo() {
+        let mut h: rdma_addrinfo = unsafe { std::mem::zeroed() };
+        h.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST;
+        h.ai_family = AF_IB;
+        h.ai_qp_type = IBV_QPT_UD as c_int;
+        h.ai_port_space = rdma_port_space::RDMA_PS_IB as c_int;
+        let ai = to_ai(&h);
+        assert_eq!(ai.ai_flags, libc::AI_PASSIVE | libc::AI_NUMERICHOST);
+        assert_eq!(ai.ai_family, 0);
+        assert_eq!((ai.ai_socktype, ai.ai_protocol), (libc::SOCK_DGRAM, libc::IPPROTO_UDP));
+        h.ai_family = libc::AF_INET;
+        h.ai_qp_type = IBV_QPT_RC as c_int;
+        h.ai_port_space = rdma_port_space::RDMA_PS_TCP as c_int;
+        let ai = to_ai(&h);
+        assert_eq!(
+            (ai.ai_family, ai.ai_socktype, ai.ai_protocol),
+            (libc::AF_INET, libc::SOCK_STREAM, libc::IPPROTO_TCP)
+        );
+    }
+
+    #[test]
+    fn numeric_resolution() {
+        // `fill` does not need RDMA devices: exercise it directly (rdma_getaddrinfo itself first checks them).
+        let node = CString::new("198.18.0.1").unwrap();
+        let svc = CString::new("7471").unwrap();
+        let mut h: rdma_addrinfo = unsafe { std::mem::zeroed() };
+        h.ai_flags = RAI_NUMERICHOST;
+        h.ai_port_space = rdma_port_space::RDMA_PS_TCP as c_int;
+        let mut rai = Rai::alloc().unwrap();
+        // SAFETY: C strings and hints.
+        assert_eq!(unsafe { fill(&mut rai, node.as_ptr(), svc.as_ptr(), Some(&h)) }, Ok(0));
+        let r = rai.get();
+        assert_eq!((r.ai_family, r.ai_qp_type, r.ai_port_space), (libc::AF_INET, IBV_QPT_RC as c_int, 0x0106));
+        assert_eq!(r.ai_flags, 0);
+        assert_eq!(r.ai_dst_len as usize, size_of::<libc::sockaddr_in>());
+        assert_eq!(port(r.ai_dst_addr), 7471u16.to_be());
+        assert!(r.ai_src_addr.is_null());
+        rai.free();
+
+        // Passive, AF_IB from a numeric IPv6 address.
+        let node = CString::new("::1").unwrap();
+        h.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST | RAI_FAMILY;
+        h.ai_family = AF_IB;
+        h.ai_port_space = rdma_port_space::RDMA_PS_IB as c_int;
+        h.ai_qp_type = IBV_QPT_RC as c_int;
+        let mut rai = Rai::alloc().unwrap();
+        // SAFETY: as above.
+        assert_eq!(unsafe { fill(&mut rai, node.as_ptr(), svc.as_ptr(), Some(&h)) }, Ok(0));
+        let r = rai.get();
+        assert_eq!((r.ai_family, r.ai_flags), (AF_IB, RAI_PASSIVE));
+        assert_eq!(r.ai_src_len as usize, size_of::<sockaddr_ib>());
+        // SAFETY: an AF_IB address we built.
+        let sib = unsafe { &*r.ai_src_addr.cast::<sockaddr_ib>() };
+        assert_eq!(u64::from_be(sib.sib_sid), 0x013f_1d2f);
+        assert_eq!(u16::from_be(sib.sib_pkey), 0xffff);
+        // SAFETY: plain bytes.
+        assert_eq!(unsafe { sib.sib_addr.ib_u.uib_addr8 }[15], 1);
+        rai.free();
+
+        // A name that cannot resolve numerically: an EAI code, not -1.
+        let node = CString::new("not-a-number").unwrap();
+        h.ai_flags = RAI_NUMERICHOST;
+        h.ai_family = 0;
+        let mut rai = Rai::alloc().unwrap();
+        // SAFETY: as above.
+        let r = unsafe { fill(&mut rai, node.as_ptr(), svc.as_ptr(), Some(&h)) };
+        assert_eq!(r, Ok(libc::EAI_NONAME));
+        rai.free();
+    }
+
+    #[test]
+    fn bad_arguments() {
+        // SAFETY: NULL arguments are rejected before anything else.
+        unsafe {
+            let mut res = null_mut();
+            assert_eq!(rdma_getaddrinfo(std::ptr::null(), std::ptr::null(), std::ptr::null(), &mut res), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            rdma_freeaddrinfo(null_mut());
+            let mut junk: rdma_addrinfo = std::mem::zeroed();
+            rdma_freeaddrinfo(&mut junk);
+        }
+    }
+}

@@ -1,32 +1,87 @@
 //! RDMA devices as the connection manager sees them: `rdma_get_devices`, `rdma_free_devices`.
 #![allow(unsafe_code)] // #[no_mangle] C entry points
-#![allow(unused_variables)] // stubs: parameters keep their C names until implemented
 
-use crate::unsupported;
+use crate::state;
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
 use rdma_common::abi::verbs::ibv_context;
-use rdma_common::errno::Result;
+use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CPtrResult};
+use std::collections::HashSet;
 use std::ffi::c_int;
 
-/// `rdma_get_devices(3)`: a NULL-terminated array of the RDMA devices, opened by librdmacm and kept open while it
-/// is loaded (the contexts its ids use); `*num_devices` (when not NULL) gets their number. Free the array with
-/// `rdma_free_devices`. Returns the array, or NULL with `errno` (`ENODEV` without devices, `ENOMEM`).
-///
-/// Not implemented yet: NULL with `errno` = `EOPNOTSUPP`.
+/// The arrays `rdma_get_devices` handed out and not yet freed.
+static LISTS: Lazy<Mutex<HashSet<usize>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+
+/// `rdma_get_devices(3)`: a NULL-terminated array of the RDMA devices' contexts, opened by librdmacm and shared
+/// with its ids (each device stays open while a list or an id refers to it); `*num_devices` (when not NULL) gets
+/// their number (0 on failure). Free the array with `rdma_free_devices`. Returns the array, or NULL with `errno`
+/// (`ENODEV` without devices, `EPERM` for an unsupported kernel ABI, `ENOMEM`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_get_devices(num_devices: *mut c_int) -> *mut *mut ibv_context {
-    ffi::boundary("rdma_get_devices", || -> Result<*mut *mut ibv_context> {
-        Err(unsupported("rdma_get_devices"))
-    })
-    .or_null_errno()
+    let r = ffi::boundary("rdma_get_devices", || -> Result<(*mut *mut ibv_context, c_int)> {
+        state::init()?;
+        let devs = state::get_devices()?;
+        // SAFETY: malloc of n+1 pointers, checked; the application frees it through rdma_free_devices.
+        let list = unsafe { libc::malloc((devs.len() + 1) * std::mem::size_of::<*mut ibv_context>()) }
+            .cast::<*mut ibv_context>();
+        if list.is_null() {
+            state::free_devices(&devs);
+            return Err(Errno::ENOMEM);
+        }
+        for (i, &d) in devs.iter().enumerate() {
+            // SAFETY: within the n+1 entries.
+            unsafe { list.add(i).write(d) };
+        }
+        // SAFETY: the terminator.
+        unsafe { list.add(devs.len()).write(std::ptr::null_mut()) };
+        LISTS.lock().insert(list as usize);
+        Ok((list, devs.len() as c_int))
+    });
+    if !num_devices.is_null() {
+        // SAFETY: the caller's writable out-parameter.
+        unsafe { num_devices.write(r.as_ref().map_or(0, |&(_, n)| n)) };
+    }
+    r.map(|(l, _)| l).or_null_errno()
 }
 
-/// `rdma_free_devices(3)`: frees an array returned by `rdma_get_devices` (the devices stay open). No return value.
-///
-/// Not implemented yet: only logs (nothing it could release can exist yet).
+/// `rdma_free_devices(3)`: frees an array returned by `rdma_get_devices` (devices no id uses are closed). NULL and
+/// foreign arrays are ignored. No return value.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_free_devices(list: *mut *mut ibv_context) {
-    unsupported("rdma_free_devices");
+    let _ = ffi::boundary("rdma_free_devices", || -> Result<()> {
+        if !LISTS.lock().remove(&(list as usize)) {
+            return Err(Errno::EINVAL);
+        }
+        let mut devs = Vec::new();
+        // SAFETY: our NULL-terminated array.
+        unsafe {
+            let mut p = list;
+            while !(*p).is_null() {
+                devs.push(*p);
+                p = p.add(1);
+            }
+        }
+        state::free_devices(&devs);
+        // SAFETY: allocated with malloc by rdma_get_devices, now unregistered.
+        unsafe { libc::free(list.cast()) };
+        Ok(())
+    });
 }
 
 rdma_common::check_signatures!(rdma_common::abi::rdma_cma; rdma_get_devices, rdma_free_devices);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn foreign_lists_are_ignored() {
+        let mut fake = [std::ptr::null_mut::<ibv_context>(); 2];
+        // SAFETY: foreign and NULL arrays are never dereferenced or freed.
+        unsafe {
+            rdma_free_devices(fake.as_mut_ptr());
+            rdma_free_devices(std::ptr::null_mut());
+        }
+    }
+}

@@ -1,55 +1,81 @@
 //! Event channels and events: `rdma_create_event_channel`, `rdma_destroy_event_channel`, `rdma_get_cm_event`,
-//! `rdma_ack_cm_event`, `rdma_event_str`.
+//! `rdma_ack_cm_event`, `rdma_event_str`; and the event processing behind them (rdma-core's `rdma_get_cm_event`):
+//! a connect request creates the new id, a connect response on an id with a QP completes the connection (QP to
+//! RTR and RTS, then the kernel's "establish") and is reported as `ESTABLISHED`, a multicast join attaches the QP.
 #![allow(unsafe_code)] // #[no_mangle] C entry points
-#![allow(unused_variables)] // stubs: parameters keep their C names until implemented
 
-use crate::unsupported;
-use rdma_common::abi::rdma_cma::{rdma_cm_event, rdma_event_channel};
-use rdma_common::errno::Result;
+use super::conn::{modify_qp_err, process_conn_resp_ece};
+use crate::kernel;
+use crate::state::TRANSPORT_IB;
+use crate::state::{self, Channel, CmId, Event, Mc};
+use crate::verbs;
+use rdma_common::abi::rdma_cma::rdma_cm_event_type::*;
+use rdma_common::abi::rdma_cma::*;
+use rdma_common::abi::verbs::{ibv_attach_mcast, ibv_gid};
+use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CPtrResult, CResult};
+use rdma_common::uapi::rdma_user_cm::{rdma_ucm_conn_param, rdma_ucm_event_resp, rdma_ucm_ud_param};
+use std::cell::UnsafeCell;
 use std::ffi::{c_char, c_int, c_uint, CStr};
+use std::ptr::{addr_of, addr_of_mut, null_mut};
+use std::sync::Arc;
 
 /// `rdma_create_event_channel(3)`: opens an event channel (a descriptor of `/dev/infiniband/rdma_cm`) on which the
-/// events of its ids are reported. Returns the channel, or NULL with `errno`.
-///
-/// Not implemented yet: NULL with `errno` = `EOPNOTSUPP`.
+/// events of its ids are reported. Returns the channel, or NULL with `errno` (`EPERM` for an rdma_ucm ABI rdma-core
+/// 44 does not speak, `ENODEV` without RDMA devices, the `open(2)` errno).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_create_event_channel() -> *mut rdma_event_channel {
     ffi::boundary("rdma_create_event_channel", || -> Result<*mut rdma_event_channel> {
-        Err(unsupported("rdma_create_event_channel"))
+        state::init()?;
+        Ok(Channel::open(true)?.c())
     })
     .or_null_errno()
 }
 
 /// `rdma_destroy_event_channel(3)`: closes `channel` and frees it. Its ids must have been destroyed and its events
-/// acknowledged first. No return value.
-///
-/// Not implemented yet: only logs (no channel can exist).
+/// acknowledged first (ids still on it keep the descriptor open until they are destroyed). NULL, a foreign pointer
+/// or an id's private channel is ignored. No return value.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_destroy_event_channel(channel: *mut rdma_event_channel) {
-    unsupported("rdma_destroy_event_channel");
+    let _ = ffi::boundary("rdma_destroy_event_channel", || -> Result<()> {
+        let ch = state::lookup_channel(channel)?;
+        if !ch.is_public() {
+            log::warn!("rdma_destroy_event_channel: {channel:p} is an id's private channel; ignored");
+            return Err(Errno::EINVAL);
+        }
+        if Arc::strong_count(&ch) > 2 {
+            log::warn!("rdma_destroy_event_channel: ids still use {channel:p}; closed when they are destroyed");
+        }
+        ch.unregister();
+        Ok(())
+    });
 }
 
 /// `rdma_get_cm_event(3)`: stores in `*event` the next event of `channel`, blocking until there is one unless the
-/// channel's descriptor is non-blocking (then `EAGAIN`). Each event must be released with `rdma_ack_cm_event`.
-/// Returns 0, or -1 with `errno`.
-///
-/// Not implemented yet: -1 with `errno` = `EOPNOTSUPP`.
+/// channel's descriptor is non-blocking (then `EAGAIN`). Each event must be released with `rdma_ack_cm_event`; its
+/// private data stays valid until then. Returns 0, or -1 with `errno` (`EINVAL` for a NULL or unknown channel or
+/// NULL `event`, `EINTR`, the kernel's).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int {
     ffi::boundary("rdma_get_cm_event", || -> Result<c_int> {
-        Err(unsupported("rdma_get_cm_event"))
+        state::init()?;
+        let out = ffi::nonnull(event)?;
+        let ch = state::lookup_channel(channel)?;
+        let ev = get_event(&ch)?;
+        // SAFETY: `out` is the caller's writable out-parameter.
+        unsafe { out.as_ptr().write(ev) };
+        Ok(0)
     })
     .or_minus_one_errno()
 }
 
-/// `rdma_ack_cm_event(3)`: releases `event`, returned by `rdma_get_cm_event`. Returns 0, or -1 with `errno`.
-///
-/// Not implemented yet: -1 with `errno` = `EOPNOTSUPP`.
+/// `rdma_ack_cm_event(3)`: releases `event`, returned by `rdma_get_cm_event` (and the private data it points to).
+/// Returns 0, or -1 with `errno` = `EINVAL` for NULL, a foreign or an already acknowledged event.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_ack_cm_event(event: *mut rdma_cm_event) -> c_int {
     ffi::boundary("rdma_ack_cm_event", || -> Result<c_int> {
-        Err(unsupported("rdma_ack_cm_event"))
+        ack(event)?;
+        Ok(0)
     })
     .or_minus_one_errno()
 }
@@ -83,49 +109,491 @@ const UNKNOWN_EVENT: &CStr = c"UNKNOWN EVENT";
 /// `event` is the enum's integer (the C prototype says `enum rdma_cm_event_type`, same ABI), so any number is safe.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_event_str(event: c_uint) -> *const c_char {
-    EVENT_NAMES
-        .get(event as usize)
-        .copied()
-        .unwrap_or(UNKNOWN_EVENT)
-        .as_ptr()
+    EVENT_NAMES.get(event as usize).copied().unwrap_or(UNKNOWN_EVENT).as_ptr()
 }
 
 rdma_common::check_signatures!(rdma_common::abi::rdma_cma;
     rdma_create_event_channel, rdma_destroy_event_channel, rdma_get_cm_event, rdma_ack_cm_event, rdma_event_str);
 
+// ---------------------------------------------------------------------------------------------------------------
+// The library side.
+
+/// The event type with number `n`, if the enum has it.
+fn event_type(n: u32) -> Option<rdma_cm_event_type> {
+    const ALL: [rdma_cm_event_type; 16] = [
+        RDMA_CM_EVENT_ADDR_RESOLVED,
+        RDMA_CM_EVENT_ADDR_ERROR,
+        RDMA_CM_EVENT_ROUTE_RESOLVED,
+        RDMA_CM_EVENT_ROUTE_ERROR,
+        RDMA_CM_EVENT_CONNECT_REQUEST,
+        RDMA_CM_EVENT_CONNECT_RESPONSE,
+        RDMA_CM_EVENT_CONNECT_ERROR,
+        RDMA_CM_EVENT_UNREACHABLE,
+        RDMA_CM_EVENT_REJECTED,
+        RDMA_CM_EVENT_ESTABLISHED,
+        RDMA_CM_EVENT_DISCONNECTED,
+        RDMA_CM_EVENT_DEVICE_REMOVAL,
+        RDMA_CM_EVENT_MULTICAST_JOIN,
+        RDMA_CM_EVENT_MULTICAST_ERROR,
+        RDMA_CM_EVENT_ADDR_CHANGE,
+        RDMA_CM_EVENT_TIMEWAIT_EXIT,
+    ];
+    ALL.get(n as usize).copied()
+}
+
+/// A fresh event about `id` (counted against `id_priv`), boxed so that its private data has a stable address.
+fn new_event(id_priv: Arc<CmId>, kind: rdma_cm_event_type, status: i32, mc: Option<Arc<Mc>>) -> Box<Event> {
+    // SAFETY: the union holds pointers and integers only: zero is a valid value.
+    let param: rdma_cm_event_param = unsafe { std::mem::MaybeUninit::zeroed().assume_init() };
+    Box::new(Event {
+        ev: UnsafeCell::new(rdma_cm_event { id: id_priv.c(), listen_id: null_mut(), event: kind, status, param }),
+        private_data: UnsafeCell::new([0; 256]),
+        id_priv,
+        mc,
+    })
+}
+
+fn set_kind(e: &Event, kind: rdma_cm_event_type) {
+    // SAFETY: the event is ours until published.
+    unsafe { addr_of_mut!((*e.c()).event).write(kind) }
+}
+
+fn set_status(e: &Event, status: i32) {
+    // SAFETY: as above.
+    unsafe { addr_of_mut!((*e.c()).status).write(status) }
+}
+
+fn kind_of(e: *mut rdma_cm_event) -> u32 {
+    // SAFETY: `e` is a live event of ours; read as the enum's integer.
+    unsafe { ffi::enum_raw(addr_of!((*e).event)) }
+}
+
+fn status_of(e: *mut rdma_cm_event) -> i32 {
+    // SAFETY: as above.
+    unsafe { addr_of!((*e).status).read() }
+}
+
+/// Copies the kernel's private data into the event's own buffer; returns the pointer the event reports (NULL when
+/// there is none).
+fn copy_private(e: &Event, data: &[u8], len: u8) -> *const std::ffi::c_void {
+    let n = (len as usize).min(data.len());
+    if n == 0 {
+        return std::ptr::null();
+    }
+    // SAFETY: the buffer is ours and 256 bytes long, `n` at most that.
+    unsafe {
+        let buf = e.private_data.get().cast::<u8>();
+        std::ptr::copy_nonoverlapping(data.as_ptr(), buf, n);
+        buf.cast_const().cast()
+    }
+}
+
+/// `ucma_copy_conn_event`.
+fn copy_conn_event(e: &Event, src: &rdma_ucm_conn_param) {
+    let private_data = copy_private(e, &src.private_data, src.private_data_len);
+    let dst = rdma_conn_param {
+        private_data,
+        private_data_len: src.private_data_len,
+        responder_resources: src.responder_resources,
+        initiator_depth: src.initiator_depth,
+        flow_control: src.flow_control,
+        retry_count: src.retry_count,
+        rnr_retry_count: src.rnr_retry_count,
+        srq: src.srq,
+        qp_num: src.qp_num,
+    };
+    // SAFETY: the event is ours until published.
+    unsafe { addr_of_mut!((*e.c()).param.conn).write(dst) }
+}
+
+/// `ucma_copy_ud_event`.
+fn copy_ud_event(e: &Event, src: &rdma_ucm_ud_param) {
+    let private_data = copy_private(e, &src.private_data, src.private_data_len);
+    let dst = rdma_ud_param {
+        private_data,
+        private_data_len: src.private_data_len,
+        ah_attr: verbs::ah_attr_from_kern(&src.ah_attr),
+        qp_num: src.qp_num,
+        qkey: src.qkey,
+    };
+    // SAFETY: as above.
+    unsafe { addr_of_mut!((*e.c()).param.ud).write(dst) }
+}
+
+/// Copies the connection or datagram parameters, by the id's QP type.
+fn copy_param(e: &Event, id: &CmId, resp: &rdma_ucm_event_resp) {
+    // SAFETY: both union members are plain integers: any bytes are valid.
+    unsafe {
+        if id.is_ud() {
+            copy_ud_event(e, &resp.param.ud)
+        } else {
+            copy_conn_event(e, &resp.param.conn)
+        }
+    }
+}
+
+/// Waits for the next event of `ch` and processes it as rdma-core does; returns the event to hand out. Events
+/// rdma-core discards (unmatched, or on an id whose connect response failed) are counted as acknowledged and
+/// skipped.
+pub(crate) fn get_event(ch: &Arc<Channel>) -> Result<*mut rdma_cm_event> {
+    loop {
+        let resp = kernel::event::get_event(&ch.fd())?;
+        if let Some(e) = process(ch, &resp) {
+            return Ok(state::publish_event(e));
+        }
+    }
+}
+
+fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> {
+    let Some(kind) = event_type(resp.event) else {
+        log::warn!("discarding event of unknown type {}", resp.event);
+        if let Some(id) = state::lookup_uid(resp.uid) {
+            id.complete_event();
+        }
+        return None;
+    };
+    let status = resp.status as i32;
+
+    if matches!(kind, RDMA_CM_EVENT_MULTICAST_JOIN | RDMA_CM_EVENT_MULTICAST_ERROR) {
+        let Some(mc) = state::lookup_mc(resp.uid) else {
+            log::warn!("discarding multicast event for an unknown membership");
+            return None;
+        };
+        let id = mc.id.upgrade()?;
+        let e = new_event(id.clone(), kind, status, Some(mc.clone()));
+        if kind == RDMA_CM_EVENT_MULTICAST_JOIN {
+            // SAFETY: plain integers.
+            copy_ud_event(&e, unsafe { &resp.param.ud });
+            if process_join(&e, &mc, &id).is_err() {
+                set_kind(&e, RDMA_CM_EVENT_MULTICAST_ERROR);
+                set_status(&e, -1);
+            }
+        }
+        // SAFETY: the event is ours until published.
+        unsafe { addr_of_mut!((*e.c()).param.ud.private_data).write(mc.context.cast_const()) };
+        return Some(e);
+    }
+
+    let id = if resp.uid != 0 {
+        match state::lookup_uid(resp.uid) {
+            Some(id) => id,
+            None => {
+                log::warn!("discarding event {} for an unknown id", resp.event);
+                if kind == RDMA_CM_EVENT_CONNECT_REQUEST {
+                    let _ = kernel::id::destroy_id(&ch.fd(), resp.id);
+                }
+                return None;
+            }
+        }
+    } else {
+        // Older kernels report some events of a new connection before its accept set the uid.
+        let Some(id) = state::lookup_handle(resp.id) else {
+            log::warn!("discarding unmatched event - rdma_destroy_id may hang");
+            return None;
+        };
+        if kind != RDMA_CM_EVENT_ESTABLISHED {
+            id.complete_event();
+            return None;
+        }
+        id
+    };
+
+    let e = new_event(id.clone(), kind, status, None);
+    match kind {
+        RDMA_CM_EVENT_ADDR_RESOLVED => {
+            let r = if state::af_ib_support() {
+                super::addr::query_addr(&id).and_then(|()| {
+                    if id.transport() == Some(TRANSPORT_IB) {
+                        super::addr::query_gid(&id)
+                    } else {
+                        Ok(())
+                    }
+                })
+            } else {
+                super::addr::query_route(&id)
+            };
+            if let Err(err) = r {
+                err.set();
+                set_status(&e, -1);
+                set_kind(&e, RDMA_CM_EVENT_ADDR_ERROR);
+            }
+        }
+        RDMA_CM_EVENT_ROUTE_RESOLVED => {
+            if id.transport() == Some(TRANSPORT_IB) {
+                let r =
+                    if state::af_ib_support() { super::addr::query_path(&id) } else { super::addr::query_route(&id) };
+                if let Err(err) = r {
+                    err.set();
+                    set_status(&e, -1);
+                    set_kind(&e, RDMA_CM_EVENT_ROUTE_ERROR);
+                }
+            }
+        }
+        RDMA_CM_EVENT_CONNECT_REQUEST => {
+            copy_param(&e, &id, resp);
+            if let Err(err) = process_conn_req(&e, &id, resp) {
+                log::debug!("connect request dropped: {err}");
+                id.complete_event();
+                return None;
+            }
+        }
+        RDMA_CM_EVENT_CONNECT_RESPONSE => {
+            // SAFETY: plain integers.
+            copy_conn_event(&e, unsafe { &resp.param.conn });
+            if id.qp().is_null() {
+                id.st.lock().remote_ece = (resp.ece.vendor_id, resp.ece.attr_mod);
+            } else {
+                match process_conn_resp_ece(&id, resp.ece.vendor_id, resp.ece.attr_mod) {
+                    Ok(()) => set_kind(&e, RDMA_CM_EVENT_ESTABLISHED),
+                    Err(err) => {
+                        err.set();
+                        set_status(&e, -1);
+                        set_kind(&e, RDMA_CM_EVENT_CONNECT_ERROR);
+                        id.st.lock().connect_error = true;
+                    }
+                }
+            }
+        }
+        RDMA_CM_EVENT_REJECTED | RDMA_CM_EVENT_DISCONNECTED => {
+            if id.st.lock().connect_error {
+                id.complete_event();
+                return None;
+            }
+            // SAFETY: plain integers.
+            copy_conn_event(&e, unsafe { &resp.param.conn });
+            if kind == RDMA_CM_EVENT_REJECTED {
+                let _ = modify_qp_err(&id);
+            }
+        }
+        _ => copy_param(&e, &id, resp),
+    }
+    Some(e)
+}
+
+/// `ucma_process_conn_req`: creates the id of a new connection (on the listener's channel, or its own private one
+/// under a synchronous listener), fills the event's `id`/`listen_id`, and reads the new id's addresses and route.
+fn process_conn_req(e: &Event, listen: &Arc<CmId>, resp: &rdma_ucm_event_resp) -> Result<()> {
+    let ps = listen_ps(listen);
+    let qp_type = listen_qp_type(listen);
+    let new = CmId::new(listen.channel(), false, listen.context(), ps, qp_type);
+    new.set_handle(resp.id);
+    state::register_id(&new);
+    // SAFETY: the event is ours until published; both union views are plain data.
+    let (init_depth, resp_res) = unsafe {
+        addr_of_mut!((*e.c()).listen_id).write(listen.c());
+        addr_of_mut!((*e.c()).id).write(new.c());
+        let conn = addr_of!((*e.c()).param.conn).read();
+        (conn.initiator_depth, conn.responder_resources)
+    };
+    {
+        let mut st = new.st.lock();
+        st.initiator_depth = init_depth;
+        st.responder_resources = resp_res;
+        st.remote_ece = (resp.ece.vendor_id, resp.ece.attr_mod);
+    }
+    let r = (|| {
+        if listen.is_sync() {
+            super::id::migrate(&new, None)?;
+        }
+        query_req_info(&new)
+    })();
+    if let Err(err) = r {
+        let _ = super::id::destroy(&new);
+        return Err(err);
+    }
+    Ok(())
+}
+
+fn listen_ps(id: &CmId) -> rdma_port_space {
+    super::id::port_space(id.ps()).unwrap_or(rdma_port_space::RDMA_PS_TCP)
+}
+
+fn listen_qp_type(id: &CmId) -> rdma_common::abi::verbs::ibv_qp_type {
+    super::id::qp_type_of(id.qp_type()).unwrap_or(rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_RC)
+}
+
+/// `ucma_query_req_info`.
+fn query_req_info(id: &Arc<CmId>) -> Result<()> {
+    if !state::af_ib_support() {
+        return super::addr::query_route(id);
+    }
+    super::addr::query_addr(id)?;
+    super::addr::query_gid(id)?;
+    super::addr::query_path(id)
+}
+
+/// `ucma_process_join`: records the group's MGID/MLID and attaches the id's QP (unless send-only).
+fn process_join(e: &Event, mc: &Mc, id: &CmId) -> Result<()> {
+    // SAFETY: the event is ours; `param.ud` was just written.
+    let ah = unsafe { addr_of!((*e.c()).param.ud.ah_attr).read() };
+    // SAFETY: a gid is 16 plain bytes.
+    let mgid = unsafe { ah.grh.dgid.raw };
+    *mc.grp.lock() = (mgid, ah.dlid);
+    let qp = id.qp();
+    if qp.is_null() || mc.join_flags == rdma_cm_mc_join_flags::RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER as u16 {
+        return Ok(());
+    }
+    let gid = ibv_gid { raw: mgid };
+    // SAFETY: `qp` is the id's live QP; `gid` lives for the call.
+    verbs::rc(unsafe { ibv_attach_mcast(qp, &gid, ah.dlid) })
+}
+
+/// `rdma_ack_cm_event` for a pointer from C.
+pub(crate) fn ack(event: *mut rdma_cm_event) -> Result<()> {
+    let e = state::take_event(event)?;
+    match &e.mc {
+        Some(mc) => {
+            let id = &e.id_priv;
+            let mut st = id.st.lock();
+            mc.events_completed.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+            st.events_completed += 1;
+            drop(st);
+            id.cond.notify_all();
+        }
+        None => e.id_priv.complete_event(),
+    }
+    Ok(())
+}
+
+/// `ucma_complete`: on a synchronous id, acknowledges the previous event, waits for the id's next one and stores
+/// it in `id->event`; its failure status becomes the call's errno (`ECONNREFUSED` for a reject). Nothing on an id
+/// with an event channel.
+pub(crate) fn complete(id: &Arc<CmId>) -> Result<()> {
+    if !id.is_sync() {
+        return Ok(());
+    }
+    let prev = id.event();
+    if !prev.is_null() {
+        let _ = ack(prev);
+        id.set_event(null_mut());
+    }
+    let ev = get_event(&id.channel())?;
+    id.set_event(ev);
+    let status = status_of(ev);
+    if status != 0 {
+        if kind_of(ev) == RDMA_CM_EVENT_REJECTED as u32 {
+            return Err(Errno::ECONNREFUSED);
+        }
+        return Err(Errno(status.checked_abs().unwrap_or(libc::EINVAL)));
+    }
+    Ok(())
+}
+
+/// The type and status of an event handed out (for `rdma_get_request`).
+pub(crate) fn kind_status(e: *mut rdma_cm_event) -> (u32, i32) {
+    (kind_of(e), status_of(e))
+}
+
+/// The `id` of an event handed out.
+pub(crate) fn id_of(e: *mut rdma_cm_event) -> *mut rdma_cm_id {
+    // SAFETY: `e` is a live event of ours.
+    unsafe { addr_of!((*e).id).read() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rdma_common::abi::rdma_cma::rdma_cm_event_type::{self, *};
 
     #[test]
     fn event_names_match_the_enum() {
-        let all: [rdma_cm_event_type; 16] = [
-            RDMA_CM_EVENT_ADDR_RESOLVED,
-            RDMA_CM_EVENT_ADDR_ERROR,
-            RDMA_CM_EVENT_ROUTE_RESOLVED,
-            RDMA_CM_EVENT_ROUTE_ERROR,
-            RDMA_CM_EVENT_CONNECT_REQUEST,
-            RDMA_CM_EVENT_CONNECT_RESPONSE,
-            RDMA_CM_EVENT_CONNECT_ERROR,
-            RDMA_CM_EVENT_UNREACHABLE,
-            RDMA_CM_EVENT_REJECTED,
-            RDMA_CM_EVENT_ESTABLISHED,
-            RDMA_CM_EVENT_DISCONNECTED,
-            RDMA_CM_EVENT_DEVICE_REMOVAL,
-            RDMA_CM_EVENT_MULTICAST_JOIN,
-            RDMA_CM_EVENT_MULTICAST_ERROR,
-            RDMA_CM_EVENT_ADDR_CHANGE,
-            RDMA_CM_EVENT_TIMEWAIT_EXIT,
-        ];
-        for e in all {
+        for n in 0..16u32 {
+            let e = event_type(n).unwrap();
+            assert_eq!(e as u32, n);
             // SAFETY: rdma_event_str returns a static NUL-terminated string.
-            let s = unsafe { CStr::from_ptr(rdma_event_str(e as c_uint)) };
+            let s = unsafe { CStr::from_ptr(rdma_event_str(n)) };
             assert_eq!(s.to_str().unwrap(), format!("{e:?}"));
         }
+        assert!(event_type(16).is_none());
         for bad in [16, 17, u32::MAX] {
             // SAFETY: as above.
             assert_eq!(unsafe { CStr::from_ptr(rdma_event_str(bad)) }, UNKNOWN_EVENT);
+        }
+    }
+
+    fn test_id(qp_type: rdma_common::abi::verbs::ibv_qp_type) -> Arc<CmId> {
+        let fd = std::fs::File::open("/dev/null").unwrap();
+        let ch = Channel::for_test(fd.into());
+        CmId::new(ch, false, null_mut(), rdma_port_space::RDMA_PS_TCP, qp_type)
+    }
+
+    #[test]
+    fn conn_event_copy() {
+        use rdma_common::uapi::FromBytes;
+        let id = test_id(rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_RC);
+        let e = new_event(id.clone(), RDMA_CM_EVENT_CONNECT_REQUEST, 0, None);
+        let mut resp = rdma_ucm_event_resp::zeroed();
+        let mut k = rdma_ucm_conn_param::zeroed();
+        k.private_data[..5].copy_from_slice(b"hello");
+        k.private_data_len = 56;
+        k.responder_resources = 1;
+        k.initiator_depth = 2;
+        k.flow_control = 1;
+        k.retry_count = 7;
+        k.rnr_retry_count = 6;
+        k.srq = 1;
+        k.qp_num = 0x1234;
+        resp.param.conn = k;
+        copy_param(&e, &id, &resp);
+        // SAFETY: the event's param was just written as `conn`.
+        let c = unsafe { (*e.c()).param.conn };
+        assert_eq!(c.private_data_len, 56);
+        assert_eq!(c.private_data, e.private_data.get().cast::<std::ffi::c_void>().cast_const());
+        // SAFETY: the private data buffer is 256 bytes.
+        assert_eq!(unsafe { std::slice::from_raw_parts(c.private_data.cast::<u8>(), 5) }, b"hello");
+        assert_eq!((c.responder_resources, c.initiator_depth, c.flow_control), (1, 2, 1));
+        assert_eq!((c.retry_count, c.rnr_retry_count, c.srq, c.qp_num), (7, 6, 1, 0x1234));
+        assert_eq!(kind_of(e.c()), RDMA_CM_EVENT_CONNECT_REQUEST as u32);
+
+        // No private data: NULL pointer.
+        let e = new_event(id.clone(), RDMA_CM_EVENT_ESTABLISHED, 0, None);
+        copy_conn_event(&e, &rdma_ucm_conn_param::zeroed());
+        // SAFETY: as above.
+        assert!(unsafe { (*e.c()).param.conn.private_data }.is_null());
+    }
+
+    #[test]
+    fn ud_event_copy() {
+        use rdma_common::uapi::FromBytes;
+        let id = test_id(rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_UD);
+        let e = new_event(id.clone(), RDMA_CM_EVENT_ESTABLISHED, 0, None);
+        let mut resp = rdma_ucm_event_resp::zeroed();
+        let mut u = rdma_ucm_ud_param::zeroed();
+        u.qp_num = 0x99;
+        u.qkey = RDMA_UDP_QKEY as u32;
+        u.ah_attr.grh.dgid = [0xab; 16];
+        u.ah_attr.grh.hop_limit = 64;
+        u.ah_attr.is_global = 1;
+        u.ah_attr.port_num = 1;
+        u.ah_attr.dlid = 0xc001;
+        u.private_data[0] = 7;
+        u.private_data_len = 1;
+        resp.param.ud = u;
+        copy_param(&e, &id, &resp);
+        // SAFETY: the event's param was just written as `ud`.
+        let d = unsafe { (*e.c()).param.ud };
+        assert_eq!((d.qp_num, d.qkey, d.private_data_len), (0x99, RDMA_UDP_QKEY as u32, 1));
+        // SAFETY: gid bytes; one byte of private data.
+        unsafe {
+            assert_eq!(d.ah_attr.grh.dgid.raw, [0xab; 16]);
+            assert_eq!(*d.private_data.cast::<u8>(), 7);
+        }
+        assert_eq!(
+            (d.ah_attr.grh.hop_limit, d.ah_attr.is_global, d.ah_attr.port_num, d.ah_attr.dlid),
+            (64, 1, 1, 0xc001)
+        );
+    }
+
+    #[test]
+    fn bad_pointers_are_einval() {
+        // SAFETY: NULL and foreign pointers are rejected before any dereference.
+        unsafe {
+            assert_eq!(rdma_ack_cm_event(null_mut()), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            let mut junk = [0u64; 16];
+            assert_eq!(rdma_ack_cm_event(junk.as_mut_ptr().cast()), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            rdma_destroy_event_channel(null_mut());
+            rdma_destroy_event_channel(junk.as_mut_ptr().cast());
         }
     }
 }

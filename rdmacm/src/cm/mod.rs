@@ -1,4 +1,5 @@
-//! The `rdma_*` entry points of `<rdma/rdma_cma.h>` and `<rdma/rdma_verbs.h>`, one file per family.
+//! The `rdma_*` entry points of `<rdma/rdma_cma.h>` and `<rdma/rdma_verbs.h>`, one file per family, each with the
+//! library logic of its family (rdma-core's `cma.c`, split the same way).
 //!
 //! | file | functions |
 //! |---|---|
@@ -14,7 +15,11 @@
 //!
 //! Convention of the family (rdma-core's): functions returning `int` give `0` (or a value) on success and `-1` with
 //! `errno` on failure ([`rdma_common::ffi::CResult::or_minus_one_errno`]); pointer-returning functions give NULL
-//! with `errno`. Stubs take their parameters under the C names, unused until they are implemented.
+//! with `errno`; `rdma_getaddrinfo` returns `getaddrinfo`'s `EAI_*` codes for name-resolution failures. Every id,
+//! channel and event pointer is looked up in the registry first (`crate::state`): NULL, destroyed or foreign ones
+//! are `EINVAL`, where rdma-core would crash.
+
+#![allow(unsafe_code)]
 
 pub mod addr;
 pub mod addrinfo;
@@ -25,3 +30,50 @@ pub mod event;
 pub mod id;
 pub mod mcast;
 pub mod qp;
+
+use libc::{sockaddr, sockaddr_in, sockaddr_in6};
+use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
+use std::ffi::c_int;
+use std::mem::size_of;
+
+/// `ucma_addrlen`: the size of a socket address by its family: `sockaddr_in`, `sockaddr_in6`, or `sockaddr_ib` when
+/// the kernel takes `AF_IB`; 0 for NULL and any other family.
+///
+/// # Safety
+/// `addr` is NULL or points to at least a readable `sa_family_t`.
+pub(crate) unsafe fn addrlen(addr: *const sockaddr) -> usize {
+    if addr.is_null() {
+        return 0;
+    }
+    // SAFETY: the caller's contract.
+    match c_int::from(unsafe { (*addr).sa_family }) {
+        libc::AF_INET => size_of::<sockaddr_in>(),
+        libc::AF_INET6 => size_of::<sockaddr_in6>(),
+        AF_IB if crate::state::af_ib_support() => size_of::<sockaddr_ib>(),
+        _ => 0,
+    }
+}
+
+/// The `len` bytes of the socket address at `addr` (empty for NULL).
+///
+/// # Safety
+/// `addr` is NULL or readable for `len` bytes.
+pub(crate) unsafe fn addr_bytes<'a>(addr: *const sockaddr, len: usize) -> &'a [u8] {
+    if addr.is_null() || len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::slice::from_raw_parts(addr.cast::<u8>(), len) }
+}
+
+/// The `len` bytes at `p` (empty for NULL or 0).
+///
+/// # Safety
+/// `p` is NULL or readable for `len` bytes.
+pub(crate) unsafe fn bytes<'a>(p: *const std::ffi::c_void, len: usize) -> &'a [u8] {
+    if p.is_null() || len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }
+}

@@ -1,0 +1,200 @@
+//! The rdma_ucm kernel layer: typed `write()` commands on `/dev/infiniband/rdma_cm` (the kernel's
+//! `drivers/infiniband/core/ucma.c`, ABI `include/uapi/rdma/rdma_user_cm.h`, version 4).
+//!
+//! Each function takes the event channel's descriptor (anything implementing [`UcmFd`]; a `BorrowedFd` in the
+//! library, the recording `fake` in the unit tests), plain Rust arguments (kernel id handles, `uid` values echoed
+//! back in events, socket addresses as their bytes) and returns the kernel's response struct from
+//! [`rdma_common::uapi::rdma_user_cm`]. Nothing here knows the public C structs (`rdma_cm_id`, ...): the entry layer
+//! (`crate::cm`) converts.
+//!
+//! One file per kernel object: [`id`] (CREATE_ID, DESTROY_ID, MIGRATE_ID, SET_OPTION, NOTIFY), [`addr`] (BIND_IP,
+//! BIND, RESOLVE_IP, RESOLVE_ADDR, RESOLVE_ROUTE, QUERY_ROUTE, QUERY), [`conn`] (CONNECT, LISTEN, ACCEPT, REJECT,
+//! DISCONNECT, INIT_QP_ATTR), [`event`] (GET_EVENT), [`mcast`] (JOIN_IP_MCAST, JOIN_MCAST, LEAVE_MCAST).
+//!
+//! # The write ABI (kernel `ucma_write`, 6.1 and 6.12 alike)
+//!
+//! A command is `struct rdma_ucm_cmd_hdr { __u32 cmd; __u16 in; __u16 out; }` followed by the command struct;
+//! `in` is the byte size of that struct, `out` the byte size of the response buffer. Commands with a response carry
+//! its address in a `__u64 response` field (the first field, except CREATE_ID's, which comes after `uid`); the
+//! kernel copies at most `out` bytes there. A successful write returns its full length; rdma-core reports a short
+//! count as `ENODATA`, and so do we. Unlike uverbs, nothing is counted in words. These are exactly the bytes
+//! rdma-core 44's librdmacm writes (its `struct ucma_abi_*` are the kernel structs with the header in front).
+#![allow(unsafe_code)]
+
+pub mod addr;
+pub mod conn;
+pub mod event;
+pub mod id;
+pub mod mcast;
+
+#[cfg(test)]
+pub(crate) mod fake;
+
+use rdma_common::errno::{Errno, Result};
+use rdma_common::sys;
+use rdma_common::uapi::rdma_user_cm::*;
+use rdma_common::uapi::AsBytes;
+use std::mem::size_of;
+use std::os::fd::{BorrowedFd, OwnedFd};
+use std::path::Path;
+
+/// The oldest rdma_ucm ABI rdma-core 44 speaks (`RDMA_USER_CM_MIN_ABI_VERSION`).
+pub const ABI_MIN: i32 = 3;
+/// The newest rdma_ucm ABI rdma-core 44 speaks (`RDMA_USER_CM_MAX_ABI_VERSION`, the kernel's
+/// `RDMA_USER_CM_ABI_VERSION`).
+pub const ABI_MAX: i32 = RDMA_USER_CM_ABI_VERSION as i32;
+
+/// The character device every event channel opens.
+pub const DEV_PATH: &str = "/dev/infiniband/rdma_cm";
+
+/// An rdma_ucm command file: something commands can be written to.
+///
+/// # Safety
+/// An implementation behaves as the kernel's rdma_cm fd does towards memory: it reads the command buffer, and
+/// writes only at the command's `response` address, at most `out` bytes (or, for SET_OPTION, reads `optlen` bytes
+/// at `optval`).
+pub unsafe trait UcmFd {
+    /// `write()` one command; returns the byte count accepted.
+    ///
+    /// # Safety
+    /// As `rdma_common::sys::write_cmd`: every address embedded in `buf` is valid for the kernel's accesses.
+    unsafe fn write_cmd(&self, buf: &[u8]) -> Result<usize>;
+}
+
+// SAFETY: the real kernel fd.
+unsafe impl UcmFd for BorrowedFd<'_> {
+    unsafe fn write_cmd(&self, buf: &[u8]) -> Result<usize> {
+        // SAFETY: forwarded contract.
+        unsafe { sys::write_cmd(*self, buf) }
+    }
+}
+
+/// Opens `/dev/infiniband/rdma_cm` read-write, close-on-exec, as rdma-core does: one descriptor per event channel.
+/// Errors: the `open(2)` errno (`ENOENT` without the `rdma_ucm` module, `EACCES`, ...).
+pub fn open() -> Result<OwnedFd> {
+    sys::open_rdwr(Path::new(DEV_PATH))
+}
+
+/// The rdma_ucm ABI version the kernel speaks, from sysfs (`class/misc/rdma_cm/abi_version`, or the older
+/// `class/infiniband_ucma/abi_version`); when neither file exists, rdma-core assumes the newest ABI ([`ABI_MAX`])
+/// and so do we. (rdma-core asks netlink's `RDMA_NLDEV_CMD_GET_CHARDEV` first; both report the same number.)
+pub fn abi_version() -> i32 {
+    abi_version_from(Path::new("/sys"))
+}
+
+/// [`abi_version`] under another sysfs root (tests).
+pub fn abi_version_from(sysfs: &Path) -> i32 {
+    for f in ["class/misc/rdma_cm/abi_version", "class/infiniband_ucma/abi_version"] {
+        if let Ok(s) = std::fs::read_to_string(sysfs.join(f)) {
+            // strtol semantics: leading digits, 0 when none.
+            let digits: String = s.trim_start().chars().take_while(|c| c.is_ascii_digit()).collect();
+            return digits.parse().unwrap_or(0);
+        }
+    }
+    ABI_MAX
+}
+
+/// True when rdma-core 44 accepts ABI version `v`.
+pub fn abi_supported(v: i32) -> bool {
+    (ABI_MIN..=ABI_MAX).contains(&v)
+}
+
+/// A user address as the kernel ABI carries it (`__u64`). Exposes the pointer's provenance: the kernel writes
+/// through this integer while the call that carries it runs.
+pub(crate) fn addr_of(p: *mut u8) -> u64 {
+    p.expose_provenance() as u64
+}
+
+/// Writes `hdr + payload`; when `resp` is given, `payload[resp_off..resp_off + 8]` is set to the response
+/// buffer's address and `out` to its length. A short write is `ENODATA` (rdma-core's answer).
+fn write_raw<F: UcmFd + ?Sized>(fd: &F, cmd: u32, payload: &[u8], resp: Option<(usize, &mut [u8])>) -> Result<()> {
+    let h = size_of::<rdma_ucm_cmd_hdr>();
+    let in_ = u16::try_from(payload.len()).map_err(|_| Errno::EINVAL)?;
+    let mut buf = [0u8; 512];
+    let total = h + payload.len();
+    if total > buf.len() {
+        return Err(Errno::EINVAL);
+    }
+    let buf = &mut buf[..total];
+    buf[h..].copy_from_slice(payload);
+    let mut out_len = 0u16;
+    // `resp` (when given) stays mutably borrowed by this call: alive and untouched while the kernel writes it.
+    if let Some((off, out)) = resp {
+        out_len = u16::try_from(out.len()).map_err(|_| Errno::EINVAL)?;
+        buf[h + off..h + off + 8].copy_from_slice(&addr_of(out.as_mut_ptr()).to_ne_bytes());
+    }
+    let hdr = rdma_ucm_cmd_hdr { cmd, in_, out: out_len };
+    buf[..h].copy_from_slice(hdr.as_bytes());
+    // SAFETY: the only embedded address is the response buffer (above), alive and exclusively borrowed for the
+    // call, `out` bytes long; SET_OPTION's `optval` is its caller's contract (`id::set_option`).
+    let n = unsafe { fd.write_cmd(buf) }.inspect_err(|e| log::debug!("rdma_ucm command {cmd}: {e}"))?;
+    if n != buf.len() {
+        log::debug!("rdma_ucm command {cmd}: short write {n} of {}", buf.len());
+        return Err(Errno::ENODATA);
+    }
+    Ok(())
+}
+
+/// A command without a response.
+pub(crate) fn write_in<F: UcmFd + ?Sized>(fd: &F, cmd: u32, payload: &[u8]) -> Result<()> {
+    write_raw(fd, cmd, payload, None)
+}
+
+/// A command whose response goes to `out` (its address is stored at `resp_off` in `payload`).
+pub(crate) fn write_io<F: UcmFd + ?Sized>(
+    fd: &F,
+    cmd: u32,
+    payload: &[u8],
+    resp_off: usize,
+    out: &mut [u8],
+) -> Result<()> {
+    write_raw(fd, cmd, payload, Some((resp_off, out)))
+}
+
+/// Copies `src` (a socket address's bytes) into `dst`, failing with `EINVAL` when it does not fit (the kernel
+/// structs hold a `sockaddr_in6` or a `sockaddr_storage`).
+pub(crate) fn put_addr(dst: &mut [u8], src: &[u8]) -> Result<()> {
+    if src.len() > dst.len() {
+        return Err(Errno::EINVAL);
+    }
+    dst[..src.len()].copy_from_slice(src);
+    Ok(())
+}
+
+/// Stores `v` at `off` in `buf` (native endian): the byte-level builder for the command structs that contain a
+/// `__kernel_sockaddr_storage` (a union with a pointer member, so not `AsBytes`).
+pub(crate) fn put<const N: usize>(buf: &mut [u8], off: usize, v: [u8; N]) {
+    buf[off..off + N].copy_from_slice(&v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abi_version_files() {
+        let d = std::env::temp_dir().join(format!("rdmacm-abi-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        assert_eq!(abi_version_from(&d), ABI_MAX);
+        std::fs::create_dir_all(d.join("class/infiniband_ucma")).unwrap();
+        std::fs::write(d.join("class/infiniband_ucma/abi_version"), "3\n").unwrap();
+        assert_eq!(abi_version_from(&d), 3);
+        std::fs::create_dir_all(d.join("class/misc/rdma_cm")).unwrap();
+        std::fs::write(d.join("class/misc/rdma_cm/abi_version"), "4\n").unwrap();
+        assert_eq!(abi_version_from(&d), 4);
+        std::fs::write(d.join("class/misc/rdma_cm/abi_version"), "junk").unwrap();
+        assert_eq!(abi_version_from(&d), 0);
+        std::fs::remove_dir_all(&d).unwrap();
+        assert!(abi_supported(3) && abi_supported(4));
+        assert!(!abi_supported(0) && !abi_supported(2) && !abi_supported(5));
+    }
+
+    #[test]
+    fn short_write_is_enodata() {
+        let f = fake::Fake::new();
+        f.reply(fake::Reply::short(4));
+        assert_eq!(write_in(&f, RDMA_USER_CM_CMD_LISTEN, &[0; 8]), Err(Errno::ENODATA));
+        f.reply(fake::Reply::fail(Errno::EBADF));
+        assert_eq!(write_in(&f, RDMA_USER_CM_CMD_LISTEN, &[0; 8]), Err(Errno::EBADF));
+    }
+}

@@ -1,0 +1,844 @@
+//! Process-wide state of librdmacm: initialisation (ABI check, device list, `AF_IB` support), the RDMA devices
+//! with the verbs context and PD every id on them shares, and the registry of the live objects handed to C.
+//!
+//! # Objects handed to C
+//!
+//! | C pointer | our object | lifetime |
+//! |---|---|---|
+//! | `struct rdma_event_channel *` | [`Channel`] (`Arc`) | until `rdma_destroy_event_channel` and the last id on it |
+//! | `struct rdma_cm_id *` | [`CmId`] (`Arc`) | until `rdma_destroy_id` (and any call still running on it) |
+//! | `struct rdma_cm_event *` | [`Event`] (`Box`) | until `rdma_ack_cm_event` |
+//! | (the `uid` of a multicast join) | [`Mc`] (`Arc`) | until `rdma_leave_multicast` / `rdma_destroy_id` |
+//!
+//! The public C struct is the first field of ours (offset 0, asserted), inside an `UnsafeCell`: the application
+//! reads and writes it through its pointer while we do. The kernel echoes our pointers back as event `uid`s. Every
+//! pointer an application passes is looked up in the [`registry`](Registry) before use, so a destroyed or foreign
+//! pointer is answered with `EINVAL` instead of being dereferenced; the `Arc` the lookup returns keeps the object
+//! alive for the call even if another thread destroys it meanwhile.
+//!
+//! # Locks
+//!
+//! `INIT` (first use) > `DEVS` (device list) > one id's `st` > `REG` (registry, leaf). No lock is held across a
+//! blocking kernel call (`GET_EVENT`) or a wait for acknowledgements (which waits on the id's `st`).
+#![allow(unsafe_code)]
+
+use crate::kernel;
+use crate::verbs::{self, DeviceCaps};
+use once_cell::sync::Lazy;
+use parking_lot::{Condvar, Mutex};
+use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
+use rdma_common::abi::rdma_cma::*;
+use rdma_common::abi::verbs::*;
+use rdma_common::errno::{Errno, Result};
+use std::cell::UnsafeCell;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{c_int, c_void};
+use std::mem::{offset_of, MaybeUninit};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::ptr::{addr_of, addr_of_mut, null_mut};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
+use std::sync::{Arc, Weak};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Initialisation.
+
+static INIT: Mutex<()> = Mutex::new(());
+static READY: AtomicBool = AtomicBool::new(false);
+static ABI_VER: AtomicI32 = AtomicI32::new(-1);
+static AF_IB_SUPPORT: AtomicBool = AtomicBool::new(false);
+
+/// `ucma_init`: on first use (and again after a failure), checks the kernel's rdma_ucm ABI version (`EPERM` when
+/// rdma-core 44 would not speak it), lists the RDMA devices (`ENODEV` without any) and probes whether the kernel
+/// takes `AF_IB` addresses (which selects the newer BIND / RESOLVE_ADDR / QUERY / JOIN_MCAST commands, as
+/// rdma-core does). Devices are opened lazily, when an id first binds to one.
+pub(crate) fn init() -> Result<()> {
+    if READY.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    let _g = INIT.lock();
+    if READY.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    rdma_common::logging::init("librdmacm");
+    let v = kernel::abi_version();
+    if !kernel::abi_supported(v) {
+        log::warn!("rdma_ucm ABI version {v} is not supported (need {}..={})", kernel::ABI_MIN, kernel::ABI_MAX);
+        return Err(Errno::EPERM);
+    }
+    ABI_VER.store(v, Ordering::Relaxed);
+    DEVS.lock().sync()?;
+    AF_IB_SUPPORT.store(probe_af_ib(), Ordering::Relaxed);
+    log::debug!("rdma_ucm ABI {v}, AF_IB support {}", af_ib_support());
+    READY.store(true, Ordering::Release);
+    Ok(())
+}
+
+/// The kernel's rdma_ucm ABI version (valid after [`init`]).
+pub(crate) fn abi_version() -> i32 {
+    ABI_VER.load(Ordering::Relaxed)
+}
+
+/// Whether the kernel takes `AF_IB` addresses (rdma-core's `af_ib_support`; valid after [`init`]).
+pub(crate) fn af_ib_support() -> bool {
+    AF_IB_SUPPORT.load(Ordering::Relaxed)
+}
+
+/// `ucma_set_af_ib_support`: an `RDMA_PS_IB` id bound to the `AF_IB` wildcard with the TCP service-id prefix; the
+/// kernel accepting that (and answering the ADDR and GID queries rdma-core's bind makes) means `AF_IB` works.
+fn probe_af_ib() -> bool {
+    let Ok(fd) = kernel::open() else { return false };
+    let fd = fd.as_fd();
+    let Ok(h) = kernel::id::create_id(&fd, 0, rdma_port_space::RDMA_PS_IB as u16, ibv_qp_type::IBV_QPT_RC as u8) else {
+        return false;
+    };
+    let sib = sockaddr_ib {
+        sib_family: AF_IB as u16,
+        sib_pkey: 0,
+        sib_flowinfo: 0,
+        sib_addr: rdma_common::abi::ib::ib_addr { ib_u: rdma_common::abi::ib::ib_addr_u { uib_addr8: [0; 16] } },
+        sib_sid: RDMA_IB_IP_PS_TCP.to_be(),
+        sib_sid_mask: RDMA_IB_IP_PS_MASK.to_be(),
+        sib_scope_id: 0,
+    };
+    let ok = kernel::addr::bind(&fd, h, as_bytes(&sib)).is_ok()
+        && kernel::addr::query_addr(&fd, h).is_ok()
+        && kernel::addr::query_gid(&fd, h).is_ok();
+    let _ = kernel::id::destroy_id(&fd, h);
+    ok
+}
+
+/// The bytes of a plain C value (no padding is read uninitialised: callers pass structs without holes or built
+/// from zeroed storage).
+pub(crate) fn as_bytes<T>(v: &T) -> &[u8] {
+    // SAFETY: `v` is `size_of::<T>()` readable bytes.
+    unsafe { std::slice::from_raw_parts((v as *const T).cast::<u8>(), std::mem::size_of::<T>()) }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Devices.
+
+/// An RDMA device as librdmacm tracks it (rdma-core's `struct cma_device`): opened on first use, with one PD
+/// (and XRC domain) shared by the ids bound to it, reference-counted by those ids and by `rdma_get_devices` lists.
+pub(crate) struct CmaDevice {
+    pub dev: *mut ibv_device,
+    /// Node GUID, big-endian as `ibv_get_device_guid` returns it and the kernel reports it.
+    pub guid: u64,
+    /// `ibv_get_device_index`, -1 when unknown.
+    pub ibv_idx: i32,
+    pub verbs: *mut ibv_context,
+    pub pd: *mut ibv_pd,
+    pub xrcd: *mut ibv_xrcd,
+    /// `IBV_LINK_LAYER_*` of each port (index `port_num - 1`).
+    pub link_layer: Vec<u8>,
+    pub caps: DeviceCaps,
+    refcnt: i32,
+    dead: bool,
+}
+
+impl CmaDevice {
+    /// `ucma_init_device`: opens the device and reads its limits and ports, once.
+    fn init(&mut self) -> Result<()> {
+        if !self.verbs.is_null() {
+            return Ok(());
+        }
+        // SAFETY: `dev` comes from the current device list, which we keep alive.
+        let ctx = verbs::ptr(unsafe { ibv_open_device(self.dev) }).map_err(|_| Errno::ENODEV)?;
+        // SAFETY: `ctx` was just opened.
+        let caps = match unsafe { verbs::query_device(ctx) } {
+            Ok(c) => c,
+            Err(e) => {
+                // SAFETY: `ctx` is ours and unused.
+                unsafe { ibv_close_device(ctx) };
+                return Err(e);
+            }
+        };
+        self.link_layer = (1..=caps.phys_port_cnt)
+            // SAFETY: `ctx` is open.
+            .map(|p| unsafe { verbs::query_port_link_layer(ctx, p) }.unwrap_or(IBV_LINK_LAYER_UNSPECIFIED))
+            .collect();
+        self.caps = caps;
+        self.verbs = ctx;
+        Ok(())
+    }
+
+    /// The largest `initiator_depth` the device supports (rdma-core keeps it as `uint8_t`).
+    pub fn max_initiator_depth(&self) -> u8 {
+        self.caps.max_qp_init_rd_atom as u8
+    }
+
+    /// The largest `responder_resources` the device supports.
+    pub fn max_responder_resources(&self) -> u8 {
+        self.caps.max_qp_rd_atom as u8
+    }
+
+    fn matches(&self, guid: u64, idx: u32) -> bool {
+        if idx == u32::MAX || self.ibv_idx == -1 {
+            return self.guid == guid;
+        }
+        self.ibv_idx as u32 == idx && self.guid == guid
+    }
+
+    /// Releases what the device holds (when no id or list refers to it any more).
+    fn release(&mut self) {
+        // SAFETY: these are ours, created on `verbs`, and nothing refers to them any more (refcnt 0).
+        unsafe {
+            if !self.xrcd.is_null() {
+                verbs::close_xrcd(self.verbs, self.xrcd);
+            }
+            if !self.pd.is_null() {
+                ibv_dealloc_pd(self.pd);
+            }
+            if !self.verbs.is_null() {
+                ibv_close_device(self.verbs);
+            }
+        }
+        self.xrcd = null_mut();
+        self.pd = null_mut();
+        self.verbs = null_mut();
+    }
+}
+
+pub(crate) struct Devices {
+    /// Sorted by `ibv_idx` (or GUID when the index is unknown), as rdma-core sorts them. Boxed: ids keep pointers
+    /// to the devices, which must not move when the list is sorted or grows.
+    #[allow(clippy::vec_box)]
+    list: Vec<Box<CmaDevice>>,
+    /// The `ibv_get_device_list` array the `dev` pointers come from.
+    dev_list: *mut *mut ibv_device,
+}
+
+// SAFETY: the raw pointers are libibverbs objects, usable from any thread; access is serialised by `DEVS`.
+unsafe impl Send for Devices {}
+
+pub(crate) static DEVS: Mutex<Devices> = Mutex::new(Devices { list: Vec::new(), dev_list: null_mut() });
+
+impl Devices {
+    /// `sync_devices_list`: adds devices that appeared, drops (or, while referenced, marks dead) those that went.
+    /// Errors: `ENODEV` when there is no device at all.
+    fn sync(&mut self) -> Result<()> {
+        let mut n: c_int = 0;
+        // SAFETY: plain call; `n` is writable.
+        let new_list = unsafe { ibv_get_device_list(&mut n) };
+        if new_list.is_null() {
+            return Err(Errno::ENODEV);
+        }
+        if n <= 0 {
+            // SAFETY: the list we just got.
+            unsafe { ibv_free_device_list(new_list) };
+            return Err(Errno::ENODEV);
+        }
+        // SAFETY: the list holds `n` device pointers followed by NULL.
+        let new: Vec<*mut ibv_device> = (0..n as usize).map(|i| unsafe { *new_list.add(i) }).collect();
+        let present: HashSet<usize> = new.iter().map(|&d| d as usize).collect();
+        for d in self.list.iter_mut() {
+            if !present.contains(&(d.dev as usize)) {
+                d.dead = true;
+            }
+        }
+        self.list.retain_mut(|d| {
+            if d.dead && d.refcnt == 0 {
+                d.release();
+                false
+            } else {
+                true
+            }
+        });
+        for &dev in &new {
+            if self.list.iter().any(|d| d.dev == dev) {
+                continue;
+            }
+            // SAFETY: `dev` is a live device of the new list.
+            let (guid, idx) = unsafe { (ibv_get_device_guid(dev), ibv_get_device_index(dev)) };
+            self.list.push(Box::new(CmaDevice {
+                dev,
+                guid,
+                ibv_idx: idx,
+                verbs: null_mut(),
+                pd: null_mut(),
+                xrcd: null_mut(),
+                link_layer: Vec::new(),
+                caps: DeviceCaps::default(),
+                refcnt: 0,
+                dead: false,
+            }));
+        }
+        self.list.sort_by_key(|d| if d.ibv_idx == -1 { (1, u64::from_be(d.guid)) } else { (0, d.ibv_idx as u64) });
+        if !self.dev_list.is_null() {
+            // SAFETY: the previous list; devices still present are referenced by the new one, opened ones by their
+            // context.
+            unsafe { ibv_free_device_list(self.dev_list) };
+        }
+        self.dev_list = new_list;
+        Ok(())
+    }
+
+    fn find(&mut self, guid: u64, idx: u32) -> Option<&mut CmaDevice> {
+        self.list.iter_mut().find(|d| !d.dead && d.matches(guid, idx)).map(|b| &mut **b)
+    }
+}
+
+/// `ucma_get_device`: the device with node GUID `guid` (and index `idx`, `u32::MAX` when the kernel does not say),
+/// opened, with its shared PD allocated, and referenced once more. Errors: `ENODEV` when no such device exists,
+/// the `ibv_alloc_pd` errno.
+pub(crate) fn get_device(guid: u64, idx: u32) -> Result<*mut CmaDevice> {
+    let mut devs = DEVS.lock();
+    if devs.find(guid, idx).is_none() {
+        devs.sync()?;
+    }
+    let d = devs.find(guid, idx).ok_or(Errno::ENODEV)?;
+    d.init()?;
+    if d.pd.is_null() {
+        // SAFETY: `verbs` is open.
+        d.pd = verbs::ptr(unsafe { ibv_alloc_pd(d.verbs) })?;
+    }
+    d.refcnt += 1;
+    Ok(d as *mut CmaDevice)
+}
+
+/// `ucma_put_device`: drops one reference; the last one frees the shared PD and XRC domain (and the device, if it
+/// went away meanwhile).
+pub(crate) fn put_device(dev: *mut CmaDevice) {
+    let mut devs = DEVS.lock();
+    let Some(pos) = devs.list.iter().position(|d| std::ptr::eq(&**d, dev)) else { return };
+    let d = &mut devs.list[pos];
+    d.refcnt -= 1;
+    if d.refcnt > 0 {
+        return;
+    }
+    // SAFETY: no id uses the PD/XRCD any more; failures (objects the application still holds) are rdma-core's
+    // too, and ignored like there.
+    unsafe {
+        if !d.pd.is_null() {
+            ibv_dealloc_pd(d.pd);
+        }
+        if !d.xrcd.is_null() {
+            verbs::close_xrcd(d.verbs, d.xrcd);
+        }
+    }
+    d.pd = null_mut();
+    d.xrcd = null_mut();
+    if d.dead {
+        d.release();
+        devs.list.remove(pos);
+    }
+}
+
+/// Reads a device's fields under the lock. `dev` comes from [`get_device`] and is still referenced.
+pub(crate) fn with_device<R>(dev: *mut CmaDevice, f: impl FnOnce(&mut CmaDevice) -> R) -> R {
+    let _devs = DEVS.lock();
+    // SAFETY: a referenced device stays in the list (boxed, never moved) and is only touched under DEVS.
+    f(unsafe { &mut *dev })
+}
+
+/// `ucma_get_xrcd`: the device's shared XRC domain, opened on first use.
+pub(crate) fn get_xrcd(dev: *mut CmaDevice) -> Result<*mut ibv_xrcd> {
+    with_device(dev, |d| {
+        if d.xrcd.is_null() {
+            // SAFETY: `verbs` is open (the device is referenced).
+            d.xrcd = unsafe { verbs::open_xrcd(d.verbs) }?;
+        }
+        Ok(d.xrcd)
+    })
+}
+
+/// `rdma_get_devices`: opens every device (marking those that fail dead) and returns their contexts, each
+/// referenced once more.
+pub(crate) fn get_devices() -> Result<Vec<*mut ibv_context>> {
+    let mut devs = DEVS.lock();
+    devs.sync()?;
+    let mut out = Vec::new();
+    for d in devs.list.iter_mut() {
+        if d.dead {
+            continue;
+        }
+        if d.init().is_err() {
+            d.dead = true;
+            continue;
+        }
+        d.refcnt += 1;
+        out.push(d.verbs);
+    }
+    Ok(out)
+}
+
+/// `rdma_free_devices`: drops the references a [`get_devices`] list took.
+pub(crate) fn free_devices(list: &[*mut ibv_context]) {
+    let mut devs = DEVS.lock();
+    for &ctx in list {
+        if let Some(pos) = devs.list.iter().position(|d| d.verbs == ctx && !ctx.is_null()) {
+            let d = &mut devs.list[pos];
+            d.refcnt -= 1;
+            if d.refcnt == 0 && d.dead {
+                d.release();
+                devs.list.remove(pos);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Channels.
+
+/// An event channel: the `rdma_event_channel` handed to C, and the rdma_cm descriptor it names.
+#[repr(C)]
+pub(crate) struct Channel {
+    ch: UnsafeCell<rdma_event_channel>,
+    fd: OwnedFd,
+    /// Made by `rdma_create_event_channel` (not an id's private channel).
+    public: bool,
+}
+
+const _: () = assert!(offset_of!(Channel, ch) == 0);
+
+// SAFETY: `ch` is only an integer the application may read; the fd is a kernel object.
+unsafe impl Send for Channel {}
+// SAFETY: as above.
+unsafe impl Sync for Channel {}
+
+impl Channel {
+    /// Opens `/dev/infiniband/rdma_cm` and registers the channel.
+    pub(crate) fn open(public: bool) -> Result<Arc<Channel>> {
+        let fd = kernel::open()?;
+        let ch = Arc::new(Channel { ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }), fd, public });
+        REG.lock().channels.insert(ch.c() as usize, ch.clone());
+        Ok(ch)
+    }
+
+    /// A channel on any descriptor, unregistered (unit tests: no rdma_cm device there).
+    #[cfg(test)]
+    pub(crate) fn for_test(fd: OwnedFd) -> Arc<Channel> {
+        Arc::new(Channel { ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }), fd, public: true })
+    }
+
+    /// The pointer handed to C.
+    pub(crate) fn c(&self) -> *mut rdma_event_channel {
+        self.ch.get()
+    }
+
+    /// The descriptor commands are written to.
+    pub(crate) fn fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_fd()
+    }
+
+    /// Whether the application created it.
+    pub(crate) fn is_public(&self) -> bool {
+        self.public
+    }
+
+    /// Removes it from the registry (the descriptor closes with the last reference).
+    pub(crate) fn unregister(&self) {
+        REG.lock().channels.remove(&(self.c() as usize));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ids.
+
+/// The mutable private state of an id (rdma-core's `cma_id_private` minus what lives in the public struct).
+pub(crate) struct IdState {
+    /// Events acknowledged (or discarded) so far; `rdma_destroy_id` waits until it reaches the kernel's count.
+    pub events_completed: u32,
+    /// Multicast memberships, newest first.
+    pub mcs: Vec<Arc<Mc>>,
+    /// Connection data from `rdma_getaddrinfo` (`ai_connect`), prepended to the first connect's private data.
+    pub connect: Vec<u8>,
+    /// `rdma_create_ep`'s QP attributes for the ids `rdma_get_request` returns (passive endpoints).
+    pub qp_init_attr: Option<Box<[u8; std::mem::size_of::<ibv_qp_init_attr>()]>>,
+    pub initiator_depth: u8,
+    pub responder_resources: u8,
+    /// (vendor_id, options).
+    pub local_ece: (u32, u32),
+    pub remote_ece: (u32, u32),
+    /// A CONNECT_RESPONSE could not be completed; later REJECTED/DISCONNECTED events are swallowed.
+    pub connect_error: bool,
+}
+
+/// An id: the `rdma_cm_id` handed to C and librdmacm's private state.
+#[repr(C)]
+pub(crate) struct CmId {
+    id: UnsafeCell<rdma_cm_id>,
+    /// The kernel's handle (`u32::MAX` until CREATE_ID answered).
+    handle: AtomicU32,
+    chan: Mutex<Arc<Channel>>,
+    /// Created with a NULL channel: calls wait for their own events.
+    sync: AtomicBool,
+    dev: AtomicPtr<CmaDevice>,
+    pub st: Mutex<IdState>,
+    pub cond: Condvar,
+}
+
+const _: () = assert!(offset_of!(CmId, id) == 0);
+
+// SAFETY: the public struct is shared with C by design (C's own rdma-core has the same races); everything private
+// is atomic or behind a mutex.
+unsafe impl Send for CmId {}
+// SAFETY: as above.
+unsafe impl Sync for CmId {}
+
+impl CmId {
+    /// A new, unregistered id on `chan` (`sync`: the id's private channel).
+    pub(crate) fn new(
+        chan: Arc<Channel>,
+        sync: bool,
+        context: *mut c_void,
+        ps: rdma_port_space,
+        qp_type: ibv_qp_type,
+    ) -> Arc<CmId> {
+        // SAFETY: `rdma_addr` is unions of integer structs: zero is a valid value.
+        let addr: rdma_addr = unsafe { MaybeUninit::zeroed().assume_init() };
+        Arc::new(CmId {
+            id: UnsafeCell::new(rdma_cm_id {
+                verbs: null_mut(),
+                channel: chan.c(),
+                context,
+                qp: null_mut(),
+                route: rdma_route { addr, path_rec: null_mut(), num_paths: 0 },
+                ps,
+                port_num: 0,
+                event: null_mut(),
+                send_cq_channel: null_mut(),
+                send_cq: null_mut(),
+                recv_cq_channel: null_mut(),
+                recv_cq: null_mut(),
+                srq: null_mut(),
+                pd: null_mut(),
+                qp_type,
+            }),
+            handle: AtomicU32::new(u32::MAX),
+            chan: Mutex::new(chan),
+            sync: AtomicBool::new(sync),
+            dev: AtomicPtr::new(null_mut()),
+            st: Mutex::new(IdState {
+                events_completed: 0,
+                mcs: Vec::new(),
+                connect: Vec::new(),
+                qp_init_attr: None,
+                initiator_depth: 0,
+                responder_resources: 0,
+                local_ece: (0, 0),
+                remote_ece: (0, 0),
+                connect_error: false,
+            }),
+            cond: Condvar::new(),
+        })
+    }
+
+    /// The pointer handed to C (and the `uid` the kernel echoes).
+    pub(crate) fn c(&self) -> *mut rdma_cm_id {
+        self.id.get()
+    }
+
+    pub(crate) fn uid(&self) -> u64 {
+        self.c().expose_provenance() as u64
+    }
+
+    pub(crate) fn handle(&self) -> u32 {
+        self.handle.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn set_handle(&self, h: u32) {
+        self.handle.store(h, Ordering::Release);
+    }
+
+    pub(crate) fn channel(&self) -> Arc<Channel> {
+        self.chan.lock().clone()
+    }
+
+    /// Switches the id to `chan` (updating `id->channel`); returns the previous channel.
+    pub(crate) fn set_channel(&self, chan: Arc<Channel>, sync: bool) -> Arc<Channel> {
+        let mut g = self.chan.lock();
+        // SAFETY: the public struct is ours to write (see the type's docs).
+        unsafe { addr_of_mut!((*self.c()).channel).write(chan.c()) };
+        self.sync.store(sync, Ordering::Release);
+        std::mem::replace(&mut *g, chan)
+    }
+
+    pub(crate) fn is_sync(&self) -> bool {
+        self.sync.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn dev(&self) -> *mut CmaDevice {
+        self.dev.load(Ordering::Acquire)
+    }
+
+    /// `ucma_get_device` for this id: binds it to the device `guid`/`idx` (sets `verbs` and `pd`) once.
+    pub(crate) fn attach_device(&self, guid: u64, idx: u32) -> Result<bool> {
+        if !self.dev().is_null() {
+            return Ok(false);
+        }
+        let d = get_device(guid, idx)?;
+        let (ctx, pd) = with_device(d, |d| (d.verbs, d.pd));
+        if self.dev.compare_exchange(null_mut(), d, Ordering::AcqRel, Ordering::Acquire).is_err() {
+            put_device(d); // another thread won
+            return Ok(false);
+        }
+        // SAFETY: the public struct is ours to write.
+        unsafe {
+            addr_of_mut!((*self.c()).verbs).write(ctx);
+            addr_of_mut!((*self.c()).pd).write(pd);
+        }
+        Ok(true)
+    }
+
+    /// Drops the device reference (at free).
+    fn detach_device(&self) {
+        let d = self.dev.swap(null_mut(), Ordering::AcqRel);
+        if !d.is_null() {
+            put_device(d);
+        }
+    }
+
+    // Public fields, read and written through the pointer (the application may touch them too).
+
+    pub(crate) fn verbs(&self) -> *mut ibv_context {
+        // SAFETY: the public struct is valid for the id's life.
+        unsafe { addr_of!((*self.c()).verbs).read() }
+    }
+    pub(crate) fn pd(&self) -> *mut ibv_pd {
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.c()).pd).read() }
+    }
+    pub(crate) fn set_pd(&self, pd: *mut ibv_pd) {
+        // SAFETY: as above.
+        unsafe { addr_of_mut!((*self.c()).pd).write(pd) }
+    }
+    pub(crate) fn qp(&self) -> *mut ibv_qp {
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.c()).qp).read() }
+    }
+    pub(crate) fn set_qp(&self, qp: *mut ibv_qp) {
+        // SAFETY: as above.
+        unsafe { addr_of_mut!((*self.c()).qp).write(qp) }
+    }
+    pub(crate) fn srq(&self) -> *mut ibv_srq {
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.c()).srq).read() }
+    }
+    pub(crate) fn set_srq(&self, srq: *mut ibv_srq) {
+        // SAFETY: as above.
+        unsafe { addr_of_mut!((*self.c()).srq).write(srq) }
+    }
+    /// `id->ps` as its integer.
+    pub(crate) fn ps(&self) -> u32 {
+        // SAFETY: as above; read as the enum's integer.
+        unsafe { rdma_common::ffi::enum_raw(addr_of!((*self.c()).ps)) }
+    }
+    /// `id->qp_type` as its integer.
+    pub(crate) fn qp_type(&self) -> u32 {
+        // SAFETY: as above.
+        unsafe { rdma_common::ffi::enum_raw(addr_of!((*self.c()).qp_type)) }
+    }
+    pub(crate) fn is_ud(&self) -> bool {
+        self.qp_type() == ibv_qp_type::IBV_QPT_UD as u32
+    }
+    pub(crate) fn port_num(&self) -> u8 {
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.c()).port_num).read() }
+    }
+    pub(crate) fn set_port_num(&self, p: u8) {
+        // SAFETY: as above.
+        unsafe { addr_of_mut!((*self.c()).port_num).write(p) }
+    }
+    pub(crate) fn context(&self) -> *mut c_void {
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.c()).context).read() }
+    }
+    pub(crate) fn event(&self) -> *mut rdma_cm_event {
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.c()).event).read() }
+    }
+    pub(crate) fn set_event(&self, e: *mut rdma_cm_event) {
+        // SAFETY: as above.
+        unsafe { addr_of_mut!((*self.c()).event).write(e) }
+    }
+    /// `id->verbs->device->transport_type` as its integer (`None` before the id is on a device).
+    pub(crate) fn transport(&self) -> Option<i32> {
+        let ctx = self.verbs();
+        if ctx.is_null() {
+            return None;
+        }
+        // SAFETY: an open context and its device are readable; the enum is read as its integer.
+        unsafe {
+            let dev = addr_of!((*ctx).device).read();
+            if dev.is_null() {
+                return None;
+            }
+            Some(rdma_common::ffi::enum_raw(addr_of!((*dev).transport_type)) as i32)
+        }
+    }
+
+    /// One more event acknowledged: wakes `rdma_destroy_id` / `rdma_migrate_id` waiters.
+    pub(crate) fn complete_event(&self) {
+        self.st.lock().events_completed += 1;
+        self.cond.notify_all();
+    }
+
+    /// Waits until `n` events are acknowledged.
+    pub(crate) fn wait_events(&self, n: u32) {
+        let mut st = self.st.lock();
+        while st.events_completed < n {
+            self.cond.wait(&mut st);
+        }
+    }
+
+    /// Frees what the id owns (`ucma_free_id`): device reference, path records, private channel; then unregisters
+    /// it. The memory goes with the last `Arc`.
+    pub(crate) fn free(self: &Arc<CmId>) {
+        {
+            let mut reg = REG.lock();
+            reg.ids.remove(&(self.c() as usize));
+            let h = self.handle();
+            if reg.handles.get(&h) == Some(&(self.c() as usize)) {
+                reg.handles.remove(&h);
+            }
+        }
+        let mcs = std::mem::take(&mut self.st.lock().mcs);
+        for mc in mcs {
+            REG.lock().mcs.remove(&(Arc::as_ptr(&mc) as usize));
+        }
+        self.detach_device();
+        free_path_rec(self.c());
+        if self.is_sync() {
+            self.channel().unregister();
+        }
+    }
+}
+
+/// Frees `id->route.path_rec` (ours, from `calloc`).
+pub(crate) fn free_path_rec(id: *mut rdma_cm_id) {
+    // SAFETY: the public struct is valid; `path_rec` is NULL or our calloc'd array.
+    unsafe {
+        let p = addr_of_mut!((*id).route.path_rec);
+        libc::free(p.read().cast());
+        p.write(null_mut());
+        addr_of_mut!((*id).route.num_paths).write(0);
+    }
+}
+
+/// `IBV_TRANSPORT_IB` as the integer [`CmId::transport`] returns.
+pub(crate) const TRANSPORT_IB: i32 = ibv_transport_type::IBV_TRANSPORT_IB as i32;
+/// `IBV_TRANSPORT_IWARP` as the integer [`CmId::transport`] returns.
+pub(crate) const TRANSPORT_IWARP: i32 = ibv_transport_type::IBV_TRANSPORT_IWARP as i32;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Multicast memberships.
+
+/// A multicast membership of an id (rdma-core's `struct cma_multicast`); its address is the join's `uid`.
+pub(crate) struct Mc {
+    pub id: Weak<CmId>,
+    /// The application's context, reported as `param.ud.private_data` of the group's events.
+    pub context: *mut c_void,
+    pub join_flags: u16,
+    /// The group address as given (its family's length).
+    pub addr: Vec<u8>,
+    pub handle: AtomicU32,
+    /// Events acknowledged (under the id's `st` lock).
+    pub events_completed: AtomicU32,
+    /// The group's MGID and MLID, from its JOIN event.
+    pub grp: Mutex<([u8; 16], u16)>,
+}
+
+// SAFETY: `context` is the application's opaque pointer, never dereferenced.
+unsafe impl Send for Mc {}
+// SAFETY: as above.
+unsafe impl Sync for Mc {}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Events.
+
+/// An event handed to C (rdma-core's `struct cma_event`): the public event and the private data it points to.
+#[repr(C)]
+pub(crate) struct Event {
+    pub ev: UnsafeCell<rdma_cm_event>,
+    pub private_data: UnsafeCell<[u8; kernel_max_private_data()]>,
+    /// The id whose `events_completed` the acknowledgement counts (the listening id for a connect request).
+    pub id_priv: Arc<CmId>,
+    pub mc: Option<Arc<Mc>>,
+}
+
+const fn kernel_max_private_data() -> usize {
+    rdma_common::uapi::rdma_user_cm::RDMA_MAX_PRIVATE_DATA as usize
+}
+
+const _: () = assert!(offset_of!(Event, ev) == 0);
+
+impl Event {
+    pub(crate) fn c(&self) -> *mut rdma_cm_event {
+        self.ev.get()
+    }
+}
+
+/// Registers a new event and returns the pointer handed to C.
+pub(crate) fn publish_event(ev: Box<Event>) -> *mut rdma_cm_event {
+    let p = Box::into_raw(ev);
+    REG.lock().events.insert(p as usize);
+    p.cast()
+}
+
+/// Takes back an event from C (`rdma_ack_cm_event`). Errors: `EINVAL` for NULL, foreign or already acknowledged.
+pub(crate) fn take_event(p: *mut rdma_cm_event) -> Result<Box<Event>> {
+    if p.is_null() || !REG.lock().events.remove(&(p as usize)) {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: registered pointers come from Box::into_raw in publish_event, and were just unregistered: we own it.
+    Ok(unsafe { Box::from_raw(p.cast::<Event>()) })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The registry.
+
+#[derive(Default)]
+struct Registry {
+    channels: HashMap<usize, Arc<Channel>>,
+    ids: HashMap<usize, Arc<CmId>>,
+    /// Kernel handle -> id, for events that arrive without a `uid`.
+    handles: HashMap<u32, usize>,
+    events: HashSet<usize>,
+    mcs: HashMap<usize, Arc<Mc>>,
+}
+
+static REG: Lazy<Mutex<Registry>> = Lazy::new(|| Mutex::new(Registry::default()));
+
+/// Registers a new id (after CREATE_ID gave it a handle).
+pub(crate) fn register_id(id: &Arc<CmId>) {
+    let mut reg = REG.lock();
+    reg.ids.insert(id.c() as usize, id.clone());
+    reg.handles.insert(id.handle(), id.c() as usize);
+}
+
+/// The live id behind a C pointer. Errors: `EINVAL` for NULL, destroyed or foreign pointers.
+pub(crate) fn lookup_id(p: *mut rdma_cm_id) -> Result<Arc<CmId>> {
+    REG.lock().ids.get(&(p as usize)).cloned().ok_or(Errno::EINVAL)
+}
+
+/// The live id an event `uid` names.
+pub(crate) fn lookup_uid(uid: u64) -> Option<Arc<CmId>> {
+    REG.lock().ids.get(&(uid as usize)).cloned()
+}
+
+/// The live id with kernel handle `h`.
+pub(crate) fn lookup_handle(h: u32) -> Option<Arc<CmId>> {
+    let reg = REG.lock();
+    reg.handles.get(&h).and_then(|p| reg.ids.get(p)).cloned()
+}
+
+/// The live channel behind a C pointer. Errors: `EINVAL` for NULL, destroyed or foreign pointers.
+pub(crate) fn lookup_channel(p: *mut rdma_event_channel) -> Result<Arc<Channel>> {
+    REG.lock().channels.get(&(p as usize)).cloned().ok_or(Errno::EINVAL)
+}
+
+/// Registers a membership; returns its `uid`.
+pub(crate) fn register_mc(mc: &Arc<Mc>) -> u64 {
+    let p = Arc::as_ptr(mc) as usize;
+    REG.lock().mcs.insert(p, mc.clone());
+    p as u64
+}
+
+pub(crate) fn unregister_mc(mc: &Arc<Mc>) {
+    REG.lock().mcs.remove(&(Arc::as_ptr(mc) as usize));
+}
+
+/// The membership a multicast event `uid` names.
+pub(crate) fn lookup_mc(uid: u64) -> Option<Arc<Mc>> {
+    REG.lock().mcs.get(&(uid as usize)).cloned()
+}

@@ -10,42 +10,10 @@
 set -u
 unset LD_LIBRARY_PATH LD_PRELOAD
 
-DEV0=${RDMA_TEST_DEV0:-rxe0} DEV1=${RDMA_TEST_DEV1:-rxe1}
-IP0=${RDMA_TEST_IP0:-198.18.0.1} IP1=${RDMA_TEST_IP1:-198.18.0.2}
-GID0=${RDMA_TEST_GID0:-1} GID1=${RDMA_TEST_GID1:-1}
-T=${SMOKE_TIMEOUT:-60}   # per program
-
-passed=0 failed=0
+CASE_TIMEOUT=${SMOKE_TIMEOUT:-60}   # per program
 WORK=$(mktemp -d /tmp/smoke.XXXXXX) || { echo "FAIL smoke-setup: mktemp"; exit 1; }
 trap 'rm -rf "$WORK"' EXIT
-
-now() { local t=${EPOCHREALTIME/./}; echo "$t"; }
-dur() { local us=$(( $2 - $1 )); printf '%d.%ds' $((us / 1000000)) $(((us / 100000) % 10)); }
-pass() { echo "PASS $1${2:+ ($2)}"; passed=$((passed + 1)); }
-fail() {
-    local name=$1 reason=$2; shift 2
-    echo "FAIL $name: $reason"
-    local f
-    for f in "$@"; do
-        [[ -s "$f" ]] || continue
-        echo "    --- ${f##*/} (last lines)"
-        tail -n 15 "$f" | sed 's/^/    /'
-    done
-    failed=$((failed + 1))
-}
-
-# Waits until a TCP socket listens on port $1 (reads /proc/net/tcp: no process start per poll); max $2 seconds.
-wait_tcp_listen() {
-    local hex deadline=$((SECONDS + $2)) line
-    printf -v hex ':%04X ' "$1"
-    while (( SECONDS < deadline )); do
-        while read -r line; do
-            [[ "$line" == *"$hex"*" 0A "* ]] && return 0
-        done < /proc/net/tcp
-        sleep 0.1
-    done
-    return 1
-}
+source "$(dirname "$0")/lib/testlib.sh"   # pass/fail/now/dur/wait_tcp_listen, $DEV0.. $GID1, $T
 
 # --- ibv_devices ----------------------------------------------------------------------------------------------------
 t0=$(now)

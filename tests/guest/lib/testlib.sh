@@ -119,3 +119,320 @@ ldso_check() {
 }
 
 summary() { echo "${1:-case}: $passed passed, $failed failed"; }
+
+# ---- Helpers for the verbs cases (20-verbs-debian, 25-verbs-c) --------------------------------------------------------
+
+# CASE_LIBS=stock runs every "ours"/"preload" side with the system's rdma-core instead, so that a case can be
+# validated against rdma-core itself; the default (ours) leaves the modes alone. Pass it into the guest with
+#   tests/guest/run -e CASE_LIBS=stock -- bash tests/guest/cases/20-verbs-debian.sh
+CASE_LIBS=${CASE_LIBS:-ours}
+
+# libs MODE : MODE, or stock when CASE_LIBS=stock.
+libs() { if [[ $CASE_LIBS == stock ]]; then echo stock; else echo "$1"; fi; }
+
+# rpathenv ours|stock|preload : like libenv, for programs linked with a RUNPATH to $OURS (tests/out/c/*): "stock"
+# must then point LD_LIBRARY_PATH at the system's directory, which wins over RUNPATH.
+rpathenv() {
+    case "$1" in
+        stock) echo "LD_LIBRARY_PATH=$SYSLIB" ;;
+        *) libenv "$1" ;;
+    esac
+}
+
+# pair_run NAME SERVER_LIBS CLIENT_LIBS PORT "SERVER CMD" "CLIENT CMD"
+# Like pair (server in the background, wait for its TCP port, client, both under `timeout $T`) but judges nothing:
+# it sets PAIR_SRC / PAIR_CRC (exit statuses; 124 = timeout), PAIR_SLOG / PAIR_CLOG and PAIR_T0 for pair_judge.
+pair_run() {
+    local name=$1 slibs=$2 clibs=$3 port=$4 scmd=$5 ccmd=$6 spid
+    PAIR_SLOG="$WORK/$name.server.log" PAIR_CLOG="$WORK/$name.client.log" PAIR_T0=$(now)
+    # shellcheck disable=SC2086
+    env $(libenv "$slibs") timeout "$T" $scmd > "$PAIR_SLOG" 2>&1 &
+    spid=$!
+    if ! wait_tcp_listen "$port" "$T"; then
+        kill "$spid" 2>/dev/null; wait "$spid"
+        PAIR_SRC=$? PAIR_CRC=-1
+        echo "(server never listened on port $port)" >> "$PAIR_CLOG"
+        return
+    fi
+    # shellcheck disable=SC2086
+    env $(libenv "$clibs") timeout "$T" $ccmd > "$PAIR_CLOG" 2>&1
+    PAIR_CRC=$?
+    (( PAIR_CRC != 0 )) && kill "$spid" 2>/dev/null
+    wait "$spid"
+    PAIR_SRC=$?
+}
+
+# pair_judge NAME CLIENT_RE [SERVER_RE] [BAD_RE]: after pair_run, PASS when both sides exited 0, the client's
+# output matches CLIENT_RE and the server's SERVER_RE (extended regexes; empty = not checked), and neither output
+# matches BAD_RE.
+pair_judge() {
+    local name=$1 cre=${2:-} sre=${3:-} bre=${4:-} why=""
+    (( PAIR_CRC == -1 )) && why+="server never listened "
+    (( PAIR_CRC > 0 )) && why+="client exit $PAIR_CRC "
+    (( PAIR_SRC != 0 )) && why+="server exit $PAIR_SRC "
+    if [[ -z $why ]]; then
+        [[ -n $cre ]] && ! grep -Eq -- "$cre" "$PAIR_CLOG" && why+="client output lacks /$cre/ "
+        [[ -n $sre ]] && ! grep -Eq -- "$sre" "$PAIR_SLOG" && why+="server output lacks /$sre/ "
+        [[ -n $bre ]] && grep -Eq -- "$bre" "$PAIR_SLOG" "$PAIR_CLOG" && why+="output has /$bre/ "
+    fi
+    if [[ -z $why ]]; then
+        pass "$name" "$(dur "$PAIR_T0" "$(now)")${cre:+: $(grep -Em1 -- "$cre" "$PAIR_CLOG" | tr -s ' \t' ' ')}"
+    else
+        [[ $why == *124* ]] && why+="(124 = killed by timeout ${T}s)"
+        fail "$name" "$why" "$PAIR_SLOG" "$PAIR_CLOG"
+    fi
+}
+
+# pair2 NAME SERVER_LIBS CLIENT_LIBS PORT "SERVER CMD" "CLIENT CMD" CLIENT_RE [SERVER_RE] [BAD_RE]
+pair2() { pair_run "$1" "$2" "$3" "$4" "$5" "$6"; pair_judge "$1" "${7:-}" "${8:-}" "${9:-}"; }
+
+# wait_port_active DEV SECS : waits until DEV's port 1 is ACTIVE (sysfs); 0 or 1.
+wait_port_active() {
+    local deadline=$((SECONDS + $2)) st
+    while (( SECONDS < deadline )); do
+        read -r st < "/sys/class/infiniband/$1/ports/1/state" && [[ $st == *ACTIVE* ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# wait_file_match FILE REGEX SECS : waits until FILE has a line matching REGEX (extended); 0 or 1.
+wait_file_match() {
+    local deadline=$((SECONDS + $3))
+    while (( SECONDS < deadline )); do
+        grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# ---- Helpers for the examples cases (50-examples, 51-manual) ----------------------------------------------------------
+
+# log_wait FILE REGEX SECS [PID] : waits until a line of FILE matches REGEX (bash extended regex; no process is started
+# per poll). Returns 0 when found, 1 after SECS seconds, 2 as soon as PID (if given) has exited without printing it.
+log_wait() {
+    local file=$1 re=$2 deadline=$((SECONDS + $3)) pid=${4:-} line dead
+    while :; do
+        dead=0
+        [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null && dead=1
+        if [[ -r $file ]]; then
+            while IFS= read -r line; do [[ $line =~ $re ]] && return 0; done < "$file"
+        fi
+        (( dead )) && return 2
+        (( SECONDS >= deadline )) && return 1
+        sleep 0.1
+    done
+}
+
+# pair_ready NAME SERVER_LIBS CLIENT_LIBS READY_RE "SERVER CMD" "CLIENT CMD"
+# Like pair_run, for servers that print a line when they are ready (an rdma_cm listener does not show in
+# /proc/net/tcp): starts the server in the background, waits until its output matches READY_RE (bash regex), then runs
+# the client; both under `timeout $T`. LIBS go through rpathenv, so programs linked with a RUNPATH to build/lib
+# (build/examples, tests/out/c) really run on stock with "stock". Sets PAIR_SRC / PAIR_CRC (-1: the server never got
+# ready, PAIR_WHY says why) / PAIR_SLOG / PAIR_CLOG / PAIR_T0, as pair_run does, for pair_judge or a case's own checks.
+pair_ready() {
+    local name=${1//\//_} slibs=$2 clibs=$3 ready=$4 scmd=$5 ccmd=$6 spid rc
+    PAIR_SLOG="$WORK/$name.server.log" PAIR_CLOG="$WORK/$name.client.log" PAIR_T0=$(now) PAIR_WHY=""
+    : > "$PAIR_CLOG"
+    # shellcheck disable=SC2086
+    env $(rpathenv "$slibs") timeout "$T" $scmd > "$PAIR_SLOG" 2>&1 &
+    spid=$!
+    log_wait "$PAIR_SLOG" "$ready" "$T" "$spid"
+    rc=$?
+    if (( rc != 0 )); then
+        kill "$spid" 2>/dev/null; wait "$spid"
+        PAIR_SRC=$? PAIR_CRC=-1
+        if (( rc == 2 )); then PAIR_WHY="server exited $PAIR_SRC before it was ready"
+        else PAIR_WHY="server not ready after ${T}s"; fi
+        return
+    fi
+    # shellcheck disable=SC2086
+    env $(rpathenv "$clibs") timeout "$T" $ccmd > "$PAIR_CLOG" 2>&1
+    PAIR_CRC=$?
+    (( PAIR_CRC != 0 )) && kill "$spid" 2>/dev/null
+    wait "$spid"
+    PAIR_SRC=$?
+}
+
+# ---- Helpers for the rdma_cm cases (30-cm-debian, 35-cm-c) ------------------------------------------------------------
+# They use CASE_LIBS / libs / rpathenv from above. An rdma_cm listener is invisible in /proc/net/tcp and
+# `rdma resource show cm_id` costs ~1 s per call under TCG, so clients are retried while they are refused.
+
+# What a client prints when the server is not listening yet (rping/cmatose/cmtime/udaddy events, the synchronous
+# API's perror, perftest's "Unexpected CM event ... 8"): retrying is then the right thing to do.
+CM_RETRY_RE=${CM_RETRY_RE:-'RDMA_CM_EVENT_(REJECTED|UNREACHABLE)|Connection refused|Unexpected CM event.* 8$'}
+CM_RETRY_SECS=${CM_RETRY_SECS:-10}   # how long a refused client is retried while its server runs
+
+# cm_match RE FILE : a line of FILE matches the bash extended regex RE (no process started).
+cm_match() {
+    local line
+    [[ -r $2 ]] || return 1
+    while IFS= read -r line || [[ -n $line ]]; do [[ $line =~ $1 ]] && return 0; done < "$2"
+    return 1
+}
+
+# cm_matches RES FILE : every regex of RES (separated by " ;; ") matches a line of FILE; else prints the first
+# regex that does not and returns 1.
+cm_matches() {
+    local res=$1 re
+    while [[ -n $res ]]; do
+        re=${res%% ;; *}
+        [[ $res == *" ;; "* ]] && res=${res#* ;; } || res=""
+        [[ -z $re ]] && continue
+        cm_match "$re" "$2" || { echo "$re"; return 1; }
+    done
+    return 0
+}
+
+# cm_wait_listen PORT SECS [PID] : waits until the kernel shows an rdma_cm id listening on PORT (any port space;
+# `rdma resource show cm_id`, ~1 s per poll under TCG). 0 when listening, 1 after SECS, 2 as soon as PID has exited.
+cm_wait_listen() {
+    local port=$1 deadline=$((SECONDS + $2)) pid=${3:-} line
+    while :; do
+        while IFS= read -r line; do
+            [[ "$line " == *" state LISTEN "*" src-addr "*":$port "* ]] && return 0
+        done < <(rdma resource show cm_id 2>/dev/null)
+        [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null && return 2
+        (( SECONDS >= deadline )) && return 1
+        sleep 0.2
+    done
+}
+
+# cm_pair NAME SERVER_LIBS CLIENT_LIBS "SERVER CMD" "CLIENT CMD" CLIENT_RES [SERVER_RES] [BAD_RE]
+# Starts the server in the background, runs the client (retried after 0.3 s pauses while its output matches
+# CM_RETRY_RE and the server still runs, for CM_RETRY_SECS), both under `timeout $T`. PASS when both exit 0, every
+# regex of CLIENT_RES / SERVER_RES (" ;; "-separated bash regexes) matches the client's / server's output, and no
+# line of either matches BAD_RE. With CM_PERSIST=1 the server is one that never exits by itself (cmtime,
+# rdma_xserver waiting for a client that failed): it must still run after the client, and is then stopped. With
+# CM_WAIT_PORT=PORT the client starts only once the server listens on PORT (cm_wait_listen), for clients that cannot
+# simply be retried (cmtime's 100 connections would be partly refused).
+# LIBS are ours|stock|preload (use `libs ours` for the switchable side). Sets CM_SLOG / CM_CLOG / CM_CRC / CM_SRC.
+cm_pair() {
+    local name=$1 slibs=$2 clibs=$3 scmd=$4 ccmd=$5 cres=${6:-} sres=${7:-} bad=${8:-}
+    local t0 spid attempt=0 deadline why="" miss
+    CM_SLOG="$WORK/$name.server.log" CM_CLOG="$WORK/$name.client.log" CM_CRC=1 CM_SRC=1
+    t0=$(now)
+    # shellcheck disable=SC2046,SC2086
+    env $(libenv "$slibs") timeout "$T" $scmd > "$CM_SLOG" 2>&1 &
+    spid=$!
+    if [[ -n ${CM_WAIT_PORT:-} ]]; then
+        cm_wait_listen "$CM_WAIT_PORT" "$T" "$spid"
+        case $? in
+            1) why+="server not listening on port $CM_WAIT_PORT after ${T}s " CM_CRC=-1 ;;
+            2) why+="server exited before listening on port $CM_WAIT_PORT " CM_CRC=-1 ;;
+        esac
+    fi
+    deadline=$((SECONDS + CM_RETRY_SECS))
+    while [[ -z $why ]]; do
+        attempt=$((attempt + 1))
+        sleep 0.3
+        # shellcheck disable=SC2046,SC2086
+        env $(libenv "$clibs") timeout "$T" $ccmd > "$CM_CLOG" 2>&1
+        CM_CRC=$?
+        cm_match "$CM_RETRY_RE" "$CM_CLOG" || break
+        kill -0 "$spid" 2>/dev/null || break
+        (( SECONDS < deadline )) || break
+    done
+    if [[ -n $why ]]; then
+        kill "$spid" 2>/dev/null; wait "$spid"; CM_SRC=$?
+    elif [[ ${CM_PERSIST:-0} == 1 ]]; then
+        if kill -0 "$spid" 2>/dev/null; then
+            kill "$spid" 2>/dev/null; wait "$spid"; CM_SRC=0
+        else
+            wait "$spid"; CM_SRC=$?; why+="server exited $CM_SRC while it should still run "
+        fi
+    else
+        (( CM_CRC != 0 )) && kill "$spid" 2>/dev/null
+        wait "$spid"; CM_SRC=$?
+        (( CM_SRC != 0 )) && why+="server exit $CM_SRC "
+    fi
+    (( CM_CRC > 0 )) && why+="client exit $CM_CRC "
+    if [[ -z $why ]]; then
+        cm_match "$CM_RETRY_RE" "$CM_CLOG" && why+="client still refused after $attempt attempts "
+        miss=$(cm_matches "$cres" "$CM_CLOG") || why+="client output lacks /$miss/ "
+        miss=$(cm_matches "$sres" "$CM_SLOG") || why+="server output lacks /$miss/ "
+        if [[ -n $bad ]] && { cm_match "$bad" "$CM_CLOG" || cm_match "$bad" "$CM_SLOG"; }; then
+            why+="output has /$bad/ "
+        fi
+    fi
+    if [[ -z $why ]]; then
+        local first=${cres%% ;; *} line=""
+        [[ -n $first ]] && while IFS= read -r line; do [[ $line =~ $first ]] && break; done < "$CM_CLOG"
+        line=${line//$'\t'/ }
+        pass "$name" "$(dur "$t0" "$(now)"), $slibs server, $clibs client, attempt $attempt${line:+: ${line## }}"
+    else
+        [[ $why == *124* ]] && why+="(124 = killed by timeout ${T}s)"
+        fail "$name" "$why($slibs server, $clibs client)" "$CM_SLOG" "$CM_CLOG"
+    fi
+}
+
+# cm_wait_igmp NETDEV GROUP SECS [PID] : waits until NETDEV has joined the IPv4 multicast GROUP (/proc/net/igmp;
+# an rdma_cm RoCE v2 join does the IGMP join). 0 when joined, 1 after SECS, 2 as soon as PID has exited.
+cm_wait_igmp() {
+    local dev=$1 hex deadline=$((SECONDS + $3)) pid=${4:-} line cur a b c d
+    IFS=. read -r a b c d <<< "$2"
+    printf -v hex '%02X%02X%02X%02X' "$d" "$c" "$b" "$a"
+    while :; do
+        cur=""
+        while IFS= read -r line; do
+            [[ $line =~ ^[0-9]+[[:space:]]+([^[:space:]]+) ]] && cur=${BASH_REMATCH[1]} && continue
+            [[ $cur == "$dev" && $line == *"$hex"* ]] && return 0
+        done < /proc/net/igmp
+        [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null && return 2
+        (( SECONDS >= deadline )) && return 1
+        sleep 0.1
+    done
+}
+
+# cm_norm FILE : FILE's lines, sorted and without duplicates (threads of one program may print in either order).
+cm_norm() { local line; while IFS= read -r line || [[ -n $line ]]; do echo "$line"; done < "$1" | sort -u; }
+
+# cm_same_failure NAME WANT_RC WANT_RES LIBS "CMD" [RACY_RE]
+# An error path must fail as rdma-core 44 does: runs CMD with the system's libraries and with LIBS, both under
+# `timeout $T`; PASS when both exit WANT_RC (what rdma-core was measured to return), both outputs match every regex of
+# WANT_RES (" ;; "-separated), and every line LIBS printed is one rdma-core printed too (order aside) or matches
+# RACY_RE: rping, for one, exit()s from its CM thread while its main thread may or may not print its last lines
+# (seen both ways with rdma-core itself).
+cm_same_failure() {
+    local name=$1 want_rc=$2 res=$3 lib=$4 cmd=$5 racy=${6:-} t0 src orc why="" miss line
+    local slog="$WORK/$name.stock.log" olog="$WORK/$name.$lib.log"
+    t0=$(now)
+    # shellcheck disable=SC2086
+    timeout "$T" $cmd > "$slog" 2>&1; src=$?
+    # shellcheck disable=SC2046,SC2086
+    env $(libenv "$lib") timeout "$T" $cmd > "$olog" 2>&1; orc=$?
+    (( src != want_rc )) && why+="rdma-core exited $src, not the $want_rc measured before (environment?) "
+    (( orc != want_rc )) && why+="$lib exit $orc, rdma-core $src "
+    miss=$(cm_matches "$res" "$slog") || why+="rdma-core output lacks /$miss/ "
+    miss=$(cm_matches "$res" "$olog") || why+="$lib output lacks /$miss/ "
+    if [[ -z $why ]]; then
+        : > "$WORK/$name.extra"
+        while IFS= read -r line; do
+            [[ -n $racy && $line =~ $racy ]] || echo "$line" >> "$WORK/$name.extra"
+        done < <(comm -13 <(cm_norm "$slog") <(cm_norm "$olog"))
+        [[ -s $WORK/$name.extra ]] && why+="$lib printed lines rdma-core does not "
+    fi
+    if [[ -z $why ]]; then
+        local first=${res%% ;; *}
+        while IFS= read -r line; do [[ $line =~ $first ]] && break; done < "$olog"
+        pass "$name" "$(dur "$t0" "$(now)"), $lib and rdma-core both exit $want_rc: $line"
+    else
+        fail "$name" "$why" "$slog" "$olog" "$WORK/$name.extra"
+    fi
+}
+
+# libs_check NAME MODE PROGRAM : asks the dynamic linker (LD_TRACE_LOADED_OBJECTS, nothing runs) which
+# libibverbs.so.1 PROGRAM gets under MODE; passes when ours/preload give $OURS's and stock gives one outside $OURS.
+# Guards the other checks: with a missing build/lib, LD_LIBRARY_PATH would silently fall back to the system's copy.
+libs_check() {
+    local name=$1 mode=$2 prog=$3 out got
+    # shellcheck disable=SC2046
+    out=$(env $(libenv "$mode") LD_TRACE_LOADED_OBJECTS=1 "$prog" 2>&1)
+    got=$(grep -oE '/[^ ]*/libibverbs\.so\.1' <<< "$out" | sort -u | tr '\n' ' ')
+    got=${got% }
+    if [[ $mode == stock && -n $got && $got != *"$OURS/"* ]] || [[ $mode != stock && $got == "$OURS/libibverbs.so.1" ]]; then
+        pass "$name" "$mode: ${prog##*/} gets $got"
+    else
+        fail "$name" "$mode: ${prog##*/} gets '${got:-no libibverbs.so.1}'"
+    fi
+}

@@ -73,3 +73,24 @@ test-host: all
 clean:
 	$(CARGO) clean
 	rm -rf $(BUILD) tests/out
+
+# Our teaching programs (c-examples/*.c, see c-examples/README.md), compiled like any user program against include/
+# and build/lib, with a RUNPATH to build/lib: they use our libraries unless LD_LIBRARY_PATH says otherwise.
+EXAMPLE_CFLAGS ?= -std=gnu11 -O2 -g -Wall -Wextra -Werror
+examples: lib
+	@mkdir -p $(BUILD)/examples
+	@for src in c-examples/*.c; do \
+	  prog=$$(basename $$src .c); \
+	  $(CC) $(EXAMPLE_CFLAGS) -I include -o $(BUILD)/examples/$$prog $$src -L $(LIBOUT) \
+	    -Wl,--enable-new-dtags,-rpath,$(CURDIR)/$(LIBOUT) -lrdmacm -libverbs || exit 1; \
+	  echo "  CC  $(BUILD)/examples/$$prog"; \
+	done
+
+# The main job: build, boot the Soft-RoCE guest, run an example pair over our libraries (tools/demo.sh).
+demo:
+	@tools/demo.sh
+
+# Benchmarks side by side with rdma-core in one guest boot (docs/bench.md); results in bench/results/.
+# Knobs: BENCH_REPS=N, BENCH_QUICK=1, BENCH_OURS=stock (noise check: rdma-core in both columns).
+bench:
+	bench/run.sh

@@ -12,6 +12,7 @@
 
 pub mod compat;
 pub mod kernel;
+pub mod object;
 pub mod private;
 pub mod provider;
 pub mod verbs;

@@ -22,7 +22,8 @@
 //! that function, and logs once (warning level, see [`crate::verbs::unsupported`]):
 //!
 //! * `int` `ibv_cmd_*` and `execute_ioctl`: return `EOPNOTSUPP` (a positive errno, as rdma-core's do); the exceptions
-//!   keep their own convention (`ibv_cmd_poll_cq` and `ibv_query_gid_type`: `-1` with `errno`).
+//!   keep their own convention (`ibv_cmd_poll_cq`: `-1` with `errno`).
+//! * `ibv_query_gid_type` is implemented (`ibv_devinfo` prints GID types with it), over the verbs layer.
 //! * pointer returns: NULL with `errno = EOPNOTSUPP`.
 //! * `void` functions: do nothing.
 //! * `verbs_register_driver_34`: accepts and ignores the registration (debug log).
@@ -336,7 +337,8 @@ pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
 /// rdma-core: reports whether GID `index` of `port_num` is IB/RoCE v1 (`IBV_GID_TYPE_SYSFS_IB_ROCE_V1` = 0) or RoCE
 /// v2 (`IBV_GID_TYPE_SYSFS_ROCE_V2` = 1); returns 0, or `-1` on failure. Although private, `ibv_devinfo` imports
 /// it (it prints the GID type, and shows none when this fails), as do `libmlx5` and the mlx5/irdma/hns plugins.
-/// Here, for now: `-1` with `errno = EOPNOTSUPP`, `*type` untouched. It can later wrap `ibv_query_gid_ex`.
+/// Implemented (QUERY_GID_ENTRY, sysfs on older kernels): see `crate::verbs::context::query_gid_type`; `-1` with
+/// `errno` (`EINVAL` for an invalid context, port or index) on failure, `*type` untouched.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_gid_type(
     context: *mut ibv_context,
@@ -344,7 +346,8 @@ pub unsafe extern "C" fn ibv_query_gid_type(
     index: c_uint,
     r#type: *mut u32,
 ) -> c_int {
-    refuse_minus_one("ibv_query_gid_type")
+    // SAFETY: forwarded C contract (a valid context, a writable enum).
+    unsafe { crate::verbs::context::query_gid_type(context.cast(), port_num, index, r#type) }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -271,6 +271,34 @@ impl<'t, T: NlTransport + ?Sized> Nldev<'t, T> {
     }
 }
 
+impl<T: NlTransport + ?Sized> Nldev<'_, T> {
+    /// `RDMA_NLDEV_CMD_SYS_GET`: whether the kernel copies DMA-pinned pages on `fork()`
+    /// (`RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK`, Linux 5.13+), which makes `ibv_fork_init(3)` unnecessary
+    /// (`ibv_is_fork_initialized(3)` answers `IBV_FORK_UNNEEDED`, as rdma-core's `get_copy_on_fork`). `Ok(false)`
+    /// when the kernel does not report it. Errors: the kernel's errno from `NLMSG_ERROR`.
+    pub fn copy_on_fork(&self) -> Result<bool> {
+        let seq = self.next_seq();
+        let ty = rdma_nl_get_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET);
+        self.t.send(&encode(ty, libc::NLM_F_REQUEST as u16, seq, &[]))?;
+        let mut buf = vec![0u8; RECV_BUF];
+        loop {
+            let n = self.t.recv(&mut buf)?;
+            for m in messages(&buf[..n])? {
+                if m.seq != seq {
+                    continue;
+                }
+                if m.ty as i32 == libc::NLMSG_ERROR {
+                    return Err(nlmsg_error(m.payload));
+                }
+                if m.ty == ty {
+                    let a = Attrs::parse(m.payload)?;
+                    return Ok(a.u8(RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK).is_some_and(|v| v != 0));
+                }
+            }
+        }
+    }
+}
+
 /// The errno of an `NLMSG_ERROR` payload (`struct nlmsgerr`: a negative errno, then the request's header); `EIO`
 /// for an "error" of 0 where a reply was expected.
 fn nlmsg_error(payload: &[u8]) -> Errno {
@@ -331,6 +359,22 @@ pub(crate) mod tests {
         m[6..8].copy_from_slice(&flags.to_ne_bytes());
         m[8..12].copy_from_slice(&seq.to_ne_bytes());
         m
+    }
+
+    #[test]
+    fn sys_get_copy_on_fork() {
+        let t = FakeNl::default();
+        let ty = rdma_nl_get_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET);
+        t.replies.borrow_mut().push_back(Ok(reply(ty, 0, 1, &[(RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, vec![1])])));
+        t.replies.borrow_mut().push_back(Ok(reply(ty, 0, 2, &[])));
+        t.replies.borrow_mut().push_back(Ok(error(3, libc::EOPNOTSUPP)));
+        let nl = Nldev::new(&t);
+        assert_eq!(nl.copy_on_fork(), Ok(true));
+        assert_eq!(nl.copy_on_fork(), Ok(false), "older kernels do not report it");
+        assert_eq!(nl.copy_on_fork(), Err(Errno::EOPNOTSUPP));
+        let sent = t.sent.borrow();
+        assert_eq!(u16::from_ne_bytes(sent[0][4..6].try_into().unwrap()), ty);
+        assert_eq!(u16::from_ne_bytes(sent[0][6..8].try_into().unwrap()), libc::NLM_F_REQUEST as u16);
     }
 
     pub(crate) fn done(seq: u32) -> Vec<u8> {

@@ -14,6 +14,7 @@
 //! Providers: [`rxe`] (Soft-RoCE). Later: `siw`.
 #![allow(unsafe_code)]
 
+pub mod cmd;
 pub mod rxe;
 
 /// The public C types the providers use, and the numbers of the C enums they compare against.
@@ -64,6 +65,7 @@ use self::verbs::*;
 use rdma_common::{errno::Result, Errno};
 use std::ffi::{c_int, c_void};
 use std::marker::PhantomData;
+use std::os::fd::BorrowedFd;
 
 /// The `ibv_context.ops` entries that application inlines call directly, as one provider fills them.
 /// (`alloc_mw`/`dealloc_mw` are called through `ops` too, but are control path: the entry-point layer fills
@@ -136,18 +138,34 @@ fn unsupported<T>() -> Result<T> {
     Err(Errno::EOPNOTSUPP)
 }
 
+/// What DESTROY_CQ reports: the completion and async events the kernel delivered for the CQ, which
+/// `ibv_destroy_cq` waits to see acknowledged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CqEventsReported {
+    pub comp_events_reported: u32,
+    pub async_events_reported: u32,
+}
+
 /// A userspace provider: one method per verb, sorted by name, each `Err(EOPNOTSUPP)` unless the provider
-/// implements it (rdma-core's `verbs_context_ops`).
+/// implements it (rdma-core's `verbs_context_ops`; the defaults are its `dummy_ops`).
 ///
-/// Conventions: objects are allocated by the entry-point layer at their final address and passed in with their
-/// public C struct (the kernel echoes that address back as `user_handle`); a `create_*` issues the kernel command
-/// (through `src/kernel`), fills the public fields the kernel returns (`handle`, `qp_num`, `lkey`, ...), maps what
-/// it must and returns its per-object state; a `destroy_*` issues the kernel command, after which the entry-point
-/// layer drops the state (unmapping the rings). Errors are positive errnos, as the verb returns them.
+/// Conventions: objects are allocated by the entry-point layer at their final address, their public C struct
+/// zeroed, and passed in (the kernel echoes that address back as `user_handle`); a `create_*` issues the kernel
+/// command (through `src/kernel`, usually via the generic [`cmd`] helpers), fills the public fields the kernel
+/// returns (`handle`, `qp_num`, `lkey`, `cqe`, ...), maps what it must and returns its per-object state; a
+/// `destroy_*` issues the kernel command, after which the entry-point layer drops the state (unmapping the rings).
+/// The entry-point layer has already checked every object pointer (live, same context) and fills the generic
+/// fields rdma-core's libibverbs fills (`context`, `pd`, `cq_context`, `qp_context`, `state`, ...). Errors are
+/// positive errnos, as the verb returns them. Every method is `unsafe` in effect: the pointers must be what the
+/// entry-point layer passes (live objects of this provider, readable/writable attribute structs).
 #[allow(unused_variables)]
 pub trait Provider: Sync + Send + 'static {
     /// The driver name (rdma-core's `verbs_device_ops.name`): `"rxe"`.
     fn name(&self) -> &'static str;
+
+    /// The kernel driver id (`RDMA_DRIVER_*`) every ioctl on this provider's devices carries (what rdma-core's
+    /// providers pass to `verbs_init_and_alloc_context`).
+    fn driver_id(&self) -> u32;
 
     /// Whether this provider drives `dev` (rdma-core's match table, then the ABI version range).
     fn matches(&self, dev: &DeviceMatch<'_>) -> bool;
@@ -155,8 +173,14 @@ pub trait Provider: Sync + Send + 'static {
     /// The data-path entries of `ibv_context.ops`.
     fn data_path(&self) -> DataPathOps;
 
-    /// `ibv_alloc_mw(3)`: fill `mw` (`rkey`, `handle`).
-    fn alloc_mw(&self, pd: *mut ibv_pd, mw: *mut ibv_mw, type_: ibv_mw_type) -> Result<()> {
+    /// `ibv_open_device(3)`'s GET_CONTEXT with this provider's driver data (rdma-core's `alloc_context`). The
+    /// default is the generic command without driver data, which is what rxe and siw send.
+    fn get_context(&self, cmd_fd: BorrowedFd<'_>) -> Result<crate::kernel::device::Context> {
+        crate::kernel::device::get_context(&crate::kernel::Uverbs::new(cmd_fd, self.driver_id()), &[], &mut [])
+    }
+
+    /// `ibv_alloc_mw(3)`: fill `mw` (`rkey`, `handle`, `type`).
+    fn alloc_mw(&self, pd: *mut ibv_pd, mw: *mut ibv_mw, type_: u32) -> Result<()> {
         unsupported()
     }
     /// `ibv_alloc_pd(3)`: fill `pd.handle`.
@@ -167,12 +191,12 @@ pub trait Provider: Sync + Send + 'static {
     fn attach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
         unsupported()
     }
-    /// `ibv_create_ah(3)`.
+    /// `ibv_create_ah(3)`: fill `ah.handle`.
     fn create_ah(&self, pd: *mut ibv_pd, ah: *mut ibv_ah, attr: *mut ibv_ah_attr) -> Result<ProviderAh> {
         unsupported()
     }
     /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)` (`extended`): `cq` is the `ibv_cq_ex` (whose first fields are
-    /// the `ibv_cq`); an extended CQ also gets its polling function pointers.
+    /// the `ibv_cq`); fill `handle` and `cqe`; an extended CQ also gets its polling function pointers.
     fn create_cq(
         &self,
         ctx: *mut ibv_context,
@@ -183,7 +207,8 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_create_qp(3)` / `ibv_create_qp_ex(3)` (`extended`): `qp` is the `ibv_qp_ex` (whose first field is the
-    /// `ibv_qp`); `attr.cap` is updated with the kernel's values; an extended QP also gets its `wr_*` pointers.
+    /// `ibv_qp`); fill `handle` and `qp_num`; `attr.cap` is updated with the kernel's values; an extended QP also
+    /// gets its `wr_*` pointers.
     fn create_qp(
         &self,
         ctx: *mut ibv_context,
@@ -193,12 +218,14 @@ pub trait Provider: Sync + Send + 'static {
     ) -> Result<ProviderQp> {
         unsupported()
     }
-    /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)`.
+    /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)` (`extended`): fill `srq.handle`; `attr.attr` is updated with
+    /// the kernel's values.
     fn create_srq(
         &self,
         ctx: *mut ibv_context,
         srq: *mut ibv_srq,
         attr: *mut ibv_srq_init_attr_ex,
+        extended: bool,
     ) -> Result<ProviderSrq> {
         unsupported()
     }
@@ -218,20 +245,28 @@ pub trait Provider: Sync + Send + 'static {
     fn destroy_ah(&self, ah: *mut ibv_ah) -> Result<()> {
         unsupported()
     }
-    /// `ibv_destroy_cq(3)`.
-    fn destroy_cq(&self, cq: *mut ibv_cq) -> Result<()> {
+    /// `ibv_destroy_cq(3)`: the events the kernel reported for the CQ.
+    fn destroy_cq(&self, cq: *mut ibv_cq) -> Result<CqEventsReported> {
         unsupported()
     }
-    /// `ibv_destroy_qp(3)`.
-    fn destroy_qp(&self, qp: *mut ibv_qp) -> Result<()> {
+    /// `ibv_destroy_qp(3)`: the async events the kernel reported for the QP.
+    fn destroy_qp(&self, qp: *mut ibv_qp) -> Result<u32> {
         unsupported()
     }
-    /// `ibv_destroy_srq(3)`.
-    fn destroy_srq(&self, srq: *mut ibv_srq) -> Result<()> {
+    /// `ibv_destroy_srq(3)`: the async events the kernel reported for the SRQ.
+    fn destroy_srq(&self, srq: *mut ibv_srq) -> Result<u32> {
         unsupported()
     }
     /// `ibv_detach_mcast(3)`.
     fn detach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_get_srq_num(3)` (XRC SRQs).
+    fn get_srq_num(&self, srq: *mut ibv_srq) -> Result<u32> {
+        unsupported()
+    }
+    /// `ibv_modify_cq(3)` (CQ moderation).
+    fn modify_cq(&self, cq: *mut ibv_cq, attr: *mut ibv_modify_cq_attr) -> Result<()> {
         unsupported()
     }
     /// `ibv_modify_qp(3)`.
@@ -248,7 +283,7 @@ pub trait Provider: Sync + Send + 'static {
     ) -> Result<()> {
         unsupported()
     }
-    /// `ibv_query_device_ex(3)` (also serves `ibv_query_device`).
+    /// `ibv_query_device_ex(3)` (also serves `ibv_query_device` with `attr_size == sizeof(ibv_device_attr)`).
     fn query_device_ex(
         &self,
         ctx: *mut ibv_context,
@@ -258,7 +293,7 @@ pub trait Provider: Sync + Send + 'static {
     ) -> Result<()> {
         unsupported()
     }
-    /// `ibv_query_port(3)`.
+    /// `ibv_query_port(3)`: fill a zeroed `struct ibv_port_attr`.
     fn query_port(&self, ctx: *mut ibv_context, port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
         unsupported()
     }
@@ -268,7 +303,7 @@ pub trait Provider: Sync + Send + 'static {
         qp: *mut ibv_qp,
         attr: *mut ibv_qp_attr,
         attr_mask: c_int,
-        init_attr: *mut ibv_qp_init_attr_ex,
+        init_attr: *mut ibv_qp_init_attr,
     ) -> Result<()> {
         unsupported()
     }
@@ -288,7 +323,19 @@ pub trait Provider: Sync + Send + 'static {
     ) -> Result<()> {
         unsupported()
     }
-    /// `ibv_resize_cq(3)` (re-maps the ring held in `state`).
+    /// `ibv_rereg_mr(3)`: `flags` are `IBV_REREG_MR_CHANGE_*`; update `lkey`/`rkey`.
+    fn rereg_mr(
+        &self,
+        mr: *mut ibv_mr,
+        flags: c_int,
+        pd: *mut ibv_pd,
+        addr: *mut c_void,
+        length: usize,
+        access: c_int,
+    ) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_resize_cq(3)` (re-maps the ring held in `state`); updates `cq.cqe`.
     fn resize_cq(&self, cq: *mut ibv_cq, state: &ProviderCq, cqe: c_int) -> Result<()> {
         unsupported()
     }
@@ -298,34 +345,10 @@ pub trait Provider: Sync + Send + 'static {
 pub trait ProviderHost: rxe::RxeHost {}
 
 /// Soft-RoCE for the object layer `H`.
-pub struct Rxe<H>(PhantomData<fn() -> H>);
+pub struct Rxe<H>(pub(crate) PhantomData<fn() -> H>);
 
-impl<H: ProviderHost> Provider for Rxe<H> {
-    fn name(&self) -> &'static str {
-        "rxe"
-    }
+// `impl Provider for Rxe<H>` is in `rxe/ctrl.rs` (the control path).
 
-    /// rdma-core's rxe match: driver id `RDMA_DRIVER_RXE`, else a device name starting with `rxe`; and ABI 1..=2
-    /// on 64-bit machines (only 2 on 32-bit ones).
-    fn matches(&self, dev: &DeviceMatch<'_>) -> bool {
-        let ours = dev.driver_id == rxe::RDMA_DRIVER_RXE || dev.ibdev_name.starts_with("rxe");
-        let min_abi = if size_of::<usize>() == 8 { 1 } else { 2 };
-        ours && (min_abi..=2).contains(&dev.abi_ver)
-    }
-
-    fn data_path(&self) -> DataPathOps {
-        rxe::data_path_ops::<H>()
-    }
-
-    // TODO(kernel): the control-path entries (create/destroy/modify/query of every object) land with
-    // `src/kernel`: each issues the generic command with rxe's driver response (`abi::rxe_create_*_resp`) and
-    // builds the state with `rxe::qp_from_resp` / `cq_from_resp` / `srq_from_resp` / `ah_from_resp`, after
-    // `check_qp_init_attr` / `check_cq_wc_flags`, then `set_qp_send_ops` / `set_cq_ex_ops` for extended objects;
-    // resize_cq and modify_srq(IBV_SRQ_MAX_WR) go through `RxeCq::resize` / `RxeSrq::resize`. Until then they
-    // answer EOPNOTSUPP (the trait defaults).
-}
-
-use std::mem::size_of;
 
 /// The provider named `name` (`"rxe"`), instantiated for the object layer `H`.
 pub fn by_driver_name<H: ProviderHost>(name: &str) -> Option<&'static dyn Provider> {
@@ -358,9 +381,12 @@ mod tests {
 
     #[test]
     fn unimplemented_verbs_are_eopnotsupp() {
+        // Verbs rxe does not implement answer as rdma-core's dummy ops do (the trait defaults).
         let p = by_driver_name::<Host>("rxe").unwrap();
-        assert_eq!(p.alloc_pd(std::ptr::null_mut(), std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
-        assert_eq!(p.destroy_qp(std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
+        assert_eq!(p.get_srq_num(std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
+        assert_eq!(p.modify_cq(std::ptr::null_mut(), std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
+        let (n, v) = (std::ptr::null_mut(), std::ptr::null_mut());
+        assert_eq!(p.rereg_mr(n, 0, std::ptr::null_mut(), v, 0, 0), Err(Errno::EOPNOTSUPP));
     }
 
     #[test]

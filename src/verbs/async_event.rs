@@ -1,37 +1,173 @@
-//! Asynchronous events (`ibv_get_async_event(3)`, `ibv_ack_async_event(3)`). Not implemented yet.
+//! Asynchronous events (`ibv_get_async_event(3)`, `ibv_ack_async_event(3)`).
+//!
+//! The kernel reports each event with the `user_handle` of its object, which is the address of our CQ, QP, SRQ
+//! (or WQ) object: the event's `element` is that pointer; port and device events carry the port number. Every
+//! event must be acknowledged: destroying a CQ, QP or SRQ waits until the events reported for it were.
+#![allow(unsafe_code)]
 
-use super::unsupported;
+use crate::kernel;
+use crate::object::{self, registry, Context, Kind};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CResult};
+use rdma_common::Errno;
 use std::ffi::c_int;
+use std::os::fd::AsFd;
+use std::ptr::addr_of_mut;
 
-/// `ibv_get_async_event(3)`: waits for the next asynchronous event of `context` (or, with `async_fd` made
-/// non-blocking, takes one if present) and stores it in `*event`. Each event must be acknowledged with
-/// `ibv_ack_async_event(3)`.
+/// Which object an event type names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Element {
+    Cq,
+    Qp,
+    Srq,
+    Wq,
+    Port,
+}
+
+fn element_of(event_type: u32) -> Element {
+    use ibv_event_type::*;
+    match event_type {
+        t if t == IBV_EVENT_CQ_ERR as u32 => Element::Cq,
+        t if t == IBV_EVENT_QP_FATAL as u32
+            || t == IBV_EVENT_QP_REQ_ERR as u32
+            || t == IBV_EVENT_QP_ACCESS_ERR as u32
+            || t == IBV_EVENT_COMM_EST as u32
+            || t == IBV_EVENT_SQ_DRAINED as u32
+            || t == IBV_EVENT_PATH_MIG as u32
+            || t == IBV_EVENT_PATH_MIG_ERR as u32
+            || t == IBV_EVENT_QP_LAST_WQE_REACHED as u32 =>
+        {
+            Element::Qp
+        }
+        t if t == IBV_EVENT_SRQ_ERR as u32 || t == IBV_EVENT_SRQ_LIMIT_REACHED as u32 => Element::Srq,
+        t if t == IBV_EVENT_WQ_FATAL as u32 => Element::Wq,
+        _ => Element::Port,
+    }
+}
+
+/// `ibv_get_async_event(3)`: waits for the next asynchronous event of `context` (or, with `context->async_fd` made
+/// non-blocking, takes one if present) and stores it in `*event`: its type, and the CQ, QP, SRQ or WQ it concerns
+/// (their pointers) or the port number (port events; `IBV_EVENT_DEVICE_FATAL` carries the device's). Each event
+/// must be acknowledged with `ibv_ack_async_event(3)`.
 ///
-/// Returns 0, or -1 with `errno` set (`EAGAIN` when non-blocking and none is pending). Not implemented yet: -1
-/// with `EOPNOTSUPP`.
+/// Returns 0, or -1 with `errno` set: `EAGAIN` (non-blocking, none pending), `EINTR`, `EINVAL` for NULL pointers or
+/// an invalid context, `EIO` for a short read.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_async_event(context: *mut ibv_context, event: *mut ibv_async_event) -> c_int {
     ffi::boundary("ibv_get_async_event", || -> Result<c_int> {
-        ffi::nonnull(context)?;
-        ffi::nonnull(event)?;
-        Err(unsupported("ibv_get_async_event"))
+        // SAFETY: entry-point contract.
+        let ctx = unsafe { Context::from_ibv(context) }?;
+        let out = ffi::nonnull(event)?.as_ptr();
+        let ev = kernel::async_event::read_async_event(ctx.async_fd.as_fd())?;
+        let element = match element_of(ev.event_type) {
+            Element::Cq => ibv_async_event_element { cq: ev.element as usize as *mut ibv_cq },
+            Element::Qp => ibv_async_event_element { qp: ev.element as usize as *mut ibv_qp },
+            Element::Srq => ibv_async_event_element { srq: ev.element as usize as *mut ibv_srq },
+            Element::Wq => ibv_async_event_element { wq: ev.element as usize as *mut ibv_wq },
+            Element::Port => {
+                // The union is pointer-sized; clear it before storing the 4-byte port number.
+                let mut e = ibv_async_event_element { cq: std::ptr::null_mut() };
+                e.port_num = ev.element as c_int;
+                e
+            }
+        };
+        log::debug!("async event {} ({:?}) element {:#x}", ev.event_type, element_of(ev.event_type), ev.element);
+        // SAFETY: the caller's event struct; the type is stored as the kernel's number.
+        unsafe {
+            addr_of_mut!((*out).element).write(element);
+            addr_of_mut!((*out).event_type).cast::<u32>().write(ev.event_type);
+        }
+        Ok(0)
     })
     .or_minus_one_errno()
 }
 
-/// `ibv_ack_async_event(3)`: acknowledges an event returned by `ibv_get_async_event(3)`; destroying the object an
-/// event names waits for its acknowledgement.
+/// `ibv_ack_async_event(3)`: acknowledges an event returned by `ibv_get_async_event(3)`; destroying the CQ, QP
+/// or SRQ an event names waits for its acknowledgement. Port and device events need none (nothing happens).
 ///
-/// NULL is ignored. Not implemented yet: logs and does nothing (no event can have been returned).
+/// NULL, and events naming an object that is not a CQ/QP/SRQ of this library, are ignored (`errno = EINVAL`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
-    if event.is_null() {
-        return;
-    }
-    let _ = ffi::boundary("ibv_ack_async_event", || -> Result<()> { Err(unsupported("ibv_ack_async_event")) });
+    let _ = ffi::boundary("ibv_ack_async_event", || -> Result<()> {
+        let ev = ffi::nonnull(event)?.as_ptr();
+        // SAFETY: the caller's event, as ibv_get_async_event stored it (a union of pointers and an int).
+        let el = unsafe { (*ev).element };
+        // SAFETY: as above; the type is read as a number.
+        let ty = unsafe { ffi::enum_raw(std::ptr::addr_of!((*ev).event_type)) };
+        // SAFETY (the counters): an object of this library, live or being destroyed (its destroy waits for this);
+        // its mutex and cond were initialised at creation.
+        match element_of(ty) {
+            Element::Cq => {
+                // SAFETY: a union of pointers: reading one member as a pointer.
+                let cq = unsafe { el.cq };
+                if !registry::contains_or_dying(cq, Kind::Cq) {
+                    return Err(Errno::EINVAL);
+                }
+                unsafe {
+                    object::ack_events(
+                        addr_of_mut!((*cq).mutex),
+                        addr_of_mut!((*cq).cond),
+                        addr_of_mut!((*cq).async_events_completed),
+                        1,
+                    )
+                };
+            }
+            Element::Qp => {
+                // SAFETY: as above.
+                let qp = unsafe { el.qp };
+                if !registry::contains_or_dying(qp, Kind::Qp) {
+                    return Err(Errno::EINVAL);
+                }
+                unsafe {
+                    object::ack_events(
+                        addr_of_mut!((*qp).mutex),
+                        addr_of_mut!((*qp).cond),
+                        addr_of_mut!((*qp).events_completed),
+                        1,
+                    )
+                };
+            }
+            Element::Srq => {
+                // SAFETY: as above.
+                let srq = unsafe { el.srq };
+                if !registry::contains_or_dying(srq, Kind::Srq) {
+                    return Err(Errno::EINVAL);
+                }
+                unsafe {
+                    object::ack_events(
+                        addr_of_mut!((*srq).mutex),
+                        addr_of_mut!((*srq).cond),
+                        addr_of_mut!((*srq).events_completed),
+                        1,
+                    )
+                };
+            }
+            // No provider here creates WQs; port and device events need no acknowledgement.
+            Element::Wq | Element::Port => {}
+        }
+        Ok(())
+    })
+    .inspect_err(|e| e.set());
 }
 
 crate::check_signatures!(rdma_common::abi::verbs; ibv_get_async_event, ibv_ack_async_event);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elements_as_rdma_core() {
+        for t in 0..25u32 {
+            let want = match t {
+                0 => Element::Cq,
+                1..=7 | 16 => Element::Qp,
+                14 | 15 => Element::Srq,
+                19 => Element::Wq,
+                _ => Element::Port,
+            };
+            assert_eq!(element_of(t), want, "event {t}");
+        }
+    }
+}

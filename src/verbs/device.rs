@@ -1,83 +1,245 @@
 //! Devices: listing, naming, opening and importing them (`ibv_get_device_list(3)`, `ibv_open_device(3)`,
 //! `ibv_import_device(3)`).
 //!
-//! Implemented for real: `ibv_get_device_name` (it only reads the device struct) and `ibv_free_device_list` of
-//! NULL. The rest need the sysfs/uverbs device layer and answer `EOPNOTSUPP` for now.
+//! The device list is rdma-core's: discovery (`kernel::discover`: netlink, else sysfs) on every call, each device
+//! matched to a built-in provider (devices no provider drives are left out, as rdma-core leaves out devices
+//! without a userspace driver), devices already known keep their `struct ibv_device` (so pointers from earlier
+//! lists stay valid and compare equal), new ones come first in discovery order, vanished ones leave the list.
+//! Devices are never freed.
 #![allow(unsafe_code)]
 
-use super::unsupported;
+use super::ops;
+use crate::kernel::{self, discover::DeviceInfo};
+use crate::object::{self, registry, Context, Device, Kind, Objects, Pending};
+use crate::provider::{self, DeviceMatch};
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int};
+use std::os::fd::{AsFd, AsRawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::ptr::addr_of_mut;
 
-/// `ibv_get_device_list(3)`: returns a NULL-terminated array of the RDMA devices present, and stores their count
-/// in `*num_devices` when `num_devices` is not NULL.
+/// rdma-core's `device_list`: the devices of the last `ibv_get_device_list`, in its order.
+static DEVICES: Lazy<Mutex<Vec<&'static Device>>> = Lazy::new(|| Mutex::new(Vec::new()));
+
+/// `getenv(name)` set and not `"0"` (rdma-core's `check_env`).
+pub(crate) fn check_env(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| v != "0")
+}
+
+/// rdma-core's `ibverbs_init`, once per process: logging, fork protection when `RDMAV_FORK_SAFE` /
+/// `IBV_FORK_SAFE` ask for it, and the `RLIMIT_MEMLOCK` warning for unprivileged processes.
+pub(crate) fn ibverbs_init() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        rdma_common::logging::init("libibverbs");
+        if (check_env("RDMAV_FORK_SAFE") || check_env("IBV_FORK_SAFE")) && super::fork::fork_init() != 0 {
+            eprintln!("libibverbs: Warning: fork()-safety requested but init failed");
+        }
+        // SAFETY: plain syscalls on a local struct.
+        unsafe {
+            if libc::geteuid() != 0 {
+                let mut rl: libc::rlimit = std::mem::zeroed();
+                if libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut rl) != 0 {
+                    eprint!("libibverbs: Warning: getrlimit(RLIMIT_MEMLOCK) failed.");
+                } else if rl.rlim_cur <= 32768 {
+                    eprintln!(
+                        "libibverbs: Warning: RLIMIT_MEMLOCK is {} bytes.\n    This will severely limit memory registrations.",
+                        rl.rlim_cur
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// Copies `s` into a fixed C string field, truncated, NUL-terminated.
+fn put_cstr(dst: &mut [c_char], s: &[u8]) {
+    let n = s.len().min(dst.len() - 1);
+    for (d, b) in dst.iter_mut().zip(&s[..n]) {
+        *d = *b as c_char;
+    }
+    dst[n] = 0;
+}
+
+/// rdma-core's `decode_knode_type` and the transport it implies.
+fn node_and_transport(knode: u8) -> (ibv_node_type, ibv_transport_type) {
+    use ibv_node_type::*;
+    use ibv_transport_type::*;
+    match knode {
+        1 => (IBV_NODE_CA, IBV_TRANSPORT_IB),
+        2 => (IBV_NODE_SWITCH, IBV_TRANSPORT_IB),
+        3 => (IBV_NODE_ROUTER, IBV_TRANSPORT_IB),
+        4 => (IBV_NODE_RNIC, IBV_TRANSPORT_IWARP),
+        5 => (IBV_NODE_USNIC, IBV_TRANSPORT_USNIC),
+        6 => (IBV_NODE_USNIC_UDP, IBV_TRANSPORT_USNIC_UDP),
+        7 => (IBV_NODE_UNSPECIFIED, IBV_TRANSPORT_UNSPECIFIED),
+        _ => (IBV_NODE_UNKNOWN, IBV_TRANSPORT_UNKNOWN),
+    }
+}
+
+/// A new device for `info`, driven by `provider` (rdma-core's `try_driver`), registered and leaked.
+fn new_device(info: DeviceInfo, provider: &'static dyn provider::Provider) -> &'static Device {
+    let mut p = Pending::<Device>::new();
+    let d = p.as_ptr();
+    let (node, transport) = node_and_transport(info.node_type);
+    // SAFETY: filling our own zeroed allocation; every field gets a valid value before `finish`.
+    let dev = unsafe {
+        let ibv = addr_of_mut!((*d).ibv);
+        addr_of_mut!((*ibv).node_type).write(node);
+        addr_of_mut!((*ibv).transport_type).write(transport);
+        put_cstr(&mut (*ibv).name, info.name.as_bytes());
+        put_cstr(&mut (*ibv).dev_name, info.uverbs_name.as_bytes());
+        put_cstr(&mut (*ibv).dev_path, info.uverbs_sysfs_path.as_os_str().as_bytes());
+        put_cstr(&mut (*ibv).ibdev_path, info.ibdev_sysfs_path.as_os_str().as_bytes());
+        addr_of_mut!((*d).node_guid).write(Mutex::new(info.node_guid));
+        addr_of_mut!((*d).info).write(info);
+        addr_of_mut!((*d).provider).write(provider);
+        &*p.finish()
+    };
+    registry::insert(&dev.ibv, Kind::Device);
+    dev
+}
+
+/// rdma-core's `same_sysfs_dev`: the same uverbs device and kernel index (and name).
+fn same_device(a: &DeviceInfo, b: &DeviceInfo) -> bool {
+    a.uverbs_name == b.uverbs_name && a.index == b.index && a.name == b.name && a.dev == b.dev
+}
+
+/// Refreshes the device list from discovery (rdma-core's `ibverbs_get_device_list`) and returns it.
+fn refresh() -> Result<Vec<&'static Device>> {
+    let found = kernel::discover::discover()?;
+    let mut list = DEVICES.lock();
+    let kept: Vec<&'static Device> =
+        list.iter().copied().filter(|d| found.iter().any(|f| same_device(&d.info, f))).collect();
+    let mut fresh = Vec::new();
+    for info in found {
+        if kept.iter().any(|d| same_device(&d.info, &info)) {
+            continue;
+        }
+        let m = DeviceMatch { driver_id: info.driver_id, ibdev_name: &info.name, abi_ver: info.abi_version };
+        match provider::select::<Objects>(&m) {
+            Some(p) => fresh.push(new_device(info, p)),
+            None => {
+                if std::env::var_os("IBV_SHOW_WARNINGS").is_some() {
+                    eprintln!("libibverbs: Warning: no userspace device-specific driver found for {}", info.name);
+                }
+                log::info!("{}: no built-in provider drives this device (driver {:?})", info.name, info.driver);
+            }
+        }
+    }
+    fresh.extend(kept);
+    *list = fresh.clone();
+    Ok(fresh)
+}
+
+/// The device behind a `struct ibv_device *` from this library (`EINVAL` otherwise).
+pub(crate) fn device<'a>(p: *mut ibv_device) -> Result<&'a Device> {
+    let p = registry::check(p, Kind::Device)?;
+    // SAFETY: registered devices are `Device`s (ibv first), never freed.
+    Ok(unsafe { &*p.as_ptr().cast::<Device>() })
+}
+
+/// `ibv_get_device_list(3)`: returns a NULL-terminated array of the RDMA devices present that a provider of this
+/// library drives, and stores their count in `*num_devices` when `num_devices` is not NULL. Free it with
+/// `ibv_free_device_list(3)`.
 ///
-/// Returns NULL with `errno` set on failure, and then, as rdma-core does, stores 0 in `*num_devices` (the one
-/// out-parameter written on failure: callers print the count without checking the list). Not implemented yet:
-/// NULL with `EOPNOTSUPP`.
+/// Returns NULL with `errno` set on failure: `ENOSYS` when the system has no RDMA stack (no netlink RDMA family
+/// and no `/sys/class/infiniband_verbs`, or an unsupported uverbs ABI), `ENOMEM`. No devices is an empty list, not
+/// an error. As rdma-core does, `*num_devices` is set to 0 first, so it is 0 after a failure.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *mut ibv_device {
-    let list = ffi::boundary("ibv_get_device_list", || -> Result<*mut *mut ibv_device> {
-        Err(unsupported("ibv_get_device_list"))
-    })
-    .or_null_errno();
-    if list.is_null() && !num_devices.is_null() {
+    if !num_devices.is_null() {
         // SAFETY: a non-NULL `num_devices` points to an int the caller owns.
         unsafe { num_devices.write(0) };
     }
-    list
+    ffi::boundary("ibv_get_device_list", || -> Result<*mut *mut ibv_device> {
+        ibverbs_init();
+        let devs = refresh()?;
+        // SAFETY: a fresh allocation of n + 1 pointers, filled below.
+        let arr = unsafe { libc::calloc(devs.len() + 1, size_of::<*mut ibv_device>()) }.cast::<*mut ibv_device>();
+        if arr.is_null() {
+            return Err(Errno::ENOMEM);
+        }
+        for (i, d) in devs.iter().enumerate() {
+            // SAFETY: i < n.
+            unsafe { arr.add(i).write((&raw const d.ibv).cast_mut()) };
+        }
+        registry::insert(arr, Kind::DeviceList);
+        if !num_devices.is_null() {
+            // SAFETY: as above.
+            unsafe { num_devices.write(devs.len() as c_int) };
+        }
+        log::debug!("ibv_get_device_list: {} device(s)", devs.len());
+        Ok(arr)
+    })
+    .or_null_errno()
 }
 
-/// `ibv_free_device_list(3)`: frees an array returned by `ibv_get_device_list(3)`; devices that were not opened
-/// must not be used afterwards.
+/// `ibv_free_device_list(3)`: frees an array returned by `ibv_get_device_list(3)`. The devices stay valid here
+/// (rdma-core frees those not opened; using them afterwards is undefined there).
 ///
-/// NULL is accepted and ignored (rdma-core would crash). No list can come from this library yet, so any other
-/// pointer is left alone and the call is logged as not implemented.
+/// NULL, and any pointer that is not a list from `ibv_get_device_list(3)` (or was freed already), is ignored
+/// (rdma-core would crash).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
-    if list.is_null() {
-        return;
-    }
-    let _ = ffi::boundary("ibv_free_device_list", || -> Result<()> { Err(unsupported("ibv_free_device_list")) });
+    let _ = ffi::boundary("ibv_free_device_list", || -> Result<()> {
+        if !registry::remove(list, Kind::DeviceList) {
+            if !list.is_null() {
+                log::warn!("ibv_free_device_list: {list:p} is not a device list of this library; ignored");
+            }
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: allocated with calloc by ibv_get_device_list, unregistered above (freed once).
+        unsafe { libc::free(list.cast()) };
+        Ok(())
+    });
 }
 
 /// `ibv_get_device_name(3)`: returns the kernel name of a device (`rxe0`, `mlx5_0`), i.e. `device->name`.
 ///
-/// The string lives as long as the device. A NULL `device` gives NULL with `errno = EINVAL`.
+/// The string lives as long as the process. NULL, or a pointer that is not a device of this library, gives NULL
+/// with `errno = EINVAL`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_device_name(device: *mut ibv_device) -> *const c_char {
     ffi::boundary("ibv_get_device_name", || {
-        let device = ffi::nonnull(device)?;
-        // SAFETY: the caller passes a device from ibv_get_device_list(3); only the field's address is taken.
-        Ok(unsafe { (&raw mut (*device.as_ptr()).name).cast::<c_char>() })
+        let d = self::device(device)?;
+        Ok(d.ibv.name.as_ptr().cast_mut())
     })
     .or_null_errno()
     .cast_const()
 }
 
-/// `ibv_get_device_index(3)`: returns the kernel index of a device, or -1 when the kernel does not report it.
-///
-/// Not implemented yet: -1 with `errno = EOPNOTSUPP`.
+/// `ibv_get_device_index(3)`: returns the kernel index of a device, or -1 when the kernel did not report it
+/// (devices found through sysfs rather than netlink). An invalid device gives -1 with `errno = EINVAL`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_device_index(device: *mut ibv_device) -> c_int {
     ffi::boundary("ibv_get_device_index", || -> Result<c_int> {
-        ffi::nonnull(device)?;
-        Err(unsupported("ibv_get_device_index"))
+        let d = self::device(device)?;
+        Ok(d.info.index.map_or(-1, |i| i as c_int))
     })
     .or_minus_one_errno()
 }
 
-/// `ibv_get_device_guid(3)`: returns the node GUID of a device in network byte order, or 0 when it cannot be read.
-///
-/// Not implemented yet: 0 with `errno = EOPNOTSUPP` (`EINVAL` for a NULL device).
+/// `ibv_get_device_guid(3)`: returns the node GUID of a device in network byte order (from netlink, else read
+/// once from sysfs `node_guid`), or 0 when it cannot be read (`errno` from the read; `EINVAL` for an invalid
+/// device).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> __be64 {
     let r = ffi::boundary("ibv_get_device_guid", || -> Result<__be64> {
-        ffi::nonnull(device)?;
-        Err(unsupported("ibv_get_device_guid"))
+        let d = self::device(device)?;
+        let mut g = d.node_guid.lock();
+        if let Some(guid) = *g {
+            return Ok(guid.to_be());
+        }
+        let s = kernel::sysfs::read_attr(&d.info.ibdev_sysfs_path.join("node_guid"))?;
+        let guid = kernel::sysfs::parse_guid(&s)?;
+        *g = Some(guid);
+        Ok(guid.to_be())
     });
     match r {
         Ok(guid) => guid,
@@ -88,44 +250,110 @@ pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> __be64 
     }
 }
 
-/// `ibv_open_device(3)`: opens a device for use and returns its context.
+/// Opens a context on `dev` (rdma-core's `verbs_open_device` + the provider's `alloc_context`): the uverbs fd,
+/// GET_CONTEXT (with its async event fd), then the `verbs_context` with every op installed.
+fn open_context(dev: &'static Device) -> Result<*mut ibv_context> {
+    let cmd_fd = kernel::open_uverbs(&dev.info.uverbs_dev_path)?;
+    let kc = dev.provider.get_context(cmd_fd.as_fd())?;
+    let mut p = Pending::<Context>::new();
+    let c = p.as_ptr();
+    // SAFETY: filling our own zeroed allocation; every field gets a valid value before `finish`.
+    let ctx = unsafe {
+        let vctx = addr_of_mut!((*c).vctx);
+        ops::install(&mut *vctx, dev.provider);
+        let ic = addr_of_mut!((*vctx).context);
+        (*ic).device = (&raw const dev.ibv).cast_mut();
+        (*ic).cmd_fd = cmd_fd.as_raw_fd();
+        (*ic).async_fd = kc.async_fd.as_raw_fd();
+        (*ic).num_comp_vectors = kc.num_comp_vectors as c_int;
+        libc::pthread_mutex_init(addr_of_mut!((*ic).mutex), std::ptr::null());
+        (*ic).abi_compat = __VERBS_ABI_IS_EXTENDED;
+        (*vctx).sz = size_of::<verbs_context>();
+        addr_of_mut!((*c).device).write(dev);
+        addr_of_mut!((*c).provider).write(dev.provider);
+        addr_of_mut!((*c).cmd_fd).write(cmd_fd);
+        addr_of_mut!((*c).async_fd).write(kc.async_fd);
+        addr_of_mut!((*c).core_support).write(kc.core_support);
+        addr_of_mut!((*c).lock).write(Mutex::new(()));
+        &*p.finish()
+    };
+    registry::insert(ctx.ibv(), Kind::Context);
+    log::debug!(
+        "ibv_open_device({}): cmd_fd {}, async_fd {}, {} completion vector(s), core_support {:#x}",
+        dev.info.name,
+        object::raw(&ctx.cmd_fd),
+        object::raw(&ctx.async_fd),
+        kc.num_comp_vectors,
+        ctx.core_support
+    );
+    Ok(ctx.ibv())
+}
+
+/// `ibv_open_device(3)`: opens a device for use and returns its context (a `struct ibv_context` that is the last
+/// member of a `struct verbs_context`, so the header's inlines find the extended ops).
 ///
-/// Returns NULL with `errno` set on failure (`EINVAL` for a NULL device). Not implemented yet: `EOPNOTSUPP`.
+/// Returns NULL with `errno` set on failure: `EINVAL` for NULL or a pointer that is not a device of this
+/// library; `open(2)`'s errno for `/dev/infiniband/uverbsN` (`EACCES`, `ENOENT`, ...); the kernel's for
+/// GET_CONTEXT.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_context {
     ffi::boundary("ibv_open_device", || -> Result<*mut ibv_context> {
-        ffi::nonnull(device)?;
-        Err(unsupported("ibv_open_device"))
+        ibverbs_init();
+        let dev = self::device(device)?;
+        open_context(dev).inspect_err(|e| log::debug!("ibv_open_device({}): {e}", dev.info.name))
     })
     .or_null_errno()
 }
 
-/// `ibv_close_device(3)`: closes a context from `ibv_open_device(3)` or `ibv_import_device(3)`.
+/// `ibv_close_device(3)`: closes a context from `ibv_open_device(3)`: its command and async event fds are closed,
+/// which makes the kernel destroy every object still created on it (their memory here is not freed, as with
+/// rdma-core; do not use them afterwards).
 ///
-/// Returns 0, or an errno value (`EINVAL` for NULL). Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or `EINVAL` for NULL or a pointer that is not a live context of this library (rdma-core's returns
+/// -1 only in its documentation: it always returns 0).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
     ffi::boundary("ibv_close_device", || -> Result<()> {
-        ffi::nonnull(context)?;
-        Err(unsupported("ibv_close_device"))
+        if !registry::remove(context, Kind::Context) {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: a context we registered, now unregistered: nobody can reach it through this library.
+        unsafe {
+            let c = context.cast::<u8>().sub(object::CONTEXT_OFFSET).cast::<Context>();
+            libc::pthread_mutex_destroy(addr_of_mut!((*c).vctx.context.mutex));
+            object::free(c);
+        }
+        Ok(())
     })
     .ret_errno()
 }
 
-/// `ibv_import_device(3)`: creates a context on a uverbs command file descriptor that another process shared
-/// (the context does not own `cmd_fd`).
+/// `ibv_import_device(3)`: creates a context on a uverbs command fd shared by another process (the context does
+/// not own `cmd_fd`).
 ///
-/// Returns NULL with `errno` set on failure (`EBADF` for a negative fd). Not implemented yet: `EOPNOTSUPP`.
+/// Returns NULL with `errno` set: `EINVAL` when `cmd_fd` is not a character device, `ENODEV` when it is not one
+/// of the devices listed, `EOPNOTSUPP` when the device's provider cannot import contexts (rxe cannot, as in
+/// rdma-core).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_device(cmd_fd: c_int) -> *mut ibv_context {
     ffi::boundary("ibv_import_device", || -> Result<*mut ibv_context> {
-        if cmd_fd < 0 {
-            return Err(Errno::EBADF);
+        ibverbs_init();
+        // SAFETY: fstat on a caller-given number; a zeroed stat is a valid out buffer.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        if cmd_fd < 0 || unsafe { libc::fstat(cmd_fd, &mut st) } != 0 || st.st_mode & libc::S_IFMT != libc::S_IFCHR
+        {
+            return Err(Errno::EINVAL);
         }
-        Err(unsupported("ibv_import_device"))
+        let devs = refresh().map_err(|_| Errno::ENODEV)?;
+        let rdev = (libc::major(st.st_rdev), libc::minor(st.st_rdev));
+        let dev = devs.iter().find(|d| d.info.dev == rdev).ok_or(Errno::ENODEV)?;
+        log::debug!("ibv_import_device({cmd_fd}): {} has no import_context", dev.info.name);
+        Err(Errno::EOPNOTSUPP)
     })
     .or_null_errno()
 }
+
+use std::mem::size_of;
 
 crate::check_signatures!(rdma_common::abi::verbs;
     ibv_get_device_list, ibv_free_device_list, ibv_get_device_name, ibv_get_device_index, ibv_get_device_guid,

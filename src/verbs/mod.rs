@@ -23,6 +23,7 @@ pub mod fork;
 pub mod marshall;
 pub mod mcast;
 pub mod misc;
+pub mod ops;
 pub mod mr;
 pub mod pd;
 pub mod qp;
@@ -52,4 +53,58 @@ macro_rules! check_signatures {
             }
         };
     };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Resolving the objects C passes back: each is checked against the registry (live, right type) before it is
+// dereferenced, then its context (live too). `EINVAL` otherwise.
+// ---------------------------------------------------------------------------------------------------------------
+
+use crate::object::{registry, Context, Kind};
+use rdma_common::abi::verbs::{ibv_context, ibv_cq, ibv_pd, ibv_qp, ibv_srq};
+use rdma_common::errno::Result;
+
+/// An object of type `kind` whose public struct starts with `context: *mut ibv_context` (every verbs object does),
+/// and its context.
+///
+/// # Safety
+/// The returned reference must not outlive the context.
+pub(crate) unsafe fn object<'a, T>(p: *mut T, kind: Kind) -> Result<(*mut T, &'a Context)> {
+    let p = registry::check(p, kind)?.as_ptr();
+    // SAFETY: a registered object of `kind`; every public verbs struct begins with its context pointer.
+    let ctx = unsafe { Context::from_ibv(p.cast::<*mut ibv_context>().read()) }?;
+    Ok((p, ctx))
+}
+
+/// A PD and its context.
+pub(crate) unsafe fn pd<'a>(p: *mut ibv_pd) -> Result<(*mut ibv_pd, &'a Context)> {
+    // SAFETY: forwarded.
+    unsafe { object(p, Kind::Pd) }
+}
+
+/// A CQ and its context.
+pub(crate) unsafe fn cq<'a>(p: *mut ibv_cq) -> Result<(*mut ibv_cq, &'a Context)> {
+    // SAFETY: forwarded.
+    unsafe { object(p, Kind::Cq) }
+}
+
+/// A QP and its context.
+pub(crate) unsafe fn qp<'a>(p: *mut ibv_qp) -> Result<(*mut ibv_qp, &'a Context)> {
+    // SAFETY: forwarded.
+    unsafe { object(p, Kind::Qp) }
+}
+
+/// An SRQ and its context.
+pub(crate) unsafe fn srq<'a>(p: *mut ibv_srq) -> Result<(*mut ibv_srq, &'a Context)> {
+    // SAFETY: forwarded.
+    unsafe { object(p, Kind::Srq) }
+}
+
+/// `EINVAL` unless `other` (an object's context) is `ctx`: objects of two contexts cannot be combined.
+pub(crate) fn same_context(ctx: &Context, other: &Context) -> Result<()> {
+    if std::ptr::eq(ctx, other) {
+        Ok(())
+    } else {
+        Err(rdma_common::Errno::EINVAL)
+    }
 }

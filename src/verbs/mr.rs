@@ -1,34 +1,73 @@
-//! Memory regions (`ibv_reg_mr(3)`, `ibv_rereg_mr(3)`, `ibv_import_mr(3)`). Not implemented yet: each answers
-//! `EOPNOTSUPP` in its C convention.
+//! Memory regions and windows (`ibv_reg_mr(3)`, `ibv_rereg_mr(3)`, `ibv_dereg_mr(3)`, `ibv_reg_dmabuf_mr(3)`,
+//! `ibv_import_mr(3)`, and the `alloc_mw`/`dealloc_mw` ops behind the inline `ibv_alloc_mw(3)` /
+//! `ibv_dealloc_mw(3)`).
 //!
 //! Applications compiled against `verbs.h` call `ibv_reg_mr` / `ibv_reg_mr_iova` when the access flags are a
 //! compile-time constant without optional flags, and `ibv_reg_mr_iova2` otherwise (the header's inline dispatch);
-//! all three must behave the same apart from the address they register at.
+//! all three behave as rdma-core's `ibv_reg_mr_iova2`: optional access flags dropped unless the kernel reported
+//! `IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS`, the range marked `MADV_DONTFORK` when fork protection is on
+//! (`ibv_fork_init(3)`; not for on-demand MRs), then the provider's registration.
+#![allow(unsafe_code)]
 
-use super::unsupported;
+use super::fork;
+use crate::object::{self, registry, Kind, Mr, Mw, Pending};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::{c_int, c_uint, c_void};
 
-/// `ibv_reg_mr(3)`: registers `length` bytes at `addr` with `access` (`enum ibv_access_flags`); the region's I/O
-/// virtual address is `addr`.
+const ACCESS_ON_DEMAND: u32 = ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32;
+const OPTIONAL_MR_ACCESS: u64 = ib_uverbs_core_support::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS as u64;
+
+/// rdma-core's `ibv_reg_mr_iova2`.
+fn reg_mr(pd: *mut ibv_pd, addr: *mut c_void, length: usize, iova: u64, access: c_uint) -> Result<*mut ibv_mr> {
+    // SAFETY: entry-point contract.
+    let (pd, ctx) = unsafe { super::pd(pd) }?;
+    let mut access = access;
+    if ctx.core_support & OPTIONAL_MR_ACCESS == 0 {
+        access &= !IBV_ACCESS_OPTIONAL_RANGE;
+    }
+    let odp = access & ACCESS_ON_DEMAND != 0;
+    if !odp {
+        fork::dontfork_range(addr, length)?;
+    }
+    let mut obj = Pending::<Mr>::new();
+    let p = obj.as_ptr();
+    // SAFETY: our zeroed allocation.
+    let mr = unsafe { &raw mut (*p).mr };
+    if let Err(e) = ctx.provider.reg_mr(pd, mr, addr, length, iova, access as c_int) {
+        if !odp {
+            let _ = fork::dofork_range(addr, length);
+        }
+        return Err(e);
+    }
+    // SAFETY: every field is plain data.
+    unsafe {
+        (*mr).context = ctx.ibv();
+        (*mr).pd = pd;
+        (*mr).addr = addr;
+        (*mr).length = length;
+        (*p).access = access as c_int;
+        obj.finish();
+    }
+    registry::insert(mr, Kind::Mr);
+    Ok(mr)
+}
+
+/// `ibv_reg_mr(3)`: registers `length` bytes at `addr` with `access` (`enum ibv_access_flags` bits); the region's
+/// I/O virtual address is `addr`. Fills `lkey`, `rkey`, `handle`, `context`, `pd`, `addr`, `length`.
 ///
-/// Returns NULL with `errno` set on failure (`EINVAL` for a NULL PD). Not implemented yet: `EOPNOTSUPP`.
+/// Returns NULL with `errno` set on failure: `EINVAL` for NULL or a pointer that is not a live PD of this
+/// library, or an implicit on-demand MR with an address; `madvise(2)`'s errno when fork protection is on; the
+/// kernel's (`EFAULT` for a bad range, `EINVAL` for bad access flags, `ENOMEM`, ...).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_reg_mr(pd: *mut ibv_pd, addr: *mut c_void, length: usize, access: c_int) -> *mut ibv_mr {
-    let _ = (addr, length, access);
-    ffi::boundary("ibv_reg_mr", || -> Result<*mut ibv_mr> {
-        ffi::nonnull(pd)?;
-        Err(unsupported("ibv_reg_mr"))
-    })
-    .or_null_errno()
+    ffi::boundary("ibv_reg_mr", || reg_mr(pd, addr, length, addr as u64, access as c_uint)).or_null_errno()
 }
 
 /// `ibv_reg_mr_iova(3)`: registers `length` bytes at `addr`, seen by the device at I/O virtual address `iova`.
-///
-/// Returns NULL with `errno` set on failure. Not implemented yet: `EOPNOTSUPP`.
+/// Otherwise as `ibv_reg_mr(3)`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_reg_mr_iova(
     pd: *mut ibv_pd,
@@ -37,18 +76,11 @@ pub unsafe extern "C" fn ibv_reg_mr_iova(
     iova: u64,
     access: c_int,
 ) -> *mut ibv_mr {
-    let _ = (addr, length, iova, access);
-    ffi::boundary("ibv_reg_mr_iova", || -> Result<*mut ibv_mr> {
-        ffi::nonnull(pd)?;
-        Err(unsupported("ibv_reg_mr_iova"))
-    })
-    .or_null_errno()
+    ffi::boundary("ibv_reg_mr_iova", || reg_mr(pd, addr, length, iova, access as c_uint)).or_null_errno()
 }
 
-/// `ibv_reg_mr_iova2`: as `ibv_reg_mr_iova(3)`, with the optional access flags (`IBV_ACCESS_OPTIONAL_RANGE`)
-/// dropped when the kernel does not support them.
-///
-/// Returns NULL with `errno` set on failure. Not implemented yet: `EOPNOTSUPP`.
+/// `ibv_reg_mr_iova2`: as `ibv_reg_mr_iova(3)` (what the header's `ibv_reg_mr` / `ibv_reg_mr_iova` inlines call
+/// when the access flags are not a compile-time constant or include optional flags).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_reg_mr_iova2(
     pd: *mut ibv_pd,
@@ -57,17 +89,13 @@ pub unsafe extern "C" fn ibv_reg_mr_iova2(
     iova: u64,
     access: c_uint,
 ) -> *mut ibv_mr {
-    let _ = (addr, length, iova, access);
-    ffi::boundary("ibv_reg_mr_iova2", || -> Result<*mut ibv_mr> {
-        ffi::nonnull(pd)?;
-        Err(unsupported("ibv_reg_mr_iova2"))
-    })
-    .or_null_errno()
+    ffi::boundary("ibv_reg_mr_iova2", || reg_mr(pd, addr, length, iova, access)).or_null_errno()
 }
 
 /// `ibv_reg_dmabuf_mr(3)`: registers `length` bytes at `offset` of the dma-buf `fd`, seen at `iova`.
 ///
-/// Returns NULL with `errno` set on failure. Not implemented yet: `EOPNOTSUPP`.
+/// Returns NULL with `errno` set: `EOPNOTSUPP` (Soft-RoCE cannot; rdma-core's dummy op answers the same),
+/// `EINVAL` for an invalid PD.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_reg_dmabuf_mr(
     pd: *mut ibv_pd,
@@ -79,18 +107,27 @@ pub unsafe extern "C" fn ibv_reg_dmabuf_mr(
 ) -> *mut ibv_mr {
     let _ = (offset, length, iova, fd, access);
     ffi::boundary("ibv_reg_dmabuf_mr", || -> Result<*mut ibv_mr> {
-        ffi::nonnull(pd)?;
-        Err(unsupported("ibv_reg_dmabuf_mr"))
+        // SAFETY: entry-point contract.
+        unsafe { super::pd(pd) }?;
+        Err(Errno::EOPNOTSUPP)
     })
     .or_null_errno()
 }
 
+const REREG_TRANSLATION: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_TRANSLATION as c_int;
+const REREG_PD: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD as c_int;
+const REREG_ACCESS: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_ACCESS as c_int;
+const REREG_SUPPORTED: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_FLAGS_SUPPORTED as c_int;
+
 /// `ibv_rereg_mr(3)`: changes the translation (`addr`, `length`), PD and/or access of a memory region, as `flags`
 /// (`enum ibv_rereg_mr_flags`) selects.
 ///
-/// Returns 0, or a negative `enum ibv_rereg_mr_err_code` with `errno` set. Not implemented yet:
-/// `IBV_REREG_MR_ERR_INPUT` (the region is unchanged and still valid) with `errno = EOPNOTSUPP`; the same with
-/// `EINVAL` for a NULL region or unknown flags.
+/// Returns 0, or a negative `enum ibv_rereg_mr_err_code` with `errno` set, as rdma-core:
+/// `IBV_REREG_MR_ERR_INPUT` (`EINVAL`: invalid MR or PD, unknown flags, a new translation without address or
+/// length, access flags without `IBV_REREG_MR_CHANGE_ACCESS`; the region is unchanged),
+/// `IBV_REREG_MR_ERR_DONT_FORK_NEW`, `IBV_REREG_MR_ERR_CMD` (the provider or kernel refused: Soft-RoCE has no
+/// re-registration, `EOPNOTSUPP`, as with rdma-core), `IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW`,
+/// `IBV_REREG_MR_ERR_DO_FORK_OLD`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_rereg_mr(
     mr: *mut ibv_mr,
@@ -100,57 +137,168 @@ pub unsafe extern "C" fn ibv_rereg_mr(
     length: usize,
     access: c_int,
 ) -> c_int {
-    let _ = (pd, addr, length, access);
-    let r = ffi::boundary("ibv_rereg_mr", || -> Result<()> {
-        ffi::nonnull(mr)?;
-        if flags & !(ibv_rereg_mr_flags::IBV_REREG_MR_FLAGS_SUPPORTED as c_int) != 0 {
-            return Err(Errno::EINVAL);
+    use ibv_rereg_mr_err_code::*;
+    let r = ffi::boundary("ibv_rereg_mr", || -> Result<std::result::Result<(), (ibv_rereg_mr_err_code, Errno)>> {
+        let input = |e| Ok(Err((IBV_REREG_MR_ERR_INPUT, e)));
+        // SAFETY: entry-point contract.
+        let Ok((mr, ctx)) = (unsafe { super::object(mr, Kind::Mr) }) else { return input(Errno::EINVAL) };
+        if flags & !REREG_SUPPORTED != 0 {
+            return input(Errno::EINVAL);
         }
-        Err(unsupported("ibv_rereg_mr"))
+        if flags & REREG_TRANSLATION != 0 && (length == 0 || addr.is_null()) {
+            return input(Errno::EINVAL);
+        }
+        if access != 0 && flags & REREG_ACCESS == 0 {
+            return input(Errno::EINVAL);
+        }
+        if flags & REREG_PD != 0 {
+            // SAFETY: entry-point contract.
+            match unsafe { super::pd(pd) } {
+                Ok((_, pctx)) if std::ptr::eq(pctx, ctx) => {}
+                _ => return input(Errno::EINVAL),
+            }
+        }
+        let dofork_onfail = flags & REREG_TRANSLATION != 0;
+        if dofork_onfail && fork::dontfork_range(addr, length).is_err() {
+            return Ok(Err((IBV_REREG_MR_ERR_DONT_FORK_NEW, Errno::last())));
+        }
+        // SAFETY: a live MR.
+        let (old_addr, old_len) = unsafe { ((*mr).addr, (*mr).length) };
+        if let Err(e) = ctx.provider.rereg_mr(mr, flags, pd, addr, length, access) {
+            let mut code = IBV_REREG_MR_ERR_CMD;
+            if dofork_onfail && fork::dofork_range(addr, length).is_err() {
+                code = IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW;
+            }
+            return Ok(Err((code, e)));
+        }
+        // SAFETY: a live MR; plain fields.
+        unsafe {
+            if flags & REREG_PD != 0 {
+                (*mr).pd = pd;
+            }
+            if flags & REREG_ACCESS != 0 {
+                (*mr.cast::<Mr>()).access = access;
+            }
+            if flags & REREG_TRANSLATION != 0 {
+                (*mr).addr = addr;
+                (*mr).length = length;
+                if let Err(e) = fork::dofork_range(old_addr, old_len) {
+                    return Ok(Err((IBV_REREG_MR_ERR_DO_FORK_OLD, e)));
+                }
+            }
+        }
+        Ok(Ok(()))
     });
     match r {
-        Ok(()) => 0,
+        Ok(Ok(())) => 0,
+        Ok(Err((code, e))) => {
+            e.set();
+            code as c_int
+        }
         Err(e) => {
             e.set();
-            ibv_rereg_mr_err_code::IBV_REREG_MR_ERR_INPUT as c_int
+            IBV_REREG_MR_ERR_INPUT as c_int
         }
     }
 }
 
-/// `ibv_dereg_mr(3)`: deregisters a memory region.
+/// `ibv_dereg_mr(3)`: deregisters a memory region (and, with fork protection on, lets its pages be inherited
+/// again).
 ///
-/// Returns 0, or an errno value (`EINVAL` for NULL). Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or an errno value: `EINVAL` for NULL or a pointer that is not a live MR of this library; `EBUSY`
+/// while memory windows are bound to it (the kernel's).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
     ffi::boundary("ibv_dereg_mr", || -> Result<()> {
-        ffi::nonnull(mr)?;
-        Err(unsupported("ibv_dereg_mr"))
+        // SAFETY: entry-point contract.
+        let (mr, ctx) = unsafe { super::object(mr, Kind::Mr) }?;
+        if !registry::remove(mr, Kind::Mr) {
+            return Err(Errno::EINVAL);
+        }
+        if let Err(e) = ctx.provider.dereg_mr(mr) {
+            registry::insert(mr, Kind::Mr);
+            return Err(e);
+        }
+        // SAFETY: the kernel destroyed it and it is unregistered.
+        unsafe {
+            let o = mr.cast::<Mr>();
+            if (*o).access as u32 & ACCESS_ON_DEMAND == 0 {
+                let _ = fork::dofork_range((*mr).addr, (*mr).length);
+            }
+            object::free(o);
+        }
+        Ok(())
     })
     .ret_errno()
 }
 
 /// `ibv_import_mr(3)`: creates an MR object for the memory region `mr_handle` of an imported context.
 ///
-/// Returns NULL with `errno` set on failure. Not implemented yet: `EOPNOTSUPP`.
+/// Returns NULL with `errno` set: `EOPNOTSUPP` (no imported context can exist here, as with rdma-core on
+/// Soft-RoCE), `EINVAL` for an invalid PD.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_mr(pd: *mut ibv_pd, mr_handle: u32) -> *mut ibv_mr {
     let _ = mr_handle;
     ffi::boundary("ibv_import_mr", || -> Result<*mut ibv_mr> {
-        ffi::nonnull(pd)?;
-        Err(unsupported("ibv_import_mr"))
+        // SAFETY: entry-point contract.
+        unsafe { super::pd(pd) }?;
+        Err(Errno::EOPNOTSUPP)
     })
     .or_null_errno()
 }
 
 /// `ibv_unimport_mr(3)`: frees an MR object from `ibv_import_mr(3)` without deregistering the region.
 ///
-/// NULL is ignored. Not implemented yet: logs and does nothing (no imported MR can exist).
+/// No imported MR can exist here: does nothing (as rdma-core's dummy op).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_unimport_mr(mr: *mut ibv_mr) {
-    if mr.is_null() {
-        return;
-    }
-    let _ = ffi::boundary("ibv_unimport_mr", || -> Result<()> { Err(unsupported("ibv_unimport_mr")) });
+    let _ = mr;
+}
+
+/// `ibv_context.ops.alloc_mw`, what the inline `ibv_alloc_mw(3)` calls: allocates a memory window of `type_`
+/// (`IBV_MW_TYPE_1` or `IBV_MW_TYPE_2`, taken as a number) on `pd`.
+///
+/// Returns NULL with `errno` set: `EINVAL` for an invalid PD or type (the kernel's for the latter), the
+/// kernel's otherwise.
+pub(crate) unsafe extern "C" fn alloc_mw_op(pd: *mut ibv_pd, type_: c_uint) -> *mut ibv_mw {
+    ffi::boundary("ibv_alloc_mw", || -> Result<*mut ibv_mw> {
+        // SAFETY: entry-point contract.
+        let (pd, ctx) = unsafe { super::pd(pd) }?;
+        let mut obj = Pending::<Mw>::new();
+        let p = obj.as_ptr();
+        // SAFETY: our zeroed allocation.
+        let mw = unsafe { &raw mut (*p).mw };
+        ctx.provider.alloc_mw(pd, mw, type_)?;
+        // SAFETY: the provider stored a type the kernel accepted (1 or 2) and the other fields.
+        unsafe {
+            (*mw).context = ctx.ibv();
+            (*mw).pd = pd;
+            obj.finish();
+        }
+        registry::insert(mw, Kind::Mw);
+        Ok(mw)
+    })
+    .or_null_errno()
+}
+
+/// `ibv_context.ops.dealloc_mw`, what the inline `ibv_dealloc_mw(3)` calls. Returns 0 or a positive errno
+/// (`EINVAL` for an invalid MW, the kernel's).
+pub(crate) unsafe extern "C" fn dealloc_mw_op(mw: *mut ibv_mw) -> c_int {
+    ffi::boundary("ibv_dealloc_mw", || -> Result<()> {
+        // SAFETY: entry-point contract.
+        let (mw, ctx) = unsafe { super::object(mw, Kind::Mw) }?;
+        if !registry::remove(mw, Kind::Mw) {
+            return Err(Errno::EINVAL);
+        }
+        if let Err(e) = ctx.provider.dealloc_mw(mw) {
+            registry::insert(mw, Kind::Mw);
+            return Err(e);
+        }
+        // SAFETY: the kernel destroyed it and it is unregistered.
+        unsafe { object::free(mw.cast::<Mw>()) };
+        Ok(())
+    })
+    .ret_errno()
 }
 
 crate::check_signatures!(rdma_common::abi::verbs;

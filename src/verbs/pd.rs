@@ -1,58 +1,82 @@
-//! Protection domains (`ibv_alloc_pd(3)`, `ibv_import_pd(3)`). Not implemented yet: each answers `EOPNOTSUPP` in
-//! its C convention.
+//! Protection domains (`ibv_alloc_pd(3)`, `ibv_dealloc_pd(3)`, `ibv_import_pd(3)`).
+#![allow(unsafe_code)]
 
-use super::unsupported;
+use crate::object::{self, registry, Context, Kind, Pd, Pending};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
+use rdma_common::Errno;
 use std::ffi::c_int;
 
 /// `ibv_alloc_pd(3)`: allocates a protection domain on `context`.
 ///
-/// Returns NULL with `errno` set on failure (`EINVAL` for NULL). Not implemented yet: `EOPNOTSUPP`.
+/// Returns NULL with `errno` set on failure: `EINVAL` for NULL or a pointer that is not a live context of this
+/// library; the kernel's (`ENOMEM`, ...).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd {
     ffi::boundary("ibv_alloc_pd", || -> Result<*mut ibv_pd> {
-        ffi::nonnull(context)?;
-        Err(unsupported("ibv_alloc_pd"))
+        // SAFETY: entry-point contract.
+        let ctx = unsafe { Context::from_ibv(context) }?;
+        let mut obj = Pending::<Pd>::new();
+        let p = obj.as_ptr();
+        // SAFETY: our zeroed allocation; `pd` is its first field.
+        let pd = unsafe { &raw mut (*p).pd };
+        ctx.provider.alloc_pd(ctx.ibv(), pd)?;
+        // SAFETY: every field is valid (plain data).
+        unsafe {
+            (*pd).context = ctx.ibv();
+            obj.finish();
+        }
+        registry::insert(pd, Kind::Pd);
+        Ok(pd)
     })
     .or_null_errno()
 }
 
 /// `ibv_dealloc_pd(3)`: frees a protection domain no object uses any more.
 ///
-/// Returns 0, or an errno value (`EBUSY` while in use, `EINVAL` for NULL). Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or an errno value: `EBUSY` while QPs, MRs, MWs, SRQs or AHs still use it (the kernel's), `EINVAL`
+/// for NULL or a pointer that is not a live PD of this library.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     ffi::boundary("ibv_dealloc_pd", || -> Result<()> {
-        ffi::nonnull(pd)?;
-        Err(unsupported("ibv_dealloc_pd"))
+        // SAFETY: entry-point contract.
+        let (pd, ctx) = unsafe { super::pd(pd) }?;
+        if !registry::remove(pd, Kind::Pd) {
+            return Err(Errno::EINVAL);
+        }
+        if let Err(e) = ctx.provider.dealloc_pd(pd) {
+            registry::insert(pd, Kind::Pd);
+            return Err(e);
+        }
+        // SAFETY: the kernel destroyed it and it is unregistered.
+        unsafe { object::free(pd.cast::<Pd>()) };
+        Ok(())
     })
     .ret_errno()
 }
 
 /// `ibv_import_pd(3)`: creates a PD object for the protection domain `pd_handle` of an imported context.
 ///
-/// Returns NULL with `errno` set on failure. Not implemented yet: `EOPNOTSUPP`.
+/// Returns NULL with `errno` set: `EOPNOTSUPP` (no context can be imported here: rxe has no
+/// `import_context`, and rdma-core's dummy op answers the same), `EINVAL` for an invalid context.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd {
     let _ = pd_handle;
     ffi::boundary("ibv_import_pd", || -> Result<*mut ibv_pd> {
-        ffi::nonnull(context)?;
-        Err(unsupported("ibv_import_pd"))
+        // SAFETY: entry-point contract.
+        unsafe { Context::from_ibv(context) }?;
+        Err(Errno::EOPNOTSUPP)
     })
     .or_null_errno()
 }
 
 /// `ibv_unimport_pd(3)`: frees a PD object from `ibv_import_pd(3)` without destroying the protection domain.
 ///
-/// NULL is ignored. Not implemented yet: logs and does nothing (no imported PD can exist).
+/// No imported PD can exist here: does nothing (rdma-core's dummy op does nothing either).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_unimport_pd(pd: *mut ibv_pd) {
-    if pd.is_null() {
-        return;
-    }
-    let _ = ffi::boundary("ibv_unimport_pd", || -> Result<()> { Err(unsupported("ibv_unimport_pd")) });
+    let _ = pd;
 }
 
 crate::check_signatures!(rdma_common::abi::verbs; ibv_alloc_pd, ibv_dealloc_pd, ibv_import_pd, ibv_unimport_pd);

@@ -1,46 +1,159 @@
-//! Queue pairs (`ibv_create_qp(3)`, `ibv_modify_qp(3)`, `ibv_query_qp(3)`, `ibv_destroy_qp(3)`,
-//! `ibv_qp_to_qp_ex(3)`, `ibv_query_qp_data_in_order(3)`, `ibv_set_ece(3)`, `ibv_query_ece(3)`). Posting goes
-//! through the context's ops table (`ibv_post_send(3)`, `ibv_post_recv(3)` are inline). Not implemented yet:
-//! each answers in its C convention as documented.
+//! Queue pairs (`ibv_create_qp(3)`, `ibv_create_qp_ex(3)`, `ibv_modify_qp(3)`, `ibv_query_qp(3)`,
+//! `ibv_destroy_qp(3)`, `ibv_qp_to_qp_ex(3)`, `ibv_query_qp_data_in_order(3)`, `ibv_set_ece(3)`,
+//! `ibv_query_ece(3)`). Posting goes through the context's ops table and the `ibv_qp_ex` builders (inline).
+//!
+//! `ibv_qp.state` is kept current: every successful `ibv_modify_qp(3)` and `ibv_query_qp(3)` with `IBV_QP_STATE`
+//! stores the state (the data path reads it: receives are refused in RESET); a refused transition leaves it as
+//! it was. Destroying a QP waits until every async event delivered for it was acknowledged.
+#![allow(unsafe_code)]
 
-use super::unsupported;
+use super::ops;
+use crate::object::{self, registry, Context, Kind, Pending, Qp};
+use crate::provider::cmd::{known_qp_type, put_enum};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
+use rdma_common::Errno;
 use std::ffi::{c_int, c_uint};
+use std::mem::MaybeUninit;
+use std::ptr::{addr_of, addr_of_mut};
 
-/// `ibv_create_qp(3)`: creates a queue pair on `pd`; `qp_init_attr->cap` gets the actual capacities.
+const QP_INIT_ATTR_PD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
+const QP_STATE: c_int = ibv_qp_attr_mask::IBV_QP_STATE as c_int;
+const QPS_RESET: u32 = ibv_qp_state::IBV_QPS_RESET as u32;
+
+/// Creates a QP (rdma-core's `ibv_create_qp` / the provider's `create_qp_ex`, then `set_qp`): checks every object
+/// the attributes name (live, of this context), lets the provider create it, fills the generic fields.
 ///
-/// Returns NULL with `errno` set on failure. Not implemented yet: `EOPNOTSUPP`.
+/// # Safety
+/// `attr` is a readable and writable `ibv_qp_init_attr_ex`.
+unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: bool) -> Result<*mut ibv_qp> {
+    // SAFETY (whole function): caller's contract; every object pointer is checked before the provider reads it.
+    unsafe {
+        let a = &*attr;
+        let qp_type = ffi::enum_raw(addr_of!(a.qp_type));
+        if !known_qp_type(qp_type) {
+            return Err(Errno::EINVAL);
+        }
+        let pd = if a.comp_mask & QP_INIT_ATTR_PD != 0 { a.pd } else { std::ptr::null_mut() };
+        if !pd.is_null() {
+            super::same_context(ctx, super::pd(pd)?.1)?;
+        }
+        for cq in [a.send_cq, a.recv_cq] {
+            if !cq.is_null() {
+                super::same_context(ctx, super::cq(cq)?.1)?;
+            }
+        }
+        if !a.srq.is_null() {
+            super::same_context(ctx, super::srq(a.srq)?.1)?;
+        }
+        let mut obj = Pending::<Qp>::new();
+        let p = obj.as_ptr();
+        let qpx = &raw mut (*p).qp_ex;
+        let st = ctx.provider.create_qp(ctx.ibv(), qpx, attr, extended)?;
+        let q = &raw mut (*qpx).qp_base;
+        let a = &*attr;
+        (*q).context = ctx.ibv();
+        (*q).qp_context = a.qp_context;
+        (*q).pd = pd;
+        (*q).send_cq = a.send_cq;
+        (*q).recv_cq = a.recv_cq;
+        (*q).srq = a.srq;
+        put_enum(addr_of_mut!((*q).qp_type), qp_type);
+        put_enum(addr_of_mut!((*q).state), QPS_RESET);
+        (*q).events_completed = 0;
+        object::init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
+        addr_of_mut!((*p).prov).write(st);
+        addr_of_mut!((*p).extended).write(extended);
+        obj.finish();
+        registry::insert(q, Kind::Qp);
+        log::debug!("created QP {:#x} (type {qp_type}, handle {})", (*q).qp_num, (*q).handle);
+        Ok(q)
+    }
+}
+
+/// `ibv_create_qp(3)`: creates a queue pair on `pd` (of `qp_init_attr->qp_type`, with its CQs, optional SRQ and
+/// capacities); `qp_init_attr->cap` gets the capacities actually granted. The QP starts in RESET.
+///
+/// Returns NULL with `errno` set on failure: `EINVAL` for an invalid PD, CQ or SRQ (NULL where one is needed, not
+/// live, or of another context), an unknown QP type, capacities beyond the device's limits (the kernel's);
+/// `EOPNOTSUPP` for QP types Soft-RoCE has not (raw packet, XRC: the kernel's); `ENOMEM`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_create_qp(pd: *mut ibv_pd, qp_init_attr: *mut ibv_qp_init_attr) -> *mut ibv_qp {
     ffi::boundary("ibv_create_qp", || -> Result<*mut ibv_qp> {
-        ffi::nonnull(pd)?;
-        ffi::nonnull(qp_init_attr)?;
-        Err(unsupported("ibv_create_qp"))
+        // SAFETY: entry-point contract.
+        let (pd, ctx) = unsafe { super::pd(pd) }?;
+        let ia = ffi::nonnull(qp_init_attr)?.as_ptr();
+        let mut ax = MaybeUninit::<ibv_qp_init_attr_ex>::zeroed();
+        let x = ax.as_mut_ptr();
+        // SAFETY: the caller's attributes; our zeroed local (its enum written as a number, never read typed).
+        unsafe {
+            (*x).qp_context = (*ia).qp_context;
+            (*x).send_cq = (*ia).send_cq;
+            (*x).recv_cq = (*ia).recv_cq;
+            (*x).srq = (*ia).srq;
+            (*x).cap = (*ia).cap;
+            put_enum(addr_of_mut!((*x).qp_type), ffi::enum_raw(addr_of!((*ia).qp_type)));
+            (*x).sq_sig_all = (*ia).sq_sig_all;
+            (*x).comp_mask = QP_INIT_ATTR_PD;
+            (*x).pd = pd;
+            let qp = create_qp(ctx, x, false)?;
+            (*ia).cap = (*x).cap;
+            Ok(qp)
+        }
+    })
+    .or_null_errno()
+}
+
+/// `verbs_context.create_qp_ex`, what the inline `ibv_create_qp_ex(3)` calls for anything beyond a PD: Soft-RoCE
+/// accepts `IBV_QP_INIT_ATTR_PD`, `_CREATE_FLAGS` (with no flag) and `_SEND_OPS_FLAGS` (the operations the QP
+/// type supports; they select the `ibv_qp_ex` `wr_*` builders, see `ibv_wr_post(3)`).
+///
+/// Returns NULL with `errno` set: `EOPNOTSUPP` for other `comp_mask` bits (XRC domain, TSO, RSS...), any
+/// creation flag, or send operations the QP type cannot do (as rdma-core's rxe); otherwise as `ibv_create_qp(3)`.
+pub(crate) unsafe extern "C" fn create_qp_ex_op(
+    context: *mut ibv_context,
+    qp_init_attr_ex: *mut ibv_qp_init_attr_ex,
+) -> *mut ibv_qp {
+    ffi::boundary("ibv_create_qp_ex", || -> Result<*mut ibv_qp> {
+        // SAFETY: op contract.
+        let ctx = unsafe { ops::ctx(context) }?;
+        let attr = ffi::nonnull(qp_init_attr_ex)?.as_ptr();
+        // SAFETY: the caller's attributes.
+        unsafe { create_qp(ctx, attr, true) }
     })
     .or_null_errno()
 }
 
 /// `ibv_modify_qp(3)`: changes the attributes of a QP selected by `attr_mask` (`enum ibv_qp_attr_mask`),
-/// typically moving it through RESET -> INIT -> RTR -> RTS.
+/// typically moving it through RESET -> INIT -> RTR -> RTS; on success with `IBV_QP_STATE`, `qp->state` becomes
+/// `attr->qp_state`.
 ///
-/// Returns 0, or an errno value. Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or an errno value: `EINVAL` for an invalid QP or NULL `attr`, an illegal transition or an attribute
+/// the transition does not allow or lacks (the kernel's); `EOPNOTSUPP` for `IBV_QP_RATE_LIMIT` (as rdma-core's
+/// rxe).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> c_int {
-    let _ = attr_mask;
     ffi::boundary("ibv_modify_qp", || -> Result<()> {
-        ffi::nonnull(qp)?;
-        ffi::nonnull(attr)?;
-        Err(unsupported("ibv_modify_qp"))
+        // SAFETY: entry-point contract.
+        let (qp, ctx) = unsafe { super::qp(qp) }?;
+        let attr = ffi::nonnull(attr)?.as_ptr();
+        ctx.provider.modify_qp(qp, attr, attr_mask)?;
+        if attr_mask & QP_STATE != 0 {
+            // SAFETY: a live QP; the kernel accepted this state number.
+            unsafe { put_enum(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
+        }
+        Ok(())
     })
     .ret_errno()
 }
 
-/// `ibv_query_qp(3)`: reads the attributes of a QP selected by `attr_mask` into `*attr`, and its creation
-/// attributes into `*init_attr`.
+/// `ibv_query_qp(3)`: reads the current attributes of a QP into `*attr` (all the kernel reports; `attr_mask`
+/// says which the caller needs) and its creation attributes into `*init_attr`; with `IBV_QP_STATE` in the mask,
+/// `qp->state` is refreshed.
 ///
-/// Returns 0, or an errno value. Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or an errno value: `EINVAL` for an invalid QP or NULL pointers; `EOPNOTSUPP` for
+/// `IBV_QP_RATE_LIMIT`; the kernel's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_qp(
     qp: *mut ibv_qp,
@@ -48,47 +161,82 @@ pub unsafe extern "C" fn ibv_query_qp(
     attr_mask: c_int,
     init_attr: *mut ibv_qp_init_attr,
 ) -> c_int {
-    let _ = attr_mask;
     ffi::boundary("ibv_query_qp", || -> Result<()> {
-        ffi::nonnull(qp)?;
-        ffi::nonnull(attr)?;
-        ffi::nonnull(init_attr)?;
-        Err(unsupported("ibv_query_qp"))
+        // SAFETY: entry-point contract.
+        let (qp, ctx) = unsafe { super::qp(qp) }?;
+        let attr = ffi::nonnull(attr)?.as_ptr();
+        let init_attr = ffi::nonnull(init_attr)?.as_ptr();
+        ctx.provider.query_qp(qp, attr, attr_mask, init_attr)?;
+        if attr_mask & QP_STATE != 0 {
+            // SAFETY: a live QP; the state number comes from the kernel.
+            unsafe { put_enum(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
+        }
+        Ok(())
     })
     .ret_errno()
 }
 
-/// `ibv_destroy_qp(3)`: destroys a QP; waits until its asynchronous events were acknowledged.
+/// `ibv_destroy_qp(3)`: destroys a QP (detaching it from its multicast groups); first waits until every async
+/// event the kernel delivered for it was acknowledged (`ibv_ack_async_event(3)`).
 ///
-/// Returns 0, or an errno value. Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or an errno value: `EINVAL` for NULL or a pointer that is not a live QP of this library; the
+/// kernel's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
     ffi::boundary("ibv_destroy_qp", || -> Result<()> {
-        ffi::nonnull(qp)?;
-        Err(unsupported("ibv_destroy_qp"))
+        // SAFETY: entry-point contract.
+        let (qp, ctx) = unsafe { super::qp(qp) }?;
+        if !registry::begin_destroy(qp, Kind::Qp) {
+            return Err(Errno::EINVAL);
+        }
+        let reported = match ctx.provider.destroy_qp(qp) {
+            Ok(n) => n,
+            Err(e) => {
+                registry::abort_destroy(qp, Kind::Qp);
+                return Err(e);
+            }
+        };
+        // SAFETY: destroyed in the kernel and dying: acknowledgements touch it only under its mutex, until the
+        // counts match; then unregistered and freed.
+        unsafe {
+            let (m, c) = (addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond));
+            object::wait_events(m, c, || (*qp).events_completed == reported);
+            registry::remove(qp, Kind::Qp);
+            object::destroy_sync(m, c);
+            object::free(qp.cast::<Qp>());
+        }
+        Ok(())
     })
     .ret_errno()
 }
 
 /// `ibv_qp_to_qp_ex(3)`: returns the extended view (`struct ibv_qp_ex`, for the `ibv_wr_*` builders) of a QP
-/// created with `ibv_create_qp_ex(3)` and send-ops flags.
+/// created with `ibv_create_qp_ex(3)` through the extended op (with Soft-RoCE: any `comp_mask` beyond
+/// `IBV_QP_INIT_ATTR_PD`).
 ///
-/// Returns NULL when the QP has none (rdma-core leaves `errno` alone then); here, not implemented yet: NULL with
-/// `errno = EOPNOTSUPP`.
+/// Returns NULL for other QPs (as rdma-core, `errno` untouched), and NULL with `errno = EINVAL` for a pointer
+/// that is not a live QP of this library.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> *mut ibv_qp_ex {
-    ffi::boundary("ibv_qp_to_qp_ex", || -> Result<*mut ibv_qp_ex> {
-        ffi::nonnull(qp)?;
-        Err(unsupported("ibv_qp_to_qp_ex"))
-    })
-    .or_null_errno()
+    let r = ffi::boundary("ibv_qp_to_qp_ex", || -> Result<*mut ibv_qp_ex> {
+        let qp = registry::check(qp, Kind::Qp)?.as_ptr().cast::<Qp>();
+        // SAFETY: a live QP object.
+        Ok(if unsafe { (*qp).extended } { unsafe { &raw mut (*qp).qp_ex } } else { std::ptr::null_mut() })
+    });
+    match r {
+        Ok(p) => p,
+        Err(e) => {
+            e.set();
+            std::ptr::null_mut()
+        }
+    }
 }
 
 /// `ibv_query_qp_data_in_order(3)`: whether the data written by operation `op` (an `enum ibv_wr_opcode` value)
 /// on `qp` reaches memory in order; `flags` must be 0.
 ///
-/// Returns 1 when guaranteed, else 0, which is also rdma-core's answer when the provider cannot tell. Not
-/// implemented yet: always 0, which is always a correct (conservative) answer.
+/// Returns 1 when guaranteed, else 0. Soft-RoCE's provider does not say (rdma-core's dummy op), so always 0, a
+/// correct conservative answer.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_qp_data_in_order(qp: *mut ibv_qp, op: c_uint, flags: u32) -> c_int {
     let _ = (qp, op, flags);
@@ -97,26 +245,31 @@ pub unsafe extern "C" fn ibv_query_qp_data_in_order(qp: *mut ibv_qp, op: c_uint,
 
 /// `ibv_set_ece(3)`: sets the enhanced-connection-establishment options `qp` will offer.
 ///
-/// Returns 0, or an errno value. Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or an errno value: `EOPNOTSUPP` with `errno` set (a zero `vendor_id`, or a provider without ECE:
+/// Soft-RoCE has none), `EINVAL` for NULL pointers or an invalid QP.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_set_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_int {
     ffi::boundary("ibv_set_ece", || -> Result<()> {
-        ffi::nonnull(qp)?;
+        // SAFETY: entry-point contract.
+        unsafe { super::qp(qp) }?;
         ffi::nonnull(ece)?;
-        Err(unsupported("ibv_set_ece"))
+        Errno::EOPNOTSUPP.set();
+        Err(Errno::EOPNOTSUPP)
     })
     .ret_errno()
 }
 
 /// `ibv_query_ece(3)`: reads the enhanced-connection-establishment options `qp` accepted into `*ece`.
 ///
-/// Returns 0, or an errno value. Not implemented yet: `EOPNOTSUPP`.
+/// Returns 0, or an errno value: `EOPNOTSUPP` (Soft-RoCE has no ECE, as rdma-core's dummy op), `EINVAL` for NULL
+/// pointers or an invalid QP.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_int {
     ffi::boundary("ibv_query_ece", || -> Result<()> {
-        ffi::nonnull(qp)?;
+        // SAFETY: entry-point contract.
+        unsafe { super::qp(qp) }?;
         ffi::nonnull(ece)?;
-        Err(unsupported("ibv_query_ece"))
+        Err(Errno::EOPNOTSUPP)
     })
     .ret_errno()
 }

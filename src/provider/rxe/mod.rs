@@ -18,6 +18,7 @@
 #![allow(unsafe_code)]
 
 pub mod abi;
+pub mod ctrl;
 pub mod poll;
 pub mod post;
 pub mod queue;

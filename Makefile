@@ -63,11 +63,11 @@ deps:
 	tools/install-deps.sh
 
 # The whole suite: one runner, one summary line ("N passed, N failed") at the end.
-test: deps all
+test: deps all examples
 	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py
 
 # Host-only part (no guest boot), for quick iteration.
-test-host: all
+test-host: all examples
 	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py --no-guest
 
 clean:

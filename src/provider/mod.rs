@@ -156,9 +156,12 @@ pub struct CqEventsReported {
 /// `destroy_*` issues the kernel command, after which the entry-point layer drops the state (unmapping the rings).
 /// The entry-point layer has already checked every object pointer (live, same context) and fills the generic
 /// fields rdma-core's libibverbs fills (`context`, `pd`, `cq_context`, `qp_context`, `state`, ...). Errors are
-/// positive errnos, as the verb returns them. Every method is `unsafe` in effect: the pointers must be what the
-/// entry-point layer passes (live objects of this provider, readable/writable attribute structs).
-#[allow(unused_variables)]
+/// positive errnos, as the verb returns them.
+///
+/// # Safety (every `unsafe fn` here)
+/// The pointers must be what the entry-point layer passes: live objects of this provider (of one context),
+/// attribute structs readable and writable as their C prototypes imply.
+#[allow(unused_variables, clippy::missing_safety_doc)] // the trait's doc states the one contract of every method
 pub trait Provider: Sync + Send + 'static {
     /// The driver name (rdma-core's `verbs_device_ops.name`): `"rxe"`.
     fn name(&self) -> &'static str;
@@ -180,24 +183,24 @@ pub trait Provider: Sync + Send + 'static {
     }
 
     /// `ibv_alloc_mw(3)`: fill `mw` (`rkey`, `handle`, `type`).
-    fn alloc_mw(&self, pd: *mut ibv_pd, mw: *mut ibv_mw, type_: u32) -> Result<()> {
+    unsafe fn alloc_mw(&self, pd: *mut ibv_pd, mw: *mut ibv_mw, type_: u32) -> Result<()> {
         unsupported()
     }
     /// `ibv_alloc_pd(3)`: fill `pd.handle`.
-    fn alloc_pd(&self, ctx: *mut ibv_context, pd: *mut ibv_pd) -> Result<()> {
+    unsafe fn alloc_pd(&self, ctx: *mut ibv_context, pd: *mut ibv_pd) -> Result<()> {
         unsupported()
     }
     /// `ibv_attach_mcast(3)`.
-    fn attach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+    unsafe fn attach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
         unsupported()
     }
     /// `ibv_create_ah(3)`: fill `ah.handle`.
-    fn create_ah(&self, pd: *mut ibv_pd, ah: *mut ibv_ah, attr: *mut ibv_ah_attr) -> Result<ProviderAh> {
+    unsafe fn create_ah(&self, pd: *mut ibv_pd, ah: *mut ibv_ah, attr: *mut ibv_ah_attr) -> Result<ProviderAh> {
         unsupported()
     }
     /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)` (`extended`): `cq` is the `ibv_cq_ex` (whose first fields are
     /// the `ibv_cq`); fill `handle` and `cqe`; an extended CQ also gets its polling function pointers.
-    fn create_cq(
+    unsafe fn create_cq(
         &self,
         ctx: *mut ibv_context,
         cq: *mut ibv_cq_ex,
@@ -209,7 +212,7 @@ pub trait Provider: Sync + Send + 'static {
     /// `ibv_create_qp(3)` / `ibv_create_qp_ex(3)` (`extended`): `qp` is the `ibv_qp_ex` (whose first field is the
     /// `ibv_qp`); fill `handle` and `qp_num`; `attr.cap` is updated with the kernel's values; an extended QP also
     /// gets its `wr_*` pointers.
-    fn create_qp(
+    unsafe fn create_qp(
         &self,
         ctx: *mut ibv_context,
         qp: *mut ibv_qp_ex,
@@ -220,7 +223,7 @@ pub trait Provider: Sync + Send + 'static {
     }
     /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)` (`extended`): fill `srq.handle`; `attr.attr` is updated with
     /// the kernel's values.
-    fn create_srq(
+    unsafe fn create_srq(
         &self,
         ctx: *mut ibv_context,
         srq: *mut ibv_srq,
@@ -230,51 +233,51 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_dealloc_mw(3)`.
-    fn dealloc_mw(&self, mw: *mut ibv_mw) -> Result<()> {
+    unsafe fn dealloc_mw(&self, mw: *mut ibv_mw) -> Result<()> {
         unsupported()
     }
     /// `ibv_dealloc_pd(3)`.
-    fn dealloc_pd(&self, pd: *mut ibv_pd) -> Result<()> {
+    unsafe fn dealloc_pd(&self, pd: *mut ibv_pd) -> Result<()> {
         unsupported()
     }
     /// `ibv_dereg_mr(3)`.
-    fn dereg_mr(&self, mr: *mut ibv_mr) -> Result<()> {
+    unsafe fn dereg_mr(&self, mr: *mut ibv_mr) -> Result<()> {
         unsupported()
     }
     /// `ibv_destroy_ah(3)`.
-    fn destroy_ah(&self, ah: *mut ibv_ah) -> Result<()> {
+    unsafe fn destroy_ah(&self, ah: *mut ibv_ah) -> Result<()> {
         unsupported()
     }
     /// `ibv_destroy_cq(3)`: the events the kernel reported for the CQ.
-    fn destroy_cq(&self, cq: *mut ibv_cq) -> Result<CqEventsReported> {
+    unsafe fn destroy_cq(&self, cq: *mut ibv_cq) -> Result<CqEventsReported> {
         unsupported()
     }
     /// `ibv_destroy_qp(3)`: the async events the kernel reported for the QP.
-    fn destroy_qp(&self, qp: *mut ibv_qp) -> Result<u32> {
+    unsafe fn destroy_qp(&self, qp: *mut ibv_qp) -> Result<u32> {
         unsupported()
     }
     /// `ibv_destroy_srq(3)`: the async events the kernel reported for the SRQ.
-    fn destroy_srq(&self, srq: *mut ibv_srq) -> Result<u32> {
+    unsafe fn destroy_srq(&self, srq: *mut ibv_srq) -> Result<u32> {
         unsupported()
     }
     /// `ibv_detach_mcast(3)`.
-    fn detach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+    unsafe fn detach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
         unsupported()
     }
     /// `ibv_get_srq_num(3)` (XRC SRQs).
-    fn get_srq_num(&self, srq: *mut ibv_srq) -> Result<u32> {
+    unsafe fn get_srq_num(&self, srq: *mut ibv_srq) -> Result<u32> {
         unsupported()
     }
     /// `ibv_modify_cq(3)` (CQ moderation).
-    fn modify_cq(&self, cq: *mut ibv_cq, attr: *mut ibv_modify_cq_attr) -> Result<()> {
+    unsafe fn modify_cq(&self, cq: *mut ibv_cq, attr: *mut ibv_modify_cq_attr) -> Result<()> {
         unsupported()
     }
     /// `ibv_modify_qp(3)`.
-    fn modify_qp(&self, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Result<()> {
+    unsafe fn modify_qp(&self, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Result<()> {
         unsupported()
     }
     /// `ibv_modify_srq(3)` (a resize re-maps the ring held in `state`).
-    fn modify_srq(
+    unsafe fn modify_srq(
         &self,
         srq: *mut ibv_srq,
         state: &ProviderSrq,
@@ -284,7 +287,7 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_query_device_ex(3)` (also serves `ibv_query_device` with `attr_size == sizeof(ibv_device_attr)`).
-    fn query_device_ex(
+    unsafe fn query_device_ex(
         &self,
         ctx: *mut ibv_context,
         input: *const ibv_query_device_ex_input,
@@ -294,11 +297,11 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_query_port(3)`: fill a zeroed `struct ibv_port_attr`.
-    fn query_port(&self, ctx: *mut ibv_context, port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
+    unsafe fn query_port(&self, ctx: *mut ibv_context, port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
         unsupported()
     }
     /// `ibv_query_qp(3)`.
-    fn query_qp(
+    unsafe fn query_qp(
         &self,
         qp: *mut ibv_qp,
         attr: *mut ibv_qp_attr,
@@ -308,11 +311,11 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_query_srq(3)`.
-    fn query_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Result<()> {
+    unsafe fn query_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Result<()> {
         unsupported()
     }
     /// `ibv_reg_mr(3)` / `ibv_reg_mr_iova2`: fill `mr` (`lkey`, `rkey`, `handle`).
-    fn reg_mr(
+    unsafe fn reg_mr(
         &self,
         pd: *mut ibv_pd,
         mr: *mut ibv_mr,
@@ -324,7 +327,7 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_rereg_mr(3)`: `flags` are `IBV_REREG_MR_CHANGE_*`; update `lkey`/`rkey`.
-    fn rereg_mr(
+    unsafe fn rereg_mr(
         &self,
         mr: *mut ibv_mr,
         flags: c_int,
@@ -336,7 +339,7 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_resize_cq(3)` (re-maps the ring held in `state`); updates `cq.cqe`.
-    fn resize_cq(&self, cq: *mut ibv_cq, state: &ProviderCq, cqe: c_int) -> Result<()> {
+    unsafe fn resize_cq(&self, cq: *mut ibv_cq, state: &ProviderCq, cqe: c_int) -> Result<()> {
         unsupported()
     }
 }
@@ -348,7 +351,6 @@ pub trait ProviderHost: rxe::RxeHost {}
 pub struct Rxe<H>(pub(crate) PhantomData<fn() -> H>);
 
 // `impl Provider for Rxe<H>` is in `rxe/ctrl.rs` (the control path).
-
 
 /// The provider named `name` (`"rxe"`), instantiated for the object layer `H`.
 pub fn by_driver_name<H: ProviderHost>(name: &str) -> Option<&'static dyn Provider> {
@@ -383,10 +385,13 @@ mod tests {
     fn unimplemented_verbs_are_eopnotsupp() {
         // Verbs rxe does not implement answer as rdma-core's dummy ops do (the trait defaults).
         let p = by_driver_name::<Host>("rxe").unwrap();
-        assert_eq!(p.get_srq_num(std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
-        assert_eq!(p.modify_cq(std::ptr::null_mut(), std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
-        let (n, v) = (std::ptr::null_mut(), std::ptr::null_mut());
-        assert_eq!(p.rereg_mr(n, 0, std::ptr::null_mut(), v, 0, 0), Err(Errno::EOPNOTSUPP));
+        // SAFETY: the defaults touch no pointer.
+        unsafe {
+            assert_eq!(p.get_srq_num(std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
+            assert_eq!(p.modify_cq(std::ptr::null_mut(), std::ptr::null_mut()), Err(Errno::EOPNOTSUPP));
+            let (n, v) = (std::ptr::null_mut(), std::ptr::null_mut());
+            assert_eq!(p.rereg_mr(n, 0, std::ptr::null_mut(), v, 0, 0), Err(Errno::EOPNOTSUPP));
+        }
     }
 
     #[test]

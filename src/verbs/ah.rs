@@ -28,7 +28,8 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
         let p = obj.as_ptr();
         // SAFETY: our zeroed allocation.
         let ah = unsafe { &raw mut (*p).ah };
-        let st = ctx.provider.create_ah(pd, ah, attr)?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        let st = unsafe { ctx.provider.create_ah(pd, ah, attr) }?;
         // SAFETY: filling our allocation.
         unsafe {
             (*ah).context = ctx.ibv();
@@ -54,7 +55,8 @@ pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
         if !registry::remove(ah, Kind::Ah) {
             return Err(Errno::EINVAL);
         }
-        if let Err(e) = ctx.provider.destroy_ah(ah) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        if let Err(e) = unsafe { ctx.provider.destroy_ah(ah) } {
             registry::insert(ah, Kind::Ah);
             return Err(e);
         }
@@ -290,7 +292,6 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     })
     .ret_errno()
 }
-
 
 crate::check_signatures!(rdma_common::abi::verbs;
     ibv_create_ah, ibv_destroy_ah, ibv_init_ah_from_wc, ibv_create_ah_from_wc, ibv_resolve_eth_l2_from_gid,

@@ -32,14 +32,16 @@ fn uverbs(ctx: &Context) -> Uverbs<'_> {
 unsafe fn query_port_into(ctx: &Context, port_num: u8, attr: *mut ibv_port_attr, len: usize) -> Result<()> {
     if len < size_of::<ibv_port_attr>() {
         let mut tmp = MaybeUninit::<ibv_port_attr>::zeroed();
-        ctx.provider.query_port(ctx.ibv(), port_num, tmp.as_mut_ptr())?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.query_port(ctx.ibv(), port_num, tmp.as_mut_ptr()) }?;
         // SAFETY: `attr` is writable for `len` bytes (caller's contract), tmp holds more.
         unsafe { std::ptr::copy_nonoverlapping(tmp.as_ptr().cast::<u8>(), attr.cast::<u8>(), len) };
         return Ok(());
     }
     // SAFETY: as above.
     unsafe { std::ptr::write_bytes(attr.cast::<u8>(), 0, len) };
-    ctx.provider.query_port(ctx.ibv(), port_num, attr)
+    // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+    unsafe { ctx.provider.query_port(ctx.ibv(), port_num, attr) }
 }
 
 /// `verbs_context.query_port`, what the header's `ibv_query_port` inline calls with its `sizeof(struct
@@ -92,7 +94,10 @@ pub unsafe extern "C" fn ibv_query_device(context: *mut ibv_context, device_attr
         let ctx = unsafe { Context::from_ibv(context) }?;
         ffi::nonnull(device_attr)?;
         // `orig_attr` is the first member of `ibv_device_attr_ex`; only its bytes are written.
-        ctx.provider.query_device_ex(ctx.ibv(), std::ptr::null(), device_attr.cast(), size_of::<ibv_device_attr>())
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe {
+            ctx.provider.query_device_ex(ctx.ibv(), std::ptr::null(), device_attr.cast(), size_of::<ibv_device_attr>())
+        }
     })
     .ret_errno()
 }
@@ -111,7 +116,8 @@ pub(crate) unsafe extern "C" fn query_device_ex_op(
         // SAFETY: op contract.
         let ctx = unsafe { ops::ctx(context) }?;
         ffi::nonnull(attr)?;
-        ctx.provider.query_device_ex(ctx.ibv(), input, attr, attr_size)?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.query_device_ex(ctx.ibv(), input, attr, attr_size) }?;
         if attr_size >= offset_of!(ibv_device_attr_ex, phys_port_cnt_ex) + size_of::<u32>() {
             if let Some(n) = ctx.device.info.num_ports {
                 // SAFETY: the caller's struct reaches the field.
@@ -139,13 +145,20 @@ const _: () = assert!(GID_ENTRY_SIZE == size_of::<ibv_gid_entry>());
 /// The link layer of a port (for telling IB from RoCE v1 GIDs in sysfs).
 fn port_link_layer(ctx: &Context, port: u32) -> Result<u8> {
     let mut pa = MaybeUninit::<ibv_port_attr>::zeroed();
-    ctx.provider.query_port(ctx.ibv(), port as u8, pa.as_mut_ptr())?;
+    // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+    unsafe { ctx.provider.query_port(ctx.ibv(), port as u8, pa.as_mut_ptr()) }?;
     // SAFETY: link_layer is a plain u8 the query wrote (or zero).
     Ok(unsafe { (*pa.as_ptr()).link_layer })
 }
 
 /// rdma-core's `query_sysfs_gid_entry`: a GID-table entry read from sysfs; `link_layer` of the port when known.
-fn sysfs_gid_entry(ctx: &Context, port: u32, index: u32, mask: u32, link_layer: Option<u8>) -> Result<ib_uverbs_gid_entry> {
+fn sysfs_gid_entry(
+    ctx: &Context,
+    port: u32,
+    index: u32,
+    mask: u32,
+    link_layer: Option<u8>,
+) -> Result<ib_uverbs_gid_entry> {
     let ibdev = &ctx.device.info.ibdev_sysfs_path;
     let mut e = ib_uverbs_gid_entry::zeroed();
     e.gid_index = index;
@@ -193,7 +206,13 @@ fn is_zero_gid(e: &ib_uverbs_gid_entry) -> bool {
 /// rdma-core's `__ibv_query_gid_ex`: QUERY_GID_ENTRY, or sysfs (what `fallback_mask` asks for) when the kernel
 /// has no such ioctl. Errors: `ENODATA` for an empty entry, `EINVAL` for a bad port or index, `EOPNOTSUPP` for
 /// flags without the ioctl.
-fn query_gid_entry(ctx: &Context, port: u32, index: u32, flags: u32, fallback_mask: u32) -> Result<ib_uverbs_gid_entry> {
+fn query_gid_entry(
+    ctx: &Context,
+    port: u32,
+    index: u32,
+    flags: u32,
+    fallback_mask: u32,
+) -> Result<ib_uverbs_gid_entry> {
     match kernel::device::query_gid_entry(&uverbs(ctx), port, index, flags) {
         Err(e) if kernel::ioctl_unsupported(e) => {
             if flags != 0 {
@@ -311,13 +330,17 @@ pub(crate) unsafe fn query_gid_type(context: *mut ibv_context, port_num: u8, ind
 /// rdma-core's `query_gid_table_fb`: the valid GIDs of every port, read from sysfs.
 fn gid_table_sysfs(ctx: &Context, max_entries: usize) -> Result<Vec<ib_uverbs_gid_entry>> {
     let mut dev = MaybeUninit::<ibv_device_attr_ex>::zeroed();
-    ctx.provider.query_device_ex(ctx.ibv(), std::ptr::null(), dev.as_mut_ptr(), size_of::<ibv_device_attr>())?;
+    // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+    unsafe {
+        ctx.provider.query_device_ex(ctx.ibv(), std::ptr::null(), dev.as_mut_ptr(), size_of::<ibv_device_attr>())
+    }?;
     // SAFETY: a plain u8 the query wrote.
     let ports = unsafe { (*dev.as_ptr()).orig_attr.phys_port_cnt };
     let mut out = Vec::new();
     for port in 1..=ports as u32 {
         let mut pa = MaybeUninit::<ibv_port_attr>::zeroed();
-        ctx.provider.query_port(ctx.ibv(), port as u8, pa.as_mut_ptr())?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.query_port(ctx.ibv(), port as u8, pa.as_mut_ptr()) }?;
         // SAFETY: plain integers the query wrote.
         let (len, ll) = unsafe { ((*pa.as_ptr()).gid_tbl_len, (*pa.as_ptr()).link_layer) };
         for index in 0..len.max(0) as u32 {

@@ -87,7 +87,8 @@ unsafe fn create_cq(ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: boo
     let p = obj.as_ptr();
     // SAFETY: our zeroed allocation.
     let cqx = unsafe { &raw mut (*p).cq_ex };
-    let st = ctx.provider.create_cq(ctx.ibv(), cqx, attr, extended)?;
+    // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+    let st = unsafe { ctx.provider.create_cq(ctx.ibv(), cqx, attr, extended) }?;
     // SAFETY: filling our allocation; the provider filled handle and cqe (and the polling functions).
     unsafe {
         (*cqx).context = ctx.ibv();
@@ -172,7 +173,8 @@ pub(crate) unsafe extern "C" fn modify_cq_op(cq: *mut ibv_cq, attr: *mut ibv_mod
         // SAFETY: op contract.
         let (cq, ctx) = unsafe { super::cq(cq) }?;
         ffi::nonnull(attr)?;
-        ctx.provider.modify_cq(cq, attr)
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.modify_cq(cq, attr) }
     })
 }
 
@@ -188,7 +190,8 @@ pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
         let (cq, ctx) = unsafe { super::cq(cq) }?;
         // SAFETY: a live CQ object.
         let prov = unsafe { &(*cq.cast::<Cq>()).prov };
-        ctx.provider.resize_cq(cq, prov, cqe)
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.resize_cq(cq, prov, cqe) }
     })
     .ret_errno()
 }
@@ -206,7 +209,8 @@ pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
         if !registry::begin_destroy(cq, Kind::Cq) {
             return Err(Errno::EINVAL);
         }
-        let ev = match ctx.provider.destroy_cq(cq) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        let ev = match unsafe { ctx.provider.destroy_cq(cq) } {
             Ok(ev) => ev,
             Err(e) => {
                 registry::abort_destroy(cq, Kind::Cq);

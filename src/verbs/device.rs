@@ -340,8 +340,7 @@ pub unsafe extern "C" fn ibv_import_device(cmd_fd: c_int) -> *mut ibv_context {
         ibverbs_init();
         // SAFETY: fstat on a caller-given number; a zeroed stat is a valid out buffer.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        if cmd_fd < 0 || unsafe { libc::fstat(cmd_fd, &mut st) } != 0 || st.st_mode & libc::S_IFMT != libc::S_IFCHR
-        {
+        if cmd_fd < 0 || unsafe { libc::fstat(cmd_fd, &mut st) } != 0 || st.st_mode & libc::S_IFMT != libc::S_IFCHR {
             return Err(Errno::EINVAL);
         }
         let devs = refresh().map_err(|_| Errno::ENODEV)?;

@@ -17,7 +17,8 @@ pub unsafe extern "C" fn ibv_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, 
         // SAFETY: entry-point contract.
         let (qp, ctx) = unsafe { super::qp(qp) }?;
         ffi::nonnull_const(gid)?;
-        ctx.provider.attach_mcast(qp, gid, lid)
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.attach_mcast(qp, gid, lid) }
     })
     .ret_errno()
 }
@@ -32,7 +33,8 @@ pub unsafe extern "C" fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, 
         // SAFETY: entry-point contract.
         let (qp, ctx) = unsafe { super::qp(qp) }?;
         ffi::nonnull_const(gid)?;
-        ctx.provider.detach_mcast(qp, gid, lid)
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.detach_mcast(qp, gid, lid) }
     })
     .ret_errno()
 }

@@ -36,7 +36,8 @@ fn reg_mr(pd: *mut ibv_pd, addr: *mut c_void, length: usize, iova: u64, access: 
     let p = obj.as_ptr();
     // SAFETY: our zeroed allocation.
     let mr = unsafe { &raw mut (*p).mr };
-    if let Err(e) = ctx.provider.reg_mr(pd, mr, addr, length, iova, access as c_int) {
+    // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+    if let Err(e) = unsafe { ctx.provider.reg_mr(pd, mr, addr, length, iova, access as c_int) } {
         if !odp {
             let _ = fork::dofork_range(addr, length);
         }
@@ -164,7 +165,8 @@ pub unsafe extern "C" fn ibv_rereg_mr(
         }
         // SAFETY: a live MR.
         let (old_addr, old_len) = unsafe { ((*mr).addr, (*mr).length) };
-        if let Err(e) = ctx.provider.rereg_mr(mr, flags, pd, addr, length, access) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        if let Err(e) = unsafe { ctx.provider.rereg_mr(mr, flags, pd, addr, length, access) } {
             let mut code = IBV_REREG_MR_ERR_CMD;
             if dofork_onfail && fork::dofork_range(addr, length).is_err() {
                 code = IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW;
@@ -215,7 +217,8 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
         if !registry::remove(mr, Kind::Mr) {
             return Err(Errno::EINVAL);
         }
-        if let Err(e) = ctx.provider.dereg_mr(mr) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        if let Err(e) = unsafe { ctx.provider.dereg_mr(mr) } {
             registry::insert(mr, Kind::Mr);
             return Err(e);
         }
@@ -268,7 +271,8 @@ pub(crate) unsafe extern "C" fn alloc_mw_op(pd: *mut ibv_pd, type_: c_uint) -> *
         let p = obj.as_ptr();
         // SAFETY: our zeroed allocation.
         let mw = unsafe { &raw mut (*p).mw };
-        ctx.provider.alloc_mw(pd, mw, type_)?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.alloc_mw(pd, mw, type_) }?;
         // SAFETY: the provider stored a type the kernel accepted (1 or 2) and the other fields.
         unsafe {
             (*mw).context = ctx.ibv();
@@ -290,7 +294,8 @@ pub(crate) unsafe extern "C" fn dealloc_mw_op(mw: *mut ibv_mw) -> c_int {
         if !registry::remove(mw, Kind::Mw) {
             return Err(Errno::EINVAL);
         }
-        if let Err(e) = ctx.provider.dealloc_mw(mw) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        if let Err(e) = unsafe { ctx.provider.dealloc_mw(mw) } {
             registry::insert(mw, Kind::Mw);
             return Err(e);
         }

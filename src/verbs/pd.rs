@@ -21,7 +21,8 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
         let p = obj.as_ptr();
         // SAFETY: our zeroed allocation; `pd` is its first field.
         let pd = unsafe { &raw mut (*p).pd };
-        ctx.provider.alloc_pd(ctx.ibv(), pd)?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.alloc_pd(ctx.ibv(), pd) }?;
         // SAFETY: every field is valid (plain data).
         unsafe {
             (*pd).context = ctx.ibv();
@@ -45,7 +46,8 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
         if !registry::remove(pd, Kind::Pd) {
             return Err(Errno::EINVAL);
         }
-        if let Err(e) = ctx.provider.dealloc_pd(pd) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        if let Err(e) = unsafe { ctx.provider.dealloc_pd(pd) } {
             registry::insert(pd, Kind::Pd);
             return Err(e);
         }

@@ -138,7 +138,8 @@ pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, 
         // SAFETY: entry-point contract.
         let (qp, ctx) = unsafe { super::qp(qp) }?;
         let attr = ffi::nonnull(attr)?.as_ptr();
-        ctx.provider.modify_qp(qp, attr, attr_mask)?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.modify_qp(qp, attr, attr_mask) }?;
         if attr_mask & QP_STATE != 0 {
             // SAFETY: a live QP; the kernel accepted this state number.
             unsafe { put_enum(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
@@ -166,7 +167,8 @@ pub unsafe extern "C" fn ibv_query_qp(
         let (qp, ctx) = unsafe { super::qp(qp) }?;
         let attr = ffi::nonnull(attr)?.as_ptr();
         let init_attr = ffi::nonnull(init_attr)?.as_ptr();
-        ctx.provider.query_qp(qp, attr, attr_mask, init_attr)?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.query_qp(qp, attr, attr_mask, init_attr) }?;
         if attr_mask & QP_STATE != 0 {
             // SAFETY: a live QP; the state number comes from the kernel.
             unsafe { put_enum(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
@@ -189,7 +191,8 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
         if !registry::begin_destroy(qp, Kind::Qp) {
             return Err(Errno::EINVAL);
         }
-        let reported = match ctx.provider.destroy_qp(qp) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        let reported = match unsafe { ctx.provider.destroy_qp(qp) } {
             Ok(n) => n,
             Err(e) => {
                 registry::abort_destroy(qp, Kind::Qp);
@@ -252,8 +255,12 @@ pub unsafe extern "C" fn ibv_set_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_in
     ffi::boundary("ibv_set_ece", || -> Result<()> {
         // SAFETY: entry-point contract.
         unsafe { super::qp(qp) }?;
-        ffi::nonnull(ece)?;
-        Errno::EOPNOTSUPP.set();
+        let ece = ffi::nonnull(ece)?;
+        // rdma-core sets errno only for a zero vendor id; the provider's dummy op returns EOPNOTSUPP alone.
+        // SAFETY: the caller's struct.
+        if unsafe { (*ece.as_ptr()).vendor_id } == 0 {
+            Errno::EOPNOTSUPP.set();
+        }
         Err(Errno::EOPNOTSUPP)
     })
     .ret_errno()

@@ -102,7 +102,8 @@ pub(crate) unsafe extern "C" fn get_srq_num_op(srq: *mut ibv_srq, srq_num: *mut 
         // SAFETY: op contract.
         let (srq, ctx) = unsafe { super::srq(srq) }?;
         let out = ffi::nonnull(srq_num)?;
-        let n = ctx.provider.get_srq_num(srq)?;
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        let n = unsafe { ctx.provider.get_srq_num(srq) }?;
         // SAFETY: the caller's u32.
         unsafe { out.as_ptr().write(n) };
         Ok(())
@@ -123,7 +124,8 @@ pub unsafe extern "C" fn ibv_modify_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_sr
         let attr = ffi::nonnull(srq_attr)?.as_ptr();
         // SAFETY: a live SRQ object.
         let prov = unsafe { &(*srq.cast::<Srq>()).prov };
-        ctx.provider.modify_srq(srq, prov, attr, srq_attr_mask)
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.modify_srq(srq, prov, attr, srq_attr_mask) }
     })
     .ret_errno()
 }
@@ -137,7 +139,8 @@ pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq
         // SAFETY: entry-point contract.
         let (srq, ctx) = unsafe { super::srq(srq) }?;
         let attr = ffi::nonnull(srq_attr)?.as_ptr();
-        ctx.provider.query_srq(srq, attr)
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        unsafe { ctx.provider.query_srq(srq, attr) }
     })
     .ret_errno()
 }
@@ -155,7 +158,8 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
         if !registry::begin_destroy(srq, Kind::Srq) {
             return Err(Errno::EINVAL);
         }
-        let reported = match ctx.provider.destroy_srq(srq) {
+        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+        let reported = match unsafe { ctx.provider.destroy_srq(srq) } {
             Ok(n) => n,
             Err(e) => {
                 registry::abort_destroy(srq, Kind::Srq);

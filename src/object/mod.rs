@@ -1,0 +1,350 @@
+//! The objects handed to C: the public C struct first (offset 0, asserted), then our state.
+//!
+//! Every object is allocated once, at its final address, before the kernel creates it (the kernel echoes that
+//! address back as `user_handle` in events), and freed only after the kernel destroyed it. [`Pending`] is the
+//! object under construction: zeroed memory at its final address whose provider state is written last, so a
+//! failed creation frees it without running any destructor. Live objects are listed in the [`registry`].
+//!
+//! | C type handed out | ours |
+//! |---|---|
+//! | `struct ibv_device *` | [`Device`] (never freed) |
+//! | `struct ibv_context *` | `&Context.vctx.context` ([`Context`]; `verbs_context` has `context` last) |
+//! | `struct ibv_pd *`, `ibv_mr *`, `ibv_mw *`, `ibv_comp_channel *` | [`Pd`], [`Mr`], [`Mw`], [`CompChannel`] |
+//! | `struct ibv_cq *` = `ibv_cq_ex *` | [`Cq`] |
+//! | `struct ibv_qp *` = `ibv_qp_ex *` | [`Qp`] |
+//! | `struct ibv_srq *`, `ibv_ah *` | [`Srq`], [`Ah`] |
+//!
+//! [`Objects`] is the object layer as the providers' data path sees it (their host trait).
+//!
+//! Locking: the registry has its own lock; a context's `lock` guards its completion channels' `refcnt` (rdma-core
+//! uses `context->mutex`); the event counters of CQs, QPs and SRQs are guarded by the objects' own public
+//! `mutex`/`cond` (pthread), exactly as rdma-core does, so `ibv_destroy_*` can wait for acknowledgements. The data
+//! path takes only the provider's queue locks.
+#![allow(unsafe_code)]
+
+pub mod registry;
+
+use crate::kernel::discover::DeviceInfo;
+use crate::provider::rxe::{self, RxeAh, RxeCq, RxeQp, RxeSrq};
+use crate::provider::verbs::*;
+use crate::provider::{Provider, ProviderAh, ProviderCq, ProviderHost, ProviderQp, ProviderSrq};
+use parking_lot::Mutex;
+use rdma_common::errno::Result;
+use std::ffi::c_int;
+use std::mem::{offset_of, MaybeUninit};
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
+
+pub use registry::Kind;
+
+/// An RDMA device: `struct ibv_device` and what discovery found. Never freed (rdma-core refcounts devices; a
+/// device that disappears here just leaves the list), so a `struct ibv_device *` stays valid for the process.
+#[repr(C)]
+pub struct Device {
+    pub ibv: ibv_device,
+    pub info: DeviceInfo,
+    pub provider: &'static dyn Provider,
+    /// The node GUID in host order, once known (netlink reports it; sysfs discovery reads it lazily).
+    pub node_guid: Mutex<Option<u64>>,
+}
+
+/// An open device: `struct verbs_context` (whose last member, `context`, is what C sees) and our state.
+#[repr(C)]
+pub struct Context {
+    pub vctx: verbs_context,
+    pub device: &'static Device,
+    pub provider: &'static dyn Provider,
+    /// `vctx.context.cmd_fd`, owned.
+    pub cmd_fd: OwnedFd,
+    /// `vctx.context.async_fd`, owned.
+    pub async_fd: OwnedFd,
+    /// GET_CONTEXT's `core_support` (`IB_UVERBS_CORE_SUPPORT_*`).
+    pub core_support: u64,
+    /// Guards the `refcnt` of this context's completion channels (rdma-core's `context->mutex`).
+    pub lock: Mutex<()>,
+}
+
+/// A protection domain.
+#[repr(C)]
+pub struct Pd {
+    pub pd: ibv_pd,
+}
+
+/// A memory region (rdma-core's `verbs_mr`; only ordinary MRs exist here).
+#[repr(C)]
+pub struct Mr {
+    pub mr: ibv_mr,
+    /// The access flags it was registered with (`ibv_dereg_mr` skips `ibv_dofork_range` for on-demand MRs).
+    pub access: c_int,
+}
+
+/// A memory window.
+#[repr(C)]
+pub struct Mw {
+    pub mw: ibv_mw,
+}
+
+/// A completion channel; `ch.fd` is `fd`, owned.
+#[repr(C)]
+pub struct CompChannel {
+    pub ch: ibv_comp_channel,
+    pub fd: OwnedFd,
+}
+
+/// A completion queue (`ibv_cq_ex` begins with the `ibv_cq` fields, so one address serves both).
+#[repr(C)]
+pub struct Cq {
+    pub cq_ex: ibv_cq_ex,
+    pub prov: ProviderCq,
+    /// Created with `ibv_create_cq_ex(3)`.
+    pub extended: bool,
+}
+
+/// A queue pair (`ibv_qp_ex` begins with `qp_base: ibv_qp`).
+#[repr(C)]
+pub struct Qp {
+    pub qp_ex: ibv_qp_ex,
+    pub prov: ProviderQp,
+    /// Created by the provider's `create_qp_ex`: `ibv_qp_to_qp_ex(3)` answers the `ibv_qp_ex` (rdma-core's
+    /// `VERBS_QP_EX`).
+    pub extended: bool,
+}
+
+/// A shared receive queue.
+#[repr(C)]
+pub struct Srq {
+    pub srq: ibv_srq,
+    pub prov: ProviderSrq,
+}
+
+/// An address handle.
+#[repr(C)]
+pub struct Ah {
+    pub ah: ibv_ah,
+    pub prov: ProviderAh,
+}
+
+const _: () = {
+    assert!(offset_of!(Device, ibv) == 0);
+    assert!(offset_of!(Context, vctx) == 0);
+    assert!(offset_of!(Pd, pd) == 0);
+    assert!(offset_of!(Mr, mr) == 0);
+    assert!(offset_of!(Mw, mw) == 0);
+    assert!(offset_of!(CompChannel, ch) == 0);
+    assert!(offset_of!(Cq, cq_ex) == 0);
+    assert!(offset_of!(Qp, qp_ex) == 0);
+    assert!(offset_of!(Qp, qp_ex.qp_base) == 0);
+    assert!(offset_of!(Srq, srq) == 0);
+    assert!(offset_of!(Ah, ah) == 0);
+};
+
+/// Offset of the `struct ibv_context` C sees inside a [`Context`].
+pub const CONTEXT_OFFSET: usize = offset_of!(Context, vctx) + offset_of!(verbs_context, context);
+
+impl Context {
+    /// The `struct ibv_context *` handed to C.
+    pub fn ibv(&self) -> *mut ibv_context {
+        (&raw const self.vctx.context).cast_mut()
+    }
+
+    /// The context behind a `struct ibv_context *` from C, if it is a live context of this library (`EINVAL`
+    /// otherwise).
+    ///
+    /// # Safety
+    /// The returned reference must not outlive the context (a later `ibv_close_device`).
+    pub unsafe fn from_ibv<'a>(p: *mut ibv_context) -> Result<&'a Context> {
+        let p = registry::check(p, Kind::Context)?;
+        // SAFETY: registered contexts are `Context`s at CONTEXT_OFFSET before their ibv_context.
+        Ok(unsafe { &*p.as_ptr().cast::<u8>().sub(CONTEXT_OFFSET).cast::<Context>() })
+    }
+
+    /// The command fd.
+    pub fn fd(&self) -> BorrowedFd<'_> {
+        use std::os::fd::AsFd;
+        self.cmd_fd.as_fd()
+    }
+}
+
+/// An object under construction: zeroed memory at its final address. Fill it through [`Pending::as_ptr`] (the
+/// provider state last, with `ptr::write`), then [`Pending::finish`]; dropping it instead frees the memory
+/// without running any destructor.
+pub struct Pending<T>(Box<MaybeUninit<T>>);
+
+impl<T> Pending<T> {
+    /// Zeroed memory for a `T`.
+    pub fn new() -> Pending<T> {
+        let mut b = Box::<T>::new_uninit();
+        // SAFETY: writing zero bytes into our own uninitialised allocation.
+        unsafe { std::ptr::write_bytes(b.as_mut_ptr(), 0, 1) };
+        Pending(b)
+    }
+
+    /// The object's final address.
+    pub fn as_ptr(&mut self) -> *mut T {
+        self.0.as_mut_ptr()
+    }
+
+    /// The finished object, leaked to C (free it with [`free`]).
+    ///
+    /// # Safety
+    /// Every field holds a valid value.
+    pub unsafe fn finish(self) -> *mut T {
+        // SAFETY: caller's contract.
+        Box::into_raw(unsafe { self.0.assume_init() })
+    }
+}
+
+impl<T> Default for Pending<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Frees an object made by [`Pending::finish`], running its destructor (which unmaps rings, closes fds).
+///
+/// # Safety
+/// `p` came from `Pending::<T>::finish` and is not used afterwards.
+pub unsafe fn free<T>(p: *mut T) {
+    // SAFETY: caller's contract.
+    drop(unsafe { Box::from_raw(p) });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Event counters: the public `mutex`/`cond`/counter triples of CQs, QPs and SRQs (pthread, as rdma-core).
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Initialises a public `pthread_mutex_t`/`pthread_cond_t` pair (rdma-core's `pthread_mutex_init` +
+/// `pthread_cond_init` with default attributes).
+///
+/// # Safety
+/// Both point to writable, unused objects.
+pub unsafe fn init_sync(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t) {
+    // SAFETY: caller's contract.
+    unsafe {
+        libc::pthread_mutex_init(mutex, std::ptr::null());
+        libc::pthread_cond_init(cond, std::ptr::null());
+    }
+}
+
+/// Adds `n` to an event counter under its mutex and wakes a waiting destroy (rdma-core's `ibv_ack_*`).
+///
+/// # Safety
+/// The three point into one live object whose mutex and cond were initialised.
+pub unsafe fn ack_events(
+    mutex: *mut libc::pthread_mutex_t,
+    cond: *mut libc::pthread_cond_t,
+    counter: *mut u32,
+    n: u32,
+) {
+    // SAFETY: caller's contract; the counter is only touched under the mutex.
+    unsafe {
+        libc::pthread_mutex_lock(mutex);
+        counter.write(counter.read().wrapping_add(n));
+        libc::pthread_cond_signal(cond);
+        libc::pthread_mutex_unlock(mutex);
+    }
+}
+
+/// Waits until `done()` (evaluated under `mutex`) holds (the end of rdma-core's `ibv_cmd_destroy_*`).
+///
+/// # Safety
+/// `mutex` and `cond` belong to one live object and were initialised; `done` reads only what the mutex guards.
+pub unsafe fn wait_events(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t, done: impl Fn() -> bool) {
+    // SAFETY: caller's contract.
+    unsafe {
+        libc::pthread_mutex_lock(mutex);
+        while !done() {
+            libc::pthread_cond_wait(cond, mutex);
+        }
+        libc::pthread_mutex_unlock(mutex);
+    }
+}
+
+/// Destroys the public `mutex`/`cond` pair of an object about to be freed.
+///
+/// # Safety
+/// Nobody uses them any more.
+pub unsafe fn destroy_sync(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t) {
+    // SAFETY: caller's contract.
+    unsafe {
+        libc::pthread_cond_destroy(cond);
+        libc::pthread_mutex_destroy(mutex);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The providers' host traits.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// The object layer as the providers' data path sees it.
+pub struct Objects;
+
+impl ProviderHost for Objects {}
+
+/// The command fd of the context an object belongs to.
+///
+/// # Safety
+/// `ctx` is a live context.
+#[inline(always)]
+unsafe fn cmd_fd<'a>(ctx: *const ibv_context) -> BorrowedFd<'a> {
+    // SAFETY: a live context owns its open cmd_fd.
+    unsafe { BorrowedFd::borrow_raw((*ctx).cmd_fd) }
+}
+
+// SAFETY: every QP/CQ/SRQ/AH of an rxe context is one of our objects (allocated by the entry-point layer with the
+// provider state written before the pointer reached C), and none moves.
+unsafe impl rxe::RxeHost for Objects {
+    #[inline(always)]
+    unsafe fn qp<'a>(qp: *mut ibv_qp) -> &'a RxeQp {
+        // SAFETY: host contract.
+        match unsafe { &(*qp.cast::<Qp>()).prov } {
+            ProviderQp::Rxe(r) => r,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn cq<'a>(cq: *mut ibv_cq) -> &'a RxeCq {
+        // SAFETY: host contract.
+        match unsafe { &(*cq.cast::<Cq>()).prov } {
+            ProviderCq::Rxe(r) => r,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn srq<'a>(srq: *mut ibv_srq) -> &'a RxeSrq {
+        // SAFETY: host contract.
+        match unsafe { &(*srq.cast::<Srq>()).prov } {
+            ProviderSrq::Rxe(r) => r,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn ah<'a>(ah: *mut ibv_ah) -> &'a RxeAh {
+        // SAFETY: host contract.
+        match unsafe { &(*ah.cast::<Ah>()).prov } {
+            ProviderAh::Rxe(r) => r,
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn post_send_doorbell(qp: *mut ibv_qp) -> Result<()> {
+        // SAFETY: host contract: a live QP of a live context.
+        unsafe {
+            let u = crate::kernel::Uverbs::new(cmd_fd((*qp).context), rxe::RDMA_DRIVER_RXE);
+            crate::kernel::qp::post_send_doorbell(&u, (*qp).handle)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn req_notify_cq(cq: *mut ibv_cq, solicited_only: bool) -> Result<()> {
+        // SAFETY: host contract: a live CQ of a live context.
+        unsafe {
+            let u = crate::kernel::Uverbs::new(cmd_fd((*cq).context), rxe::RDMA_DRIVER_RXE);
+            crate::kernel::cq::req_notify_cq(&u, (*cq).handle, solicited_only)
+        }
+    }
+}
+
+/// The raw fd number of an owned fd (for the public structs' `int` fields).
+pub fn raw(fd: &OwnedFd) -> c_int {
+    fd.as_raw_fd()
+}

@@ -1,0 +1,1095 @@
+//! The generic uverbs commands in terms of the public verbs structs: rdma-core's `ibv_cmd_*` (`cmd*.c`), which a
+//! provider calls with its driver data ("udata") and completes with its own state.
+//!
+//! Each function takes the [`Uverbs`] command fd of the object's context, the public C structs the verb was given,
+//! and the provider's udata as byte slices; it converts to the kernel's structs, issues the command through
+//! [`crate::kernel`] and writes back exactly the public fields rdma-core's `ibv_cmd_*` writes (`handle`, `lkey`,
+//! `qp_num`, the granted capabilities, ...). The generic fields libibverbs itself fills (`context`, `pd`,
+//! `cq_context`, `state`, the event counters, ...) are the entry-point layer's.
+//!
+//! Fields of C enum type are written as their numbers ([`put_enum`]) and read with [`ffi::enum_raw`]: the values
+//! come from the kernel or the application and are never materialised as Rust enums.
+//!
+//! # Safety
+//! Every function is `unsafe`: object pointers must be live objects of the context `u` belongs to, and attribute
+//! pointers valid for the reads and writes their C prototypes imply (the entry-point layer checks both).
+#![allow(unsafe_code, clippy::missing_safety_doc)]
+
+use super::verbs::*;
+use super::CqEventsReported;
+use crate::kernel::{self, CmdFd, Uverbs};
+use rdma_common::uapi::ib_user_verbs::*;
+use rdma_common::uapi::{AsBytes, FromBytes};
+use rdma_common::{errno::Result, ffi, Errno};
+use std::ffi::{c_char, c_int, c_void};
+use std::mem::{offset_of, size_of};
+use std::os::fd::BorrowedFd;
+use std::ptr::{addr_of, addr_of_mut};
+
+/// The command fd of `ctx` (its `cmd_fd`), carrying `driver_id` in ioctl headers.
+///
+/// # Safety
+/// `ctx` is a live context; the returned value must not outlive it.
+#[inline(always)]
+pub unsafe fn uverbs<'a>(ctx: *const ibv_context, driver_id: u32) -> Uverbs<'a> {
+    // SAFETY: a live context owns an open cmd_fd for as long as the caller uses the result.
+    Uverbs::new(unsafe { BorrowedFd::borrow_raw((*ctx).cmd_fd) }, driver_id)
+}
+
+/// Stores `value` into a 4-byte C enum field as its number (no Rust value of the enum type is formed).
+///
+/// # Safety
+/// `field` points to a writable 4-byte C enum.
+#[inline(always)]
+pub unsafe fn put_enum<E>(field: *mut E, value: u32) {
+    const { assert!(size_of::<E>() == 4) };
+    unsafe { field.cast::<u32>().write(value) }
+}
+
+/// rdma-core's `verbs_is_destroy_err`: whether a destroy command's error is one. `EIO` from a disassociated
+/// device counts as success when `RDMAV_ALLOW_DISASSOC_DESTROY` (or `MLX4_DEVICE_FATAL_CLEANUP`) is set.
+pub fn is_destroy_err(e: Errno) -> bool {
+    static ALLOW: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let allow = *ALLOW.get_or_init(|| {
+        let on = |v: &str| std::env::var(v).is_ok_and(|s| s != "0");
+        on("RDMAV_ALLOW_DISASSOC_DESTROY") || on("MLX4_DEVICE_FATAL_CLEANUP")
+    });
+    !(e == Errno::EIO && allow)
+}
+
+/// A destroy command's result with [`is_destroy_err`] applied.
+fn destroy_result<T: Default>(r: Result<T>) -> Result<T> {
+    match r {
+        Err(e) if !is_destroy_err(e) => Ok(T::default()),
+        r => r,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Device and port
+// ---------------------------------------------------------------------------------------------------------------
+
+/// The size of the field a raw pointer points to (no read).
+const fn field_size<F>(_: *const F) -> usize {
+    size_of::<F>()
+}
+
+/// `offsetofend(type, field)`.
+macro_rules! end_of {
+    ($t:ty, $f:ident) => {{
+        let u = std::mem::MaybeUninit::<$t>::uninit();
+        // SAFETY: only the field's address is computed; nothing is read.
+        #[allow(unused_unsafe)]
+        let p = unsafe { addr_of!((*u.as_ptr()).$f) };
+        offset_of!($t, $f) + field_size(p)
+    }};
+}
+
+/// rdma-core's `ibv_cmd_query_device_any`: fills `attr` (a zeroed struct of `attr_size` bytes, at least a
+/// `struct ibv_device_attr`) with QUERY_DEVICE, or EX_QUERY_DEVICE when the caller's struct is larger (falling back
+/// to the legacy command when the kernel has no extended one), copying each extended field only when both the
+/// caller's struct and the kernel's answer reach it. `phys_port_cnt_ex` is `phys_port_cnt` (the entry-point layer
+/// replaces it with the port count netlink reported, as rdma-core does). Returns the kernel's answer.
+///
+/// Errors: `EINVAL` for a non-zero `input->comp_mask` or a too small `attr_size`; the kernel's.
+pub unsafe fn query_device_any(
+    u: &(impl CmdFd + ?Sized),
+    input: *const ibv_query_device_ex_input,
+    attr: *mut ibv_device_attr_ex,
+    attr_size: usize,
+) -> Result<ib_uverbs_ex_query_device_resp> {
+    // SAFETY (whole function): caller's contract; `attr` is writable for `attr_size` bytes.
+    unsafe {
+        if !input.is_null() && (*input).comp_mask != 0 {
+            return Err(Errno::EINVAL);
+        }
+        if attr_size < size_of::<ibv_device_attr>() {
+            return Err(Errno::EINVAL);
+        }
+        std::ptr::write_bytes(attr.cast::<u8>(), 0, attr_size);
+        let mut size = attr_size;
+        let mut resp = ib_uverbs_ex_query_device_resp::zeroed();
+        if size > size_of::<ibv_device_attr>() {
+            match kernel::device::query_device_ex(u, &mut []) {
+                Ok(r) => resp = r,
+                Err(e) if e == Errno::EOPNOTSUPP || e == Errno::ENOSYS => size = size_of::<ibv_device_attr>(),
+                Err(e) => return Err(e),
+            }
+        }
+        if size == size_of::<ibv_device_attr>() {
+            resp.base = kernel::device::query_device(u)?;
+            resp.response_length = size_of::<ib_uverbs_query_device_resp>() as u32;
+        }
+        let b = &resp.base;
+        let o = &mut (*attr).orig_attr;
+        o.node_guid = b.node_guid;
+        o.sys_image_guid = b.sys_image_guid;
+        o.max_mr_size = b.max_mr_size;
+        o.page_size_cap = b.page_size_cap;
+        o.vendor_id = b.vendor_id;
+        o.vendor_part_id = b.vendor_part_id;
+        o.hw_ver = b.hw_ver;
+        o.max_qp = b.max_qp as c_int;
+        o.max_qp_wr = b.max_qp_wr as c_int;
+        o.device_cap_flags = b.device_cap_flags;
+        o.max_sge = b.max_sge as c_int;
+        o.max_sge_rd = b.max_sge_rd as c_int;
+        o.max_cq = b.max_cq as c_int;
+        o.max_cqe = b.max_cqe as c_int;
+        o.max_mr = b.max_mr as c_int;
+        o.max_pd = b.max_pd as c_int;
+        o.max_qp_rd_atom = b.max_qp_rd_atom as c_int;
+        o.max_ee_rd_atom = b.max_ee_rd_atom as c_int;
+        o.max_res_rd_atom = b.max_res_rd_atom as c_int;
+        o.max_qp_init_rd_atom = b.max_qp_init_rd_atom as c_int;
+        o.max_ee_init_rd_atom = b.max_ee_init_rd_atom as c_int;
+        put_enum(addr_of_mut!(o.atomic_cap), b.atomic_cap);
+        o.max_ee = b.max_ee as c_int;
+        o.max_rdd = b.max_rdd as c_int;
+        o.max_mw = b.max_mw as c_int;
+        o.max_raw_ipv6_qp = b.max_raw_ipv6_qp as c_int;
+        o.max_raw_ethy_qp = b.max_raw_ethy_qp as c_int;
+        o.max_mcast_grp = b.max_mcast_grp as c_int;
+        o.max_mcast_qp_attach = b.max_mcast_qp_attach as c_int;
+        o.max_total_mcast_qp_attach = b.max_total_mcast_qp_attach as c_int;
+        o.max_ah = b.max_ah as c_int;
+        o.max_fmr = b.max_fmr as c_int;
+        o.max_map_per_fmr = b.max_map_per_fmr as c_int;
+        o.max_srq = b.max_srq as c_int;
+        o.max_srq_wr = b.max_srq_wr as c_int;
+        o.max_srq_sge = b.max_srq_sge as c_int;
+        o.max_pkeys = b.max_pkeys;
+        o.local_ca_ack_delay = b.local_ca_ack_delay;
+        o.phys_port_cnt = b.phys_port_cnt;
+
+        let rlen = resp.response_length as usize;
+        type A = ibv_device_attr_ex;
+        type R = ib_uverbs_ex_query_device_resp;
+        let a = &mut *attr;
+        if size >= end_of!(A, odp_caps) && rlen >= end_of!(R, odp_caps) {
+            a.odp_caps.general_caps = resp.odp_caps.general_caps;
+            a.odp_caps.per_transport_caps.rc_odp_caps = resp.odp_caps.per_transport_caps.rc_odp_caps;
+            a.odp_caps.per_transport_caps.uc_odp_caps = resp.odp_caps.per_transport_caps.uc_odp_caps;
+            a.odp_caps.per_transport_caps.ud_odp_caps = resp.odp_caps.per_transport_caps.ud_odp_caps;
+        }
+        if size >= end_of!(A, completion_timestamp_mask) && rlen >= end_of!(R, timestamp_mask) {
+            a.completion_timestamp_mask = resp.timestamp_mask;
+        }
+        if size >= end_of!(A, hca_core_clock) && rlen >= end_of!(R, hca_core_clock) {
+            a.hca_core_clock = resp.hca_core_clock;
+        }
+        if size >= end_of!(A, device_cap_flags_ex) && rlen >= end_of!(R, device_cap_flags_ex) {
+            a.device_cap_flags_ex = resp.device_cap_flags_ex;
+        }
+        if size >= end_of!(A, rss_caps) && rlen >= end_of!(R, rss_caps) {
+            a.rss_caps.supported_qpts = resp.rss_caps.supported_qpts;
+            a.rss_caps.max_rwq_indirection_tables = resp.rss_caps.max_rwq_indirection_tables;
+            a.rss_caps.max_rwq_indirection_table_size = resp.rss_caps.max_rwq_indirection_table_size;
+        }
+        if size >= end_of!(A, max_wq_type_rq) && rlen >= end_of!(R, max_wq_type_rq) {
+            a.max_wq_type_rq = resp.max_wq_type_rq;
+        }
+        if size >= end_of!(A, raw_packet_caps) && rlen >= end_of!(R, raw_packet_caps) {
+            a.raw_packet_caps = resp.raw_packet_caps;
+        }
+        if size >= end_of!(A, tm_caps) && rlen >= end_of!(R, tm_caps) {
+            a.tm_caps.max_rndv_hdr_size = resp.tm_caps.max_rndv_hdr_size;
+            a.tm_caps.max_num_tags = resp.tm_caps.max_num_tags;
+            a.tm_caps.flags = resp.tm_caps.flags;
+            a.tm_caps.max_ops = resp.tm_caps.max_ops;
+            a.tm_caps.max_sge = resp.tm_caps.max_sge;
+        }
+        if size >= end_of!(A, cq_mod_caps) && rlen >= end_of!(R, cq_moderation_caps) {
+            a.cq_mod_caps.max_cq_count = resp.cq_moderation_caps.max_cq_moderation_count;
+            a.cq_mod_caps.max_cq_period = resp.cq_moderation_caps.max_cq_moderation_period;
+        }
+        if size >= end_of!(A, max_dm_size) && rlen >= end_of!(R, max_dm_size) {
+            a.max_dm_size = resp.max_dm_size;
+        }
+        if size >= end_of!(A, xrc_odp_caps) && rlen >= end_of!(R, xrc_odp_caps) {
+            a.xrc_odp_caps = resp.xrc_odp_caps;
+        }
+        if size >= end_of!(A, phys_port_cnt_ex) {
+            a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt as u32;
+        }
+        Ok(resp)
+    }
+}
+
+/// Writes `"major.minor.sub_minor"` of the kernel's `fw_ver` into `ibv_device_attr.fw_ver`, as rxe (and most
+/// rdma-core providers) print it: `snprintf("%d.%d.%d")` of its three 16-bit fields.
+pub fn format_fw_ver(dst: &mut [c_char; 64], raw_fw_ver: u64) {
+    let s = format!("{}.{}.{}", (raw_fw_ver >> 32) & 0xffff, (raw_fw_ver >> 16) & 0xffff, raw_fw_ver & 0xffff);
+    let n = s.len().min(dst.len() - 1);
+    for (d, b) in dst.iter_mut().zip(s.as_bytes()[..n].iter()) {
+        *d = *b as c_char;
+    }
+    dst[n] = 0;
+}
+
+/// rdma-core's `ibv_cmd_query_port`: fills the fields of `attr` from QUERY_PORT (the ioctl, with
+/// `port_cap_flags2`; the write command on older kernels).
+pub unsafe fn query_port(u: &(impl CmdFd + ?Sized), port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
+    let r = kernel::device::query_port(u, port_num)?;
+    let l = &r.legacy_resp;
+    // SAFETY: caller's contract.
+    unsafe {
+        put_enum(addr_of_mut!((*attr).state), l.state as u32);
+        put_enum(addr_of_mut!((*attr).max_mtu), l.max_mtu as u32);
+        put_enum(addr_of_mut!((*attr).active_mtu), l.active_mtu as u32);
+        let a = &mut *attr;
+        a.gid_tbl_len = l.gid_tbl_len as c_int;
+        a.port_cap_flags = l.port_cap_flags;
+        a.max_msg_sz = l.max_msg_sz;
+        a.bad_pkey_cntr = l.bad_pkey_cntr;
+        a.qkey_viol_cntr = l.qkey_viol_cntr;
+        a.pkey_tbl_len = l.pkey_tbl_len;
+        a.lid = l.lid;
+        a.sm_lid = l.sm_lid;
+        a.lmc = l.lmc;
+        a.max_vl_num = l.max_vl_num;
+        a.sm_sl = l.sm_sl;
+        a.subnet_timeout = l.subnet_timeout;
+        a.init_type_reply = l.init_type_reply;
+        a.active_width = l.active_width;
+        a.active_speed = l.active_speed;
+        a.phys_state = l.phys_state;
+        a.link_layer = l.link_layer;
+        a.flags = l.flags;
+        a.port_cap_flags2 = r.port_cap_flags2;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PD, MR, MW
+// ---------------------------------------------------------------------------------------------------------------
+
+/// rdma-core's `ibv_cmd_alloc_pd`: ALLOC_PD; fills `pd.handle` and `pd.context`.
+pub unsafe fn alloc_pd(
+    u: &(impl CmdFd + ?Sized),
+    ctx: *mut ibv_context,
+    pd: *mut ibv_pd,
+    udata_in: &[u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    let handle = kernel::pd::alloc_pd(u, udata_in, udata_out)?;
+    // SAFETY: caller's contract.
+    unsafe {
+        (*pd).handle = handle;
+        (*pd).context = ctx;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_dealloc_pd`. Errors: `EBUSY` while objects use the PD.
+pub unsafe fn dealloc_pd(u: &(impl CmdFd + ?Sized), pd: *mut ibv_pd) -> Result<()> {
+    // SAFETY: caller's contract.
+    destroy_result(kernel::pd::dealloc_pd(u, unsafe { (*pd).handle }))
+}
+
+/// rdma-core's `ibv_cmd_reg_mr`: REG_MR of `length` bytes at `addr` seen at `hca_va`; fills `handle`, `lkey`,
+/// `rkey`, `context`. An on-demand (`IBV_ACCESS_ON_DEMAND`) region of `SIZE_MAX` bytes at address 0 is the
+/// implicit ODP MR (`length` `u64::MAX` for the kernel); with a non-zero address that is `EINVAL`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn reg_mr(
+    u: &(impl CmdFd + ?Sized),
+    pd: *mut ibv_pd,
+    mr: *mut ibv_mr,
+    addr: *mut c_void,
+    length: usize,
+    hca_va: u64,
+    access: c_int,
+    udata_in: &[u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    let mut len = length as u64;
+    if access as u32 & ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32 != 0 && length == usize::MAX {
+        if !addr.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        len = u64::MAX;
+    }
+    // SAFETY: caller's contract.
+    unsafe {
+        let r = kernel::mr::reg_mr(u, (*pd).handle, addr as u64, len, hca_va, access as u32, udata_in, udata_out)?;
+        (*mr).handle = r.mr_handle;
+        (*mr).lkey = r.lkey;
+        (*mr).rkey = r.rkey;
+        (*mr).context = (*pd).context;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_dereg_mr`. Errors: `EBUSY` while memory windows are bound to it, the kernel's.
+pub unsafe fn dereg_mr(u: &(impl CmdFd + ?Sized), mr: *mut ibv_mr) -> Result<()> {
+    // SAFETY: caller's contract.
+    destroy_result(kernel::mr::dereg_mr(u, unsafe { (*mr).handle }))
+}
+
+/// rdma-core's `ibv_cmd_alloc_mw`: ALLOC_MW of type `type_` (1 or 2); fills `context`, `pd`, `rkey`, `handle`,
+/// `type`.
+pub unsafe fn alloc_mw(
+    u: &(impl CmdFd + ?Sized),
+    pd: *mut ibv_pd,
+    mw: *mut ibv_mw,
+    type_: u32,
+    udata_in: &[u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    // The kernel command carries the type in 8 bits: anything else is not a type at all.
+    let t = u8::try_from(type_).map_err(|_| Errno::EINVAL)?;
+    // SAFETY: caller's contract.
+    unsafe {
+        let r = kernel::mw::alloc_mw(u, (*pd).handle, t, udata_in, udata_out)?;
+        (*mw).context = (*pd).context;
+        (*mw).pd = pd;
+        (*mw).rkey = r.rkey;
+        (*mw).handle = r.mw_handle;
+        put_enum(addr_of_mut!((*mw).r#type), type_);
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_dealloc_mw`.
+pub unsafe fn dealloc_mw(u: &(impl CmdFd + ?Sized), mw: *mut ibv_mw) -> Result<()> {
+    // SAFETY: caller's contract.
+    destroy_result(kernel::mw::dealloc_mw(u, unsafe { (*mw).handle }))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// CQ
+// ---------------------------------------------------------------------------------------------------------------
+
+const CQ_INIT_ATTR_MASK_FLAGS: u32 = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32;
+const CQ_INIT_ATTR_MASK_PD: u32 = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_PD as u32;
+
+/// rdma-core's `ibv_cmd_create_cq` / `ibv_cmd_create_cq_ex` (`extended`): CREATE_CQ, or EX_CREATE_CQ when
+/// creation flags are needed (completion timestamps, `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN`). `user_handle` is the
+/// CQ's address; fills `cq.handle`, `cq.cqe`, `cq.context`.
+///
+/// Errors: `EOPNOTSUPP` for unknown `comp_mask` bits (extended only); the kernel's (`EINVAL` for a bad `cqe` or
+/// `comp_vector`, ...).
+pub unsafe fn create_cq(
+    u: &(impl CmdFd + ?Sized),
+    ctx: *mut ibv_context,
+    cq: *mut ibv_cq,
+    attr: *const ibv_cq_init_attr_ex,
+    extended: bool,
+    udata_in: &[u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    // SAFETY (whole function): caller's contract.
+    unsafe {
+        let a = &*attr;
+        let mut flags = 0u32;
+        if extended {
+            if a.comp_mask & !(CQ_INIT_ATTR_MASK_FLAGS | CQ_INIT_ATTR_MASK_PD) != 0 {
+                return Err(Errno::EOPNOTSUPP);
+            }
+            let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP
+                | ibv_create_cq_wc_flags::IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
+            if a.wc_flags & ts != 0 {
+                flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
+            }
+            if a.comp_mask & CQ_INIT_ATTR_MASK_FLAGS != 0
+                && a.flags & ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32 != 0
+            {
+                flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
+            }
+        }
+        let channel = if a.channel.is_null() { None } else { Some(BorrowedFd::borrow_raw((*a.channel).fd)) };
+        let (handle, cqe) = if flags == 0 {
+            let r = kernel::cq::create_cq(u, cq as u64, a.cqe, channel, a.comp_vector, udata_in, udata_out)?;
+            (r.cq_handle, r.cqe)
+        } else {
+            let mut req = ib_uverbs_ex_create_cq::zeroed();
+            req.user_handle = cq as u64;
+            req.cqe = a.cqe;
+            req.comp_vector = a.comp_vector;
+            req.comp_channel = channel.map_or(-1, |c| std::os::fd::AsRawFd::as_raw_fd(&c));
+            req.flags = flags;
+            let r = kernel::cq::create_cq_ex(u, &req, udata_in, udata_out)?;
+            (r.base.cq_handle, r.base.cqe)
+        };
+        (*cq).handle = handle;
+        (*cq).cqe = cqe as c_int;
+        (*cq).context = ctx;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_resize_cq`: RESIZE_CQ; updates `cq.cqe`.
+pub unsafe fn resize_cq(
+    u: &(impl CmdFd + ?Sized),
+    cq: *mut ibv_cq,
+    cqe: c_int,
+    udata_in: &[u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    // SAFETY: caller's contract.
+    unsafe {
+        let r = kernel::cq::resize_cq(u, (*cq).handle, cqe as u32, udata_in, udata_out)?;
+        (*cq).cqe = r.cqe as c_int;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_destroy_cq` without the wait: DESTROY_CQ, returning the events the kernel reported.
+pub unsafe fn destroy_cq(u: &(impl CmdFd + ?Sized), cq: *mut ibv_cq) -> Result<CqEventsReported> {
+    // SAFETY: caller's contract.
+    destroy_result(kernel::cq::destroy_cq(u, unsafe { (*cq).handle }).map(|r| CqEventsReported {
+        comp_events_reported: r.comp_events_reported,
+        async_events_reported: r.async_events_reported,
+    }))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// QP
+// ---------------------------------------------------------------------------------------------------------------
+
+const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
+const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
+const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
+const QPT_RAW_PACKET: u32 = ibv_qp_type::IBV_QPT_RAW_PACKET as u32;
+const QPT_XRC_SEND: u32 = ibv_qp_type::IBV_QPT_XRC_SEND as u32;
+const QPT_XRC_RECV: u32 = ibv_qp_type::IBV_QPT_XRC_RECV as u32;
+const QPT_DRIVER: u32 = ibv_qp_type::IBV_QPT_DRIVER as u32;
+
+/// The QP types the verbs API knows (`enum ibv_qp_type`); anything else is `EINVAL` at creation.
+pub fn known_qp_type(t: u32) -> bool {
+    matches!(t, QPT_RC | QPT_UC | QPT_UD | QPT_RAW_PACKET | QPT_XRC_SEND | QPT_XRC_RECV | QPT_DRIVER)
+}
+
+/// Creation flags the kernel's EX_CREATE_QP accepts (rdma-core's `CREATE_QP_EX2_SUP_CREATE_FLAGS`).
+const CREATE_QP_EX_SUP_CREATE_FLAGS: u32 = ibv_qp_create_flags::IBV_QP_CREATE_BLOCK_SELF_MCAST_LB as u32
+    | ibv_qp_create_flags::IBV_QP_CREATE_SCATTER_FCS as u32
+    | ibv_qp_create_flags::IBV_QP_CREATE_CVLAN_STRIPPING as u32
+    | ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32
+    | ibv_qp_create_flags::IBV_QP_CREATE_PCI_WRITE_END_PADDING as u32;
+
+/// rdma-core's `ibv_icmd_create_qp` on the write ABI: CREATE_QP, or EX_CREATE_QP when creation flags or an
+/// indirection table are given. `user_handle` is the QP's address. Fills `qp.handle`, `qp.qp_num`, `qp.context`
+/// and `attr.cap` with the granted capabilities.
+///
+/// Errors: `EINVAL` for an unknown QP type, a missing PD (or XRCD for an XRC receive QP), missing CQs, creation
+/// flags the kernel cannot take; `EOPNOTSUPP` for XRC receive QPs (no XRC domain object exists here); the
+/// kernel's.
+pub unsafe fn create_qp(
+    u: &(impl CmdFd + ?Sized),
+    ctx: *mut ibv_context,
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_init_attr_ex,
+    udata_in: &[u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    // SAFETY (whole function): caller's contract; every object pointer in `attr` was checked live by the caller.
+    unsafe {
+        let a = &mut *attr;
+        let qp_type = ffi::enum_raw(addr_of!(a.qp_type));
+        let mask = a.comp_mask;
+        let has = |bit: ibv_qp_init_attr_mask| mask & bit as u32 != 0;
+        let (pd_handle, send_cq_handle, mut recv_cq_handle);
+        match qp_type {
+            QPT_XRC_RECV => {
+                if !has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_XRCD) {
+                    return Err(Errno::EINVAL);
+                }
+                return Err(Errno::EOPNOTSUPP);
+            }
+            QPT_RC | QPT_UD | QPT_UC | QPT_RAW_PACKET | QPT_XRC_SEND | QPT_DRIVER => {
+                if !has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD) || a.pd.is_null() {
+                    return Err(Errno::EINVAL);
+                }
+                pd_handle = (*a.pd).handle;
+                recv_cq_handle = 0;
+                if has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_IND_TABLE) {
+                    // Receive-side RSS needs WQ indirection tables, which no provider here creates.
+                    return Err(Errno::EOPNOTSUPP);
+                }
+                if a.send_cq.is_null() {
+                    return Err(Errno::EINVAL);
+                }
+                send_cq_handle = (*a.send_cq).handle;
+                if qp_type != QPT_XRC_SEND {
+                    if a.recv_cq.is_null() {
+                        return Err(Errno::EINVAL);
+                    }
+                    recv_cq_handle = (*a.recv_cq).handle;
+                } else {
+                    a.cap.max_recv_wr = 0;
+                    a.cap.max_recv_sge = 0;
+                }
+            }
+            _ => return Err(Errno::EINVAL),
+        }
+        let mut create_flags = 0;
+        if has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_CREATE_FLAGS) {
+            if a.create_flags & !CREATE_QP_EX_SUP_CREATE_FLAGS != 0 {
+                return Err(Errno::EINVAL);
+            }
+            create_flags = a.create_flags;
+        }
+        let srq_handle = if a.srq.is_null() { 0 } else { (*a.srq).handle };
+        let resp = if create_flags == 0 {
+            let mut req = ib_uverbs_create_qp::zeroed();
+            req.user_handle = qp as u64;
+            req.pd_handle = pd_handle;
+            req.send_cq_handle = send_cq_handle;
+            req.recv_cq_handle = recv_cq_handle;
+            req.srq_handle = srq_handle;
+            req.is_srq = !a.srq.is_null() as u8;
+            req.max_send_wr = a.cap.max_send_wr;
+            req.max_recv_wr = a.cap.max_recv_wr;
+            req.max_send_sge = a.cap.max_send_sge;
+            req.max_recv_sge = a.cap.max_recv_sge;
+            req.max_inline_data = a.cap.max_inline_data;
+            req.sq_sig_all = a.sq_sig_all as u8;
+            req.qp_type = qp_type as u8;
+            kernel::qp::create_qp(u, &req, udata_in, udata_out)?
+        } else {
+            let mut req = ib_uverbs_ex_create_qp::zeroed();
+            req.user_handle = qp as u64;
+            req.pd_handle = pd_handle;
+            req.send_cq_handle = send_cq_handle;
+            req.recv_cq_handle = recv_cq_handle;
+            req.srq_handle = srq_handle;
+            req.is_srq = !a.srq.is_null() as u8;
+            req.max_send_wr = a.cap.max_send_wr;
+            req.max_recv_wr = a.cap.max_recv_wr;
+            req.max_send_sge = a.cap.max_send_sge;
+            req.max_recv_sge = a.cap.max_recv_sge;
+            req.max_inline_data = a.cap.max_inline_data;
+            req.sq_sig_all = a.sq_sig_all as u8;
+            req.qp_type = qp_type as u8;
+            req.create_flags = create_flags;
+            if create_flags & ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+                req.source_qpn = a.source_qpn;
+            }
+            kernel::qp::create_qp_ex(u, &req, udata_in, udata_out)?.base
+        };
+        (*qp).handle = resp.qp_handle;
+        (*qp).qp_num = resp.qpn;
+        (*qp).context = ctx;
+        a.cap.max_recv_sge = resp.max_recv_sge;
+        a.cap.max_send_sge = resp.max_send_sge;
+        a.cap.max_recv_wr = resp.max_recv_wr;
+        a.cap.max_send_wr = resp.max_send_wr;
+        a.cap.max_inline_data = resp.max_inline_data;
+    }
+    Ok(())
+}
+
+/// The kernel's mirror of an address vector.
+fn ah_attr_to_kern(a: &ibv_ah_attr) -> ib_uverbs_ah_attr {
+    let mut k = ib_uverbs_ah_attr::zeroed();
+    // SAFETY: a GID is 16 plain bytes.
+    k.grh.dgid = unsafe { a.grh.dgid.raw };
+    k.grh.flow_label = a.grh.flow_label;
+    k.grh.sgid_index = a.grh.sgid_index;
+    k.grh.hop_limit = a.grh.hop_limit;
+    k.grh.traffic_class = a.grh.traffic_class;
+    k.dlid = a.dlid;
+    k.sl = a.sl;
+    k.src_path_bits = a.src_path_bits;
+    k.static_rate = a.static_rate;
+    k.is_global = a.is_global;
+    k.port_num = a.port_num;
+    k
+}
+
+/// `struct ibv_qp_attr` as the kernel's `ib_uverbs_qp_attr` (every field; the command copies the masked ones).
+///
+/// # Safety
+/// `attr` is readable.
+pub unsafe fn qp_attr_to_kern(attr: *const ibv_qp_attr) -> ib_uverbs_qp_attr {
+    // SAFETY: caller's contract; enum fields read as numbers.
+    unsafe {
+        let a = &*attr;
+        let mut k = ib_uverbs_qp_attr::zeroed();
+        k.qp_state = ffi::enum_raw(addr_of!(a.qp_state));
+        k.cur_qp_state = ffi::enum_raw(addr_of!(a.cur_qp_state));
+        k.path_mtu = ffi::enum_raw(addr_of!(a.path_mtu));
+        k.path_mig_state = ffi::enum_raw(addr_of!(a.path_mig_state));
+        k.qkey = a.qkey;
+        k.rq_psn = a.rq_psn;
+        k.sq_psn = a.sq_psn;
+        k.dest_qp_num = a.dest_qp_num;
+        k.qp_access_flags = a.qp_access_flags;
+        k.ah_attr = ah_attr_to_kern(&a.ah_attr);
+        k.alt_ah_attr = ah_attr_to_kern(&a.alt_ah_attr);
+        k.max_send_wr = a.cap.max_send_wr;
+        k.max_recv_wr = a.cap.max_recv_wr;
+        k.max_send_sge = a.cap.max_send_sge;
+        k.max_recv_sge = a.cap.max_recv_sge;
+        k.max_inline_data = a.cap.max_inline_data;
+        k.pkey_index = a.pkey_index;
+        k.alt_pkey_index = a.alt_pkey_index;
+        k.en_sqd_async_notify = a.en_sqd_async_notify;
+        k.sq_draining = a.sq_draining;
+        k.max_rd_atomic = a.max_rd_atomic;
+        k.max_dest_rd_atomic = a.max_dest_rd_atomic;
+        k.min_rnr_timer = a.min_rnr_timer;
+        k.port_num = a.port_num;
+        k.timeout = a.timeout;
+        k.retry_cnt = a.retry_cnt;
+        k.rnr_retry = a.rnr_retry;
+        k.alt_port_num = a.alt_port_num;
+        k.alt_timeout = a.alt_timeout;
+        k
+    }
+}
+
+/// rdma-core's `ibv_cmd_modify_qp`: MODIFY_QP with exactly the fields `attr_mask` selects. Errors: `EOPNOTSUPP`
+/// for `IBV_QP_RATE_LIMIT` and above (the extended command's), `EINVAL` for invalid transitions or attributes
+/// (the kernel's).
+pub unsafe fn modify_qp(
+    u: &(impl CmdFd + ?Sized),
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_attr,
+    attr_mask: c_int,
+) -> Result<()> {
+    // SAFETY: caller's contract.
+    unsafe { kernel::qp::modify_qp(u, (*qp).handle, &qp_attr_to_kern(attr), attr_mask as u32) }
+}
+
+/// Copies a kernel address vector into `struct ibv_ah_attr`.
+fn ah_attr_from_dest(d: &mut ibv_ah_attr, s: &ib_uverbs_qp_dest) {
+    d.grh.dgid.raw = s.dgid;
+    d.grh.flow_label = s.flow_label;
+    d.dlid = s.dlid;
+    d.grh.sgid_index = s.sgid_index;
+    d.grh.hop_limit = s.hop_limit;
+    d.grh.traffic_class = s.traffic_class;
+    d.sl = s.sl;
+    d.src_path_bits = s.src_path_bits;
+    d.static_rate = s.static_rate;
+    d.is_global = s.is_global;
+    d.port_num = s.port_num;
+}
+
+/// rdma-core's `ibv_cmd_query_qp`: QUERY_QP; writes every field of `attr` rdma-core writes (all but
+/// `en_sqd_async_notify` and `rate_limit`) and the creation attributes in `init_attr`. Errors: `EOPNOTSUPP` for
+/// mask bits from `IBV_QP_RATE_LIMIT` up; the kernel's.
+pub unsafe fn query_qp(
+    u: &(impl CmdFd + ?Sized),
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_attr,
+    attr_mask: c_int,
+    init_attr: *mut ibv_qp_init_attr,
+) -> Result<()> {
+    let mask = attr_mask as u32;
+    if mask & !(kernel::qp::IB_QP_RATE_LIMIT - 1) != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    // SAFETY: caller's contract; enum fields written as numbers.
+    unsafe {
+        let r = kernel::qp::query_qp(u, (*qp).handle, mask)?;
+        let a = attr;
+        (*a).qkey = r.qkey;
+        (*a).rq_psn = r.rq_psn;
+        (*a).sq_psn = r.sq_psn;
+        (*a).dest_qp_num = r.dest_qp_num;
+        (*a).qp_access_flags = r.qp_access_flags;
+        (*a).pkey_index = r.pkey_index;
+        (*a).alt_pkey_index = r.alt_pkey_index;
+        put_enum(addr_of_mut!((*a).qp_state), r.qp_state as u32);
+        put_enum(addr_of_mut!((*a).cur_qp_state), r.cur_qp_state as u32);
+        put_enum(addr_of_mut!((*a).path_mtu), r.path_mtu as u32);
+        put_enum(addr_of_mut!((*a).path_mig_state), r.path_mig_state as u32);
+        (*a).sq_draining = r.sq_draining;
+        (*a).max_rd_atomic = r.max_rd_atomic;
+        (*a).max_dest_rd_atomic = r.max_dest_rd_atomic;
+        (*a).min_rnr_timer = r.min_rnr_timer;
+        (*a).port_num = r.port_num;
+        (*a).timeout = r.timeout;
+        (*a).retry_cnt = r.retry_cnt;
+        (*a).rnr_retry = r.rnr_retry;
+        (*a).alt_port_num = r.alt_port_num;
+        (*a).alt_timeout = r.alt_timeout;
+        (*a).cap.max_send_wr = r.max_send_wr;
+        (*a).cap.max_recv_wr = r.max_recv_wr;
+        (*a).cap.max_send_sge = r.max_send_sge;
+        (*a).cap.max_recv_sge = r.max_recv_sge;
+        (*a).cap.max_inline_data = r.max_inline_data;
+        ah_attr_from_dest(&mut (*a).ah_attr, &r.dest);
+        ah_attr_from_dest(&mut (*a).alt_ah_attr, &r.alt_dest);
+
+        let i = init_attr;
+        (*i).qp_context = (*qp).qp_context;
+        (*i).send_cq = (*qp).send_cq;
+        (*i).recv_cq = (*qp).recv_cq;
+        (*i).srq = (*qp).srq;
+        put_enum(addr_of_mut!((*i).qp_type), ffi::enum_raw(addr_of!((*qp).qp_type)));
+        (*i).cap.max_send_wr = r.max_send_wr;
+        (*i).cap.max_recv_wr = r.max_recv_wr;
+        (*i).cap.max_send_sge = r.max_send_sge;
+        (*i).cap.max_recv_sge = r.max_recv_sge;
+        (*i).cap.max_inline_data = r.max_inline_data;
+        (*i).sq_sig_all = r.sq_sig_all as c_int;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_destroy_qp` without the wait: DESTROY_QP, returning `events_reported`.
+pub unsafe fn destroy_qp(u: &(impl CmdFd + ?Sized), qp: *mut ibv_qp) -> Result<u32> {
+    // SAFETY: caller's contract.
+    destroy_result(kernel::qp::destroy_qp(u, unsafe { (*qp).handle }))
+}
+
+/// rdma-core's `ibv_cmd_attach_mcast`.
+pub unsafe fn attach_mcast(u: &(impl CmdFd + ?Sized), qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+    // SAFETY: caller's contract; a GID is 16 plain bytes.
+    unsafe { kernel::mcast::attach_mcast(u, (*qp).handle, &(*gid).raw, lid) }
+}
+
+/// rdma-core's `ibv_cmd_detach_mcast` (a destroy command: see [`is_destroy_err`]).
+pub unsafe fn detach_mcast(u: &(impl CmdFd + ?Sized), qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+    // SAFETY: caller's contract; a GID is 16 plain bytes.
+    destroy_result(unsafe { kernel::mcast::detach_mcast(u, (*qp).handle, &(*gid).raw, lid) })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// SRQ
+// ---------------------------------------------------------------------------------------------------------------
+
+const SRQ_INIT_ATTR_TYPE: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TYPE as u32;
+const SRQ_INIT_ATTR_PD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_PD as u32;
+const SRQ_INIT_ATTR_XRCD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_XRCD as u32;
+const SRQ_INIT_ATTR_CQ: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_CQ as u32;
+const SRQ_INIT_ATTR_TM: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TM as u32;
+const SRQ_INIT_ATTR_RESERVED: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_RESERVED as u32;
+const SRQT_BASIC: u32 = ibv_srq_type::IBV_SRQT_BASIC as u32;
+const SRQT_XRC: u32 = ibv_srq_type::IBV_SRQT_XRC as u32;
+const SRQT_TM: u32 = ibv_srq_type::IBV_SRQT_TM as u32;
+
+/// rdma-core's `ibv_cmd_create_srq` (`extended` false: a basic SRQ on `pd`, whatever `comp_mask` says) and
+/// `ibv_cmd_create_srq_ex` (`extended`): CREATE_SRQ for a basic SRQ, CREATE_XSRQ for a tag-matching one (XRC SRQs
+/// need an XRC domain, which no provider here creates). Fills `srq.handle`, `srq.context` and `attr.attr` with the
+/// granted sizes.
+///
+/// Errors (extended): `EOPNOTSUPP` for unknown `comp_mask` bits or an XRC SRQ, `EINVAL` without a PD, a TM SRQ
+/// without CQ, TM capabilities or tags; the kernel's.
+pub unsafe fn create_srq(
+    u: &(impl CmdFd + ?Sized),
+    ctx: *mut ibv_context,
+    srq: *mut ibv_srq,
+    attr: *mut ibv_srq_init_attr_ex,
+    extended: bool,
+    udata_in: &[u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    // SAFETY (whole function): caller's contract; object pointers in `attr` checked live by the caller.
+    unsafe {
+        let a = &mut *attr;
+        let srq_type = if extended {
+            if a.comp_mask >= SRQ_INIT_ATTR_RESERVED {
+                return Err(Errno::EOPNOTSUPP);
+            }
+            if a.comp_mask & SRQ_INIT_ATTR_PD == 0 || a.pd.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            if a.comp_mask & SRQ_INIT_ATTR_TYPE != 0 {
+                ffi::enum_raw(addr_of!(a.srq_type))
+            } else {
+                SRQT_BASIC
+            }
+        } else {
+            SRQT_BASIC
+        };
+        let pd_handle = (*a.pd).handle;
+        let resp = match srq_type {
+            SRQT_BASIC => {
+                let mut req = ib_uverbs_create_srq::zeroed();
+                req.user_handle = srq as u64;
+                req.pd_handle = pd_handle;
+                req.max_wr = a.attr.max_wr;
+                req.max_sge = a.attr.max_sge;
+                req.srq_limit = a.attr.srq_limit;
+                kernel::srq::create_srq(u, &req, udata_in, udata_out)?
+            }
+            SRQT_XRC => {
+                if a.comp_mask & SRQ_INIT_ATTR_XRCD == 0 || a.comp_mask & SRQ_INIT_ATTR_CQ == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                return Err(Errno::EOPNOTSUPP);
+            }
+            SRQT_TM => {
+                if a.comp_mask & SRQ_INIT_ATTR_CQ == 0
+                    || a.comp_mask & SRQ_INIT_ATTR_TM == 0
+                    || a.tm_cap.max_num_tags == 0
+                    || a.cq.is_null()
+                {
+                    return Err(Errno::EINVAL);
+                }
+                let mut req = ib_uverbs_create_xsrq::zeroed();
+                req.user_handle = srq as u64;
+                req.srq_type = SRQT_TM;
+                req.pd_handle = pd_handle;
+                req.max_wr = a.attr.max_wr;
+                req.max_sge = a.attr.max_sge;
+                req.srq_limit = a.attr.srq_limit;
+                req.max_num_tags = a.tm_cap.max_num_tags;
+                req.cq_handle = (*a.cq).handle;
+                kernel::srq::create_xsrq(u, &req, udata_in, udata_out)?
+            }
+            _ => return Err(Errno::EINVAL),
+        };
+        (*srq).handle = resp.srq_handle;
+        (*srq).context = ctx;
+        a.attr.max_wr = resp.max_wr;
+        a.attr.max_sge = resp.max_sge;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_modify_srq`: MODIFY_SRQ with the driver command `udata_in`.
+///
+/// # Safety
+/// As [`kernel::srq::modify_srq`]: every user address in `udata_in` is valid for the kernel's writes.
+pub unsafe fn modify_srq(
+    u: &(impl CmdFd + ?Sized),
+    srq: *mut ibv_srq,
+    attr: *const ibv_srq_attr,
+    attr_mask: c_int,
+    udata_in: &[u8],
+) -> Result<()> {
+    // SAFETY: caller's contract.
+    unsafe { kernel::srq::modify_srq(u, (*srq).handle, attr_mask as u32, (*attr).max_wr, (*attr).srq_limit, udata_in) }
+}
+
+/// rdma-core's `ibv_cmd_query_srq`: fills `max_wr`, `max_sge`, `srq_limit`.
+pub unsafe fn query_srq(u: &(impl CmdFd + ?Sized), srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Result<()> {
+    // SAFETY: caller's contract.
+    unsafe {
+        let r = kernel::srq::query_srq(u, (*srq).handle)?;
+        (*attr).max_wr = r.max_wr;
+        (*attr).max_sge = r.max_sge;
+        (*attr).srq_limit = r.srq_limit;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_destroy_srq` without the wait: DESTROY_SRQ, returning `events_reported`.
+pub unsafe fn destroy_srq(u: &(impl CmdFd + ?Sized), srq: *mut ibv_srq) -> Result<u32> {
+    // SAFETY: caller's contract.
+    destroy_result(kernel::srq::destroy_srq(u, unsafe { (*srq).handle }))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// AH
+// ---------------------------------------------------------------------------------------------------------------
+
+/// rdma-core's `ibv_cmd_create_ah`: CREATE_AH; fills `ah.handle` and `ah.context`.
+pub unsafe fn create_ah(
+    u: &(impl CmdFd + ?Sized),
+    pd: *mut ibv_pd,
+    ah: *mut ibv_ah,
+    attr: *const ibv_ah_attr,
+    udata_out: &mut [u8],
+) -> Result<()> {
+    // SAFETY: caller's contract.
+    unsafe {
+        let handle = kernel::ah::create_ah(u, ah as u64, (*pd).handle, &ah_attr_to_kern(&*attr), &[], udata_out)?;
+        (*ah).handle = handle;
+        (*ah).context = (*pd).context;
+    }
+    Ok(())
+}
+
+/// rdma-core's `ibv_cmd_destroy_ah`.
+pub unsafe fn destroy_ah(u: &(impl CmdFd + ?Sized), ah: *mut ibv_ah) -> Result<()> {
+    // SAFETY: caller's contract.
+    destroy_result(kernel::ah::destroy_ah(u, unsafe { (*ah).handle }))
+}
+
+/// Views a driver struct as the bytes the kernel fills (udata out).
+pub fn udata_mut<T: AsBytes>(t: &mut T) -> &mut [u8] {
+    t.as_bytes_mut()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fw_ver_is_printed_like_rdma_core() {
+        let mut buf = [0x55 as c_char; 64];
+        format_fw_ver(&mut buf, 0);
+        assert_eq!(&buf[..6], &[b'0' as c_char, b'.' as c_char, b'0' as c_char, b'.' as c_char, b'0' as c_char, 0]);
+        format_fw_ver(&mut buf, (1 << 32) | (2 << 16) | 3);
+        let s: Vec<u8> = buf.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+        assert_eq!(s, b"1.2.3");
+    }
+
+    #[test]
+    fn offsets_end() {
+        assert_eq!(end_of!(ibv_device_attr_ex, phys_port_cnt_ex), size_of::<ibv_device_attr_ex>());
+        assert_eq!(
+            end_of!(ib_uverbs_ex_query_device_resp, xrc_odp_caps),
+            offset_of!(ib_uverbs_ex_query_device_resp, reserved)
+        );
+    }
+
+    use crate::kernel::fake::{Fake, Reply};
+    use std::mem::MaybeUninit;
+
+    fn u32_at(b: &[u8], o: usize) -> u32 {
+        u32::from_ne_bytes(b[o..o + 4].try_into().unwrap())
+    }
+
+    /// A zeroed C struct that may hold enums without a zero value (filled by raw writes only).
+    fn zeroed<T>() -> MaybeUninit<T> {
+        MaybeUninit::zeroed()
+    }
+
+    #[test]
+    fn create_qp_marshals_like_rdma_core_and_returns_granted_caps() {
+        let f = Fake::new();
+        let mut resp = ib_uverbs_create_qp_resp::zeroed();
+        resp.qp_handle = 7;
+        resp.qpn = 0x11;
+        resp.max_send_wr = 64;
+        resp.max_recv_wr = 32;
+        resp.max_send_sge = 2;
+        resp.max_recv_sge = 3;
+        resp.max_inline_data = 128;
+        let mut bytes = resp.as_bytes().to_vec();
+        bytes.extend_from_slice(&[0xab; 32]); // rxe_create_qp_resp
+        f.reply(Reply::write(&bytes));
+        let mut pd = ibv_pd { context: std::ptr::null_mut(), handle: 3 };
+        let mut cq: MaybeUninit<ibv_cq> = zeroed();
+        let mut srq: MaybeUninit<ibv_srq> = zeroed();
+        let mut qp: MaybeUninit<ibv_qp> = zeroed();
+        let mut a: MaybeUninit<ibv_qp_init_attr_ex> = zeroed();
+        let mut udata = [0u8; 32];
+        unsafe {
+            (*cq.as_mut_ptr()).handle = 5;
+            (*srq.as_mut_ptr()).handle = 9;
+            let x = a.as_mut_ptr();
+            (*x).send_cq = cq.as_mut_ptr();
+            (*x).recv_cq = cq.as_mut_ptr();
+            (*x).srq = srq.as_mut_ptr();
+            (*x).cap =
+                ibv_qp_cap { max_send_wr: 10, max_recv_wr: 11, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
+            put_enum(addr_of_mut!((*x).qp_type), QPT_RC);
+            (*x).sq_sig_all = 1;
+            (*x).comp_mask = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
+            (*x).pd = &mut pd;
+            create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata).unwrap();
+            assert_eq!(((*qp.as_ptr()).handle, (*qp.as_ptr()).qp_num), (7, 0x11));
+            let cap = (*x).cap;
+            assert_eq!(
+                (cap.max_send_wr, cap.max_recv_wr, cap.max_send_sge, cap.max_recv_sge, cap.max_inline_data),
+                (64, 32, 2, 3, 128)
+            );
+        }
+        assert_eq!(udata, [0xab; 32]);
+        let w = f.write(0);
+        assert_eq!(u32_at(&w, 0), IB_USER_VERBS_CMD_CREATE_QP);
+        let req = &w[8..];
+        assert_eq!(u64::from_ne_bytes(req[8..16].try_into().unwrap()), qp.as_ptr() as u64, "user_handle");
+        assert_eq!((u32_at(req, 16), u32_at(req, 20), u32_at(req, 24), u32_at(req, 28)), (3, 5, 5, 9));
+        assert_eq!(&req[52..56], &[1, QPT_RC as u8, 1, 0], "sq_sig_all, qp_type, is_srq");
+
+        // Unknown types and missing CQs fail before any command.
+        unsafe {
+            let x = a.as_mut_ptr();
+            put_enum(addr_of_mut!((*x).qp_type), 5);
+            assert_eq!(create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata), Err(Errno::EINVAL));
+            put_enum(addr_of_mut!((*x).qp_type), QPT_UD);
+            (*x).recv_cq = std::ptr::null_mut();
+            assert_eq!(create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata), Err(Errno::EINVAL));
+            put_enum(addr_of_mut!((*x).qp_type), QPT_XRC_RECV);
+            assert_eq!(create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata), Err(Errno::EINVAL));
+        }
+        assert_eq!(f.writes().len(), 1);
+    }
+
+    #[test]
+    fn modify_and_query_qp() {
+        let f = Fake::new();
+        f.reply(Reply::write(&[]));
+        let mut qp: MaybeUninit<ibv_qp> = zeroed();
+        let mut attr: MaybeUninit<ibv_qp_attr> = zeroed();
+        unsafe {
+            (*qp.as_mut_ptr()).handle = 4;
+            let a = attr.as_mut_ptr();
+            put_enum(addr_of_mut!((*a).qp_state), ibv_qp_state::IBV_QPS_RTR as u32);
+            put_enum(addr_of_mut!((*a).path_mtu), 3);
+            (*a).dest_qp_num = 0x22;
+            (*a).ah_attr.is_global = 1;
+            (*a).ah_attr.grh.sgid_index = 1;
+            let mask = (ibv_qp_attr_mask::IBV_QP_STATE as c_int)
+                | (ibv_qp_attr_mask::IBV_QP_AV as c_int)
+                | (ibv_qp_attr_mask::IBV_QP_PATH_MTU as c_int)
+                | (ibv_qp_attr_mask::IBV_QP_DEST_QPN as c_int);
+            modify_qp(&f, qp.as_mut_ptr(), a, mask).unwrap();
+            let w = f.write(0);
+            let c = ib_uverbs_modify_qp::from_bytes(&w[8..]);
+            assert_eq!((c.qp_handle, c.attr_mask, c.qp_state, c.path_mtu, c.dest_qp_num), (4, mask as u32, 2, 3, 0x22));
+            assert_eq!((c.dest.is_global, c.dest.sgid_index), (1, 1));
+            assert_eq!(
+                modify_qp(&f, qp.as_mut_ptr(), a, ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as c_int),
+                Err(Errno::EOPNOTSUPP)
+            );
+
+            let mut r = ib_uverbs_query_qp_resp::zeroed();
+            r.qp_state = 3;
+            r.dest_qp_num = 0x33;
+            r.max_send_wr = 9;
+            r.sq_sig_all = 1;
+            r.dest.dgid = [7; 16];
+            f.reply(Reply::write(r.as_bytes()));
+            let mut init: MaybeUninit<ibv_qp_init_attr> = zeroed();
+            (*a).en_sqd_async_notify = 0x5a;
+            query_qp(&f, qp.as_mut_ptr(), a, ibv_qp_attr_mask::IBV_QP_STATE as c_int, init.as_mut_ptr()).unwrap();
+            assert_eq!(ffi::enum_raw(addr_of!((*a).qp_state)), 3);
+            assert_eq!(((*a).dest_qp_num, (*a).cap.max_send_wr, (*a).ah_attr.grh.dgid.raw), (0x33, 9, [7; 16]));
+            assert_eq!((*a).en_sqd_async_notify, 0x5a, "not reported, left alone as rdma-core");
+            assert_eq!(((*init.as_ptr()).sq_sig_all, (*init.as_ptr()).cap.max_send_wr), (1, 9));
+        }
+    }
+
+    #[test]
+    fn query_device_legacy_and_extended() {
+        let f = Fake::new();
+        let mut b = ib_uverbs_query_device_resp::zeroed();
+        b.max_qp = 100;
+        b.phys_port_cnt = 1;
+        b.atomic_cap = 1;
+        f.reply(Reply::write(b.as_bytes()));
+        let mut attr: MaybeUninit<ibv_device_attr_ex> = zeroed();
+        unsafe {
+            // Legacy size: QUERY_DEVICE, and nothing past orig_attr written.
+            let p = attr.as_mut_ptr();
+            std::ptr::write_bytes(p.cast::<u8>(), 0x77, size_of::<ibv_device_attr_ex>());
+            query_device_any(&f, std::ptr::null(), p, size_of::<ibv_device_attr>()).unwrap();
+            assert_eq!(((*p).orig_attr.max_qp, (*p).orig_attr.phys_port_cnt), (100, 1));
+            assert_eq!(ffi::enum_raw(addr_of!((*p).orig_attr.atomic_cap)), 1);
+            assert_eq!((*p).comp_mask, 0x7777_7777);
+            assert_eq!(u32_at(&f.write(0), 0), IB_USER_VERBS_CMD_QUERY_DEVICE);
+
+            // Extended: the fields the kernel's answer reaches.
+            let mut x = ib_uverbs_ex_query_device_resp::zeroed();
+            x.base = b;
+            x.device_cap_flags_ex = 0x1223c76;
+            x.response_length = offset_of!(ib_uverbs_ex_query_device_resp, hca_core_clock) as u32;
+            x.hca_core_clock = 99;
+            f.reply(Reply::write(x.as_bytes()));
+            query_device_any(&f, std::ptr::null(), p, size_of::<ibv_device_attr_ex>()).unwrap();
+            assert_eq!((*p).hca_core_clock, 0, "beyond response_length");
+            assert_eq!((*p).phys_port_cnt_ex, 1);
+            assert_eq!((*p).comp_mask, 0);
+            let ex = ibv_query_device_ex_input { comp_mask: 1 };
+            assert_eq!(query_device_any(&f, &ex, p, size_of::<ibv_device_attr_ex>()).err(), Some(Errno::EINVAL));
+            assert_eq!(query_device_any(&f, std::ptr::null(), p, 8).err(), Some(Errno::EINVAL));
+        }
+    }
+
+    #[test]
+    fn qp_types() {
+        assert!(known_qp_type(2) && known_qp_type(4) && known_qp_type(9) && known_qp_type(0xff));
+        assert!(!known_qp_type(0) && !known_qp_type(5) && !known_qp_type(99));
+    }
+}

@@ -1,0 +1,421 @@
+#!/bin/bash
+# In-guest half of `make bench` (bench/run.sh boots the guest once and runs this). Every measurement runs with
+# rdma-core's libraries (column "stock") and with ours (column "ours": LD_LIBRARY_PATH=build/lib), interleaved.
+#
+#   bash bench/guest.sh OUTDIR
+#
+# Writes OUTDIR/samples.tsv (one line per sample: metric, column, rep, value or FAIL, note), OUTDIR/meta.tsv and
+# OUTDIR/logs/ (the output of every failed run, and of each column's first run). Progress goes to stdout.
+#
+# Knobs (environment):
+#   BENCH_REPS=N     repetitions of the timed perftest/cmtime rounds (default 10; 3 with BENCH_QUICK=1)
+#   BENCH_QUICK=1    fewer repetitions and iterations everywhere (a smoke run of the instrument, ~5 min)
+#   BENCH_OURS=stock the "ours" column uses rdma-core too: stock against stock, to see the noise
+#   BENCH_BUDGET=S   no new round unless it fits in S seconds of this script (default 1260; 420 quick)
+#   BENCH_TIMEOUT=S  timeout for each program (default 45)
+#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm), for experiments
+#   BENCH_BIN=DIR    where datapath and memory were built (default build/bench)
+#
+# Each server/client pair runs under `timeout`; a failure is recorded as a FAIL sample, never aborts the run. A
+# (test, column) that fails in its first round is not retried in later rounds (so a missing feature of ours costs
+# one timeout, not one per round).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+export REPO=$PWD
+OUT=${1:?usage: bench/guest.sh OUTDIR}
+mkdir -p "$OUT/logs" || exit 1
+WORK=$(mktemp -d /tmp/bench.XXXXXX) || exit 1
+source tests/guest/lib/testlib.sh    # DEV0/1 IP0/1 GID0/1 OURS now dur wait_tcp_listen
+
+QUICK=${BENCH_QUICK:-0}
+REPS=${BENCH_REPS:-$([[ $QUICK == 1 ]] && echo 3 || echo 10)}
+BUDGET=${BENCH_BUDGET:-$([[ $QUICK == 1 ]] && echo 420 || echo 1260)}
+T=${BENCH_TIMEOUT:-45}
+ONLY=${BENCH_ONLY:-cpu,mem,start,lat,bw,cm}
+BIN=${BENCH_BIN:-build/bench}
+OURS_MODE=${BENCH_OURS:-ours}
+START=$SECONDS
+
+# Library environment per column (as `env` arguments).
+declare -A LIBENV
+LIBENV[stock]="RDMA_CORE_RS_STOCK=1"
+if [[ $OURS_MODE == stock ]]; then LIBENV[ours]="RDMA_CORE_RS_STOCK=1"; else LIBENV[ours]="LD_LIBRARY_PATH=$OURS"; fi
+
+SAMPLES=$OUT/samples.tsv
+: > "$SAMPLES"
+{
+    printf 'date\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    printf 'kernel\t%s\n' "${RDMA_TEST_KERNEL:-$(uname -r)}"
+    printf 'ours_mode\t%s\n' "$OURS_MODE"
+    printf 'ours_libdir\t%s\n' "$OURS"
+    printf 'reps\t%s\n' "$REPS"
+    printf 'quick\t%s\n' "$QUICK"
+    printf 'perftest\t%s\n' "$(dpkg-query -W -f='${Version}' perftest 2>/dev/null)"
+    printf 'rdma_core\t%s\n' "$(dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null)"
+    printf 'valgrind\t%s\n' "$(valgrind --version 2>/dev/null)"
+    printf 'cpus\t%s\n' "$(nproc)"
+} > "$OUT/meta.tsv"
+
+has() { [[ ",$ONLY," == *",$1,"* ]]; }
+log() { echo "bench: [$(( SECONDS - START ))s] $*"; }
+# sample METRIC COLUMN REP VALUE [NOTE]
+sample() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-}" >> "$SAMPLES"; }
+
+declare -A DEAD     # "test|column" -> reason: not run again (see record_fail)
+declare -A NFAIL    # "test|column" -> consecutive failures
+declare -A T0RUN    # "test|column" -> start of the current run (EPOCHREALTIME, µs)
+declare -A FIRSTLOG # "test|column" -> 1 once its first log was kept
+
+# keep_log NAME COL FAILED FILES... : copies logs of failures, and of the first run of each (test, column).
+keep_log() {
+    local name=$1 col=$2 failed=$3 f; shift 3
+    if (( failed )) || [[ -z ${FIRSTLOG[$name|$col]:-} ]]; then
+        FIRSTLOG[$name|$col]=1
+        for f in "$@"; do [[ -e $f ]] && cp "$f" "$OUT/logs/${name}.${col}.${f##*/}"; done
+    fi
+}
+
+# begin_run TESTNAME COL : returns 1 if this (test, column) is not run any more; else notes the start time.
+begin_run() {
+    [[ -n ${DEAD[$1|$2]:-} ]] && return 1
+    T0RUN[$1|$2]=${EPOCHREALTIME/./}
+    return 0
+}
+# ok_run TESTNAME COL : the run succeeded (resets the consecutive-failure count).
+ok_run() { NFAIL[$1|$2]=0; }
+# record_fail METRICS COL REP TESTNAME REASON : one FAIL sample per metric. The (test, column) is not run again
+# after a failure that came fast (under 10 s: a missing feature, an error answer) or after 2 failures in a row (a
+# hang costs the timeout, so at most twice); a slow one-off failure (a lost packet, a stall) is retried next round.
+record_fail() {
+    local metrics=$1 col=$2 rep=$3 name=$4 reason=$5 m took
+    for m in $metrics; do sample "$m" "$col" "$rep" FAIL "$reason"; done
+    took=$(( (${EPOCHREALTIME/./} - ${T0RUN[$name|$col]:-${EPOCHREALTIME/./}}) / 1000000 ))
+    NFAIL[$name|$col]=$(( ${NFAIL[$name|$col]:-0} + 1 ))
+    if (( took < 10 || NFAIL[$name|$col] >= 2 )); then
+        DEAD[$name|$col]=$reason
+        log "FAIL $name $col rep $rep after ${took}s: $reason (not run again)"
+    else
+        log "FAIL $name $col rep $rep after ${took}s: $reason (retried next round)"
+    fi
+}
+
+# Waits until a TCP listener on port $1 shows in /proc/net/tcp, while process $2 lives; at most $3 s.
+wait_listen_tcp() {
+    local hex line deadline=$((SECONDS + $3))
+    printf -v hex ':%04X ' "$1"
+    while (( SECONDS < deadline )); do
+        while read -r line; do [[ $line == *"$hex"*" 0A "* ]] && return 0; done < /proc/net/tcp
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# Waits until an rdma_cm listener on port $1 shows in `rdma resource show cm_id`, while process $2 lives.
+wait_listen_cm() {
+    local deadline=$((SECONDS + $3)) line
+    while (( SECONDS < deadline )); do
+        while IFS= read -r line; do
+            [[ $line == *LISTEN* && "$line " == *":$1 "* ]] && return 0
+        done < <(rdma resource show cm_id 2>/dev/null)
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.2
+    done
+    return 1
+}
+
+# stop PID : ends a background server that should have finished (SIGTERM, then SIGKILL), reaps it.
+stop() {
+    kill "$1" 2>/dev/null
+    local _
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+}
+
+PORT=20000
+next_port() { PORT=$(( PORT >= 29000 ? 20000 : PORT + 1 )); }
+
+# ---- perftest ------------------------------------------------------------------------------------------------------
+# perftest COL REP KIND TOOL SIZE CM ITERS M1 M2
+#   KIND lat: M1 = the t_typical [usec] metric, M2 = the t_min [usec] metric. KIND bw: M1 = the BW average
+#   [MB/sec] metric, M2 = the MsgRate [Mpps] metric (either may be -). CM = R for -R (rdma_cm), empty otherwise.
+perftest() {
+    local col=$1 rep=$2 kind=$3 tool=$4 size=$5 cm=$6 iters=$7 m1=$8 m2=$9
+    local name="$tool-$size${cm:+-R}" metrics=""
+    [[ $m1 != - ]] && metrics+="$m1 "
+    [[ $m2 != - ]] && metrics+="$m2"
+    begin_run "$name" "$col" || return
+    next_port
+    local port=$PORT slog="$WORK/server.log" clog="$WORK/client.log"
+    local sargs=(-d "$DEV0" -x "$GID0" -s "$size" -n "$iters" -F -p "$port")
+    local cargs=(-d "$DEV1" -x "$GID1" -s "$size" -n "$iters" -F -p "$port")
+    [[ -n $cm ]] && { sargs+=(-R); cargs+=(-R --source_ip "$IP1"); }
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout "$T" "$tool" "${sargs[@]}" > "$slog" 2>&1 &
+    local spid=$! crc=1 src _ ready
+    if [[ -n $cm ]]; then wait_listen_cm "$port" "$spid" "$T"; else wait_listen_tcp "$port" "$spid" "$T"; fi
+    ready=$?
+    if (( ready != 0 )); then
+        stop "$spid"; src=$?
+        keep_log "$name" "$col" 1 "$slog"
+        record_fail "$metrics" "$col" "$rep" "$name" "server did not listen (exit $src): $(tail -n1 "$slog" | tr -d '\t' | cut -c1-80)"
+        return
+    fi
+    for _ in 1 2 3; do
+        # shellcheck disable=SC2086
+        env ${LIBENV[$col]} timeout "$T" "$tool" "${cargs[@]}" "$IP0" > "$clog" 2>&1
+        crc=$?
+        (( crc == 0 )) && break
+        log "note: $name $col rep $rep: client attempt exited $crc: $(grep -v '^ *$' "$clog" | tail -n1 | tr -d '\t' | cut -c1-80)"
+        kill -0 "$spid" 2>/dev/null || break   # the server gave up too: no point retrying
+        sleep 0.3
+    done
+    if (( crc != 0 )); then stop "$spid"; src=$?; else
+        # the server normally exits right after the client; bounded by its own timeout anyway
+        wait "$spid"; src=$?
+    fi
+    local v1="" v2="" line f
+    while read -r -a f; do
+        [[ ${f[0]:-} == "$size" && ${#f[@]} -ge 5 ]] || continue
+        if [[ $kind == lat ]]; then v1=${f[4]}; v2=${f[2]}; else v1=${f[3]}; v2=${f[4]}; fi
+    done < "$clog"
+    if (( crc != 0 )) || [[ -z $v1 ]]; then
+        keep_log "$name" "$col" 1 "$slog" "$clog"
+        local why="client exit $crc"
+        (( crc == 124 )) && why+=" (timeout ${T}s)"
+        [[ $crc == 0 ]] && why="no result line"
+        why+=": $(grep -v '^ *$' "$clog" | tail -n1 | tr -d '\t' | cut -c1-80)"
+        record_fail "$metrics" "$col" "$rep" "$name" "$why"
+        return
+    fi
+    keep_log "$name" "$col" 0 "$slog" "$clog"
+    ok_run "$name" "$col"
+    [[ $m1 != - ]] && sample "$m1" "$col" "$rep" "$v1"
+    [[ $m2 != - && -n $v2 ]] && sample "$m2" "$col" "$rep" "$v2"
+    (( src != 0 )) && log "note: $name $col rep $rep: server exit $src (client fine)"
+    return 0
+}
+
+# ---- cmtime --------------------------------------------------------------------------------------------------------
+CM_STEPS=("create id" "bind addr" "resolve addr" "resolve route" "create qp" "connect" "disconnect" "destroy")
+cm_metric() { local s=${1// /_}; echo "cm.$s"; }
+CM_METRICS=""
+for s in "${CM_STEPS[@]}"; do CM_METRICS+="$(cm_metric "$s") "; done
+
+cmtime_run() {
+    local col=$1 rep=$2 conns=$3 name=cmtime
+    begin_run "$name" "$col" || return
+    next_port
+    local port=$PORT slog="$WORK/cm-server.log" clog="$WORK/cm-client.log"
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout "$T" cmtime -b "$IP0" -p "$port" -c "$conns" > "$slog" 2>&1 &
+    local spid=$! crc=1 _
+    if ! wait_listen_cm "$port" "$spid" "$T"; then
+        stop "$spid"
+        keep_log "$name" "$col" 1 "$slog"
+        record_fail "$CM_METRICS" "$col" "$rep" "$name" "server did not listen: $(tail -n1 "$slog" | cut -c1-80)"
+        return
+    fi
+    for _ in 1 2 3; do
+        # shellcheck disable=SC2086
+        env ${LIBENV[$col]} timeout "$T" cmtime -s "$IP0" -b "$IP1" -p "$port" -c "$conns" > "$clog" 2>&1
+        crc=$?
+        # cmtime exits 0 even when connections were rejected: look for its error lines too
+        (( crc == 0 )) && ! grep -qE '^(event:|RDMA_CM_EVENT|failure)' "$clog" && break
+        (( crc == 0 )) && crc=1
+        kill -0 "$spid" 2>/dev/null || break
+        sleep 0.3
+    done
+    stop "$spid"    # the cmtime server never exits by itself
+    declare -A got=()
+    local line step rest f
+    while IFS= read -r line; do
+        [[ $line == *:* ]] || continue
+        step=${line%%:*}; step=${step%"${step##*[! ]}"}
+        rest=${line#*:}
+        read -r -a f <<< "$rest"
+        [[ ${#f[@]} -eq 4 ]] && got[$step]=${f[3]}
+    done < "$clog"
+    if (( crc != 0 )) || [[ -z ${got[connect]:-} ]]; then
+        keep_log "$name" "$col" 1 "$slog" "$clog"
+        local why="client exit $crc"
+        (( crc == 124 )) && why+=" (timeout ${T}s)"
+        why+=": $(grep -v '^ *$' "$clog" | tail -n1 | cut -c1-80)"
+        record_fail "$CM_METRICS" "$col" "$rep" "$name" "$why"
+        return
+    fi
+    keep_log "$name" "$col" 0 "$slog" "$clog"
+    ok_run "$name" "$col"
+    for s in "${CM_STEPS[@]}"; do
+        [[ -n ${got[$s]:-} ]] && sample "$(cm_metric "$s")" "$col" "$rep" "${got[$s]}"
+    done
+}
+
+# ---- library CPU cost: callgrind -----------------------------------------------------------------------------------
+CPU_METRICS="cpu.post1 cpu.postlist cpu.poll16 cpu.poll1 cpu.pollempty cpu.open cpu.devlist"
+callgrind_run() {
+    local col=$1 batches=$2
+    local out="$OUT/logs/callgrind.$col.out" log="$WORK/datapath.$col.log"
+    rm -f "$out"
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout $((T * 8)) valgrind --tool=callgrind --callgrind-out-file="$out" \
+        --collect-atstart=no --toggle-collect='bench_*' \
+        "$BIN/datapath" -d "$DEV0" -D "$DEV1" -g "$GID0" -G "$GID1" -n "$batches" > "$log" 2>&1
+    local rc=$?
+    T0RUN[datapath|$col]=${EPOCHREALTIME/./}   # a failure here is never retried anyway
+    if (( rc != 0 )) || ! grep -q '^datapath: ok' "$log"; then
+        cp "$log" "$OUT/logs/datapath.$col.log"
+        local why
+        why="exit $rc: $(grep -E '^datapath: FAILED' "$log" | head -n1 | cut -c11-90)"
+        record_fail "$CPU_METRICS" "$col" 1 datapath "$why"
+        return
+    fi
+    cp "$log" "$OUT/logs/datapath.$col.log"
+    # counts from the program
+    local counts
+    counts=$(grep '^datapath: post1' "$log")
+    local -A n=()
+    local part key
+    for part in ${counts//|/ }; do
+        [[ $part == *=* ]] || { key=$part; continue; }
+        n[$key.${part%%=*}]=${part#*=}
+    done
+    # inclusive instruction counts per wrapper (bench/callgrind_sum.py reads the callgrind file)
+    local -A ir=()
+    local fn num
+    while read -r fn num; do ir[${fn#bench_}]=$num; done < <(/usr/bin/python3 bench/callgrind_sum.py "$out" bench_)
+    cpu_sample() {   # metric function divisor
+        if [[ -n ${ir[$2]:-} && ${3:-0} -gt 0 ]]; then
+            sample "$1" "$col" 1 "$(( (ir[$2] * 10 / $3 + 5) / 10 ))" "${ir[$2]} Ir / $3"
+        else
+            sample "$1" "$col" 1 FAIL "no callgrind count for bench_$2"
+        fi
+    }
+    cpu_sample cpu.post1 post_send "${n[post1.wrs]:-0}"
+    cpu_sample cpu.postlist post_list "${n[postlist.wrs]:-0}"
+    cpu_sample cpu.poll16 poll16 "${n[poll16.cqes]:-0}"
+    cpu_sample cpu.poll1 poll1 "${n[poll1.cqes]:-0}"
+    cpu_sample cpu.pollempty poll_empty "${n[pollempty.calls]:-0}"
+    cpu_sample cpu.open open_device 1
+    cpu_sample cpu.devlist get_device_list 1
+    local extra=$(( ${n[poll16.empty]:-0} + ${n[poll1.empty]:-0} ))
+    (( extra )) && log "note: $col: $extra measured polls found the CQ empty (counted in the per-CQE figures)"
+}
+
+# ---- memory --------------------------------------------------------------------------------------------------------
+MEM_METRICS="mem.startup.rss mem.startup.heap mem.context.rss mem.context.heap mem.pd.rss mem.pd.heap mem.cq.rss mem.cq.heap mem.qp.rss mem.qp.heap"
+memory_run() {
+    local col=$1 rep=$2
+    local log="$WORK/memory.$col.log"
+    begin_run memory "$col" || return
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout "$T" "$BIN/memory" -d "$DEV0" -n 32 > "$log" 2>&1
+    local rc=$?
+    if (( rc != 0 )) || ! grep -q '^memory: ok' "$log"; then
+        keep_log memory "$col" 1 "$log"
+        record_fail "$MEM_METRICS" "$col" "$rep" memory "exit $rc: $(grep -E '^memory: FAILED' "$log" | head -n1 | cut -c9-90)"
+        return
+    fi
+    keep_log memory "$col" 0 "$log"
+    ok_run memory "$col"
+    local line step count rss heap
+    while read -r line; do
+        [[ $line == "memory: step="* ]] || continue
+        set -- $line
+        step=${2#step=}; count=${3#count=}; rss=${4#rss_bytes=}; heap=${5#heap_bytes=}
+        sample "mem.$step.rss" "$col" "$rep" "$(( rss / count ))"
+        sample "mem.$step.heap" "$col" "$rep" "$(( heap / count ))"
+    done < "$log"
+}
+
+# ---- start-up wall time --------------------------------------------------------------------------------------------
+startup_run() {   # col rep prog
+    local col=$1 rep=$2 prog=$3 t0 t1 rc
+    begin_run "$prog" "$col" || return
+    t0=${EPOCHREALTIME/./}
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout "$T" "$prog" > "$WORK/start.log" 2>&1
+    rc=$?
+    t1=${EPOCHREALTIME/./}
+    if (( rc != 0 )) || ! grep -q "$DEV0" "$WORK/start.log"; then
+        keep_log "$prog" "$col" 1 "$WORK/start.log"
+        record_fail "start.$prog" "$col" "$rep" "$prog" "exit $rc: $(tail -n1 "$WORK/start.log" | cut -c1-80)"
+        return
+    fi
+    keep_log "$prog" "$col" 0 "$WORK/start.log"
+    ok_run "$prog" "$col"
+    sample "start.$prog" "$col" "$rep" "$(( (t1 - t0 + 500) / 1000 ))"
+}
+
+# Column order for round r: stock first in odd rounds, ours first in even rounds (ABBA), so a steady drift in the
+# machine's speed favours neither.
+order() { if (( $1 % 2 )); then echo "stock ours"; else echo "ours stock"; fi; }
+ROUND_TIMES=()   # seconds per finished round; a new round starts only if one of the median length still fits
+round_median() {
+    local sorted
+    (( ${#ROUND_TIMES[@]} )) || { echo 0; return; }
+    mapfile -t sorted < <(printf '%s\n' "${ROUND_TIMES[@]}" | sort -n)
+    echo "${sorted[$(( ${#sorted[@]} / 2 ))]}"
+}
+over_budget() { (( SECONDS - START + $(round_median) > BUDGET )); }
+
+log "start: reps $REPS, quick $QUICK, ours column = $OURS_MODE (${LIBENV[ours]}), timeout ${T}s, budget ${BUDGET}s"
+
+# 1. deterministic figures first (instruction counts), then memory and start-up, then the timed rounds.
+if has cpu; then
+    for col in stock ours; do
+        log "callgrind datapath ($col)"
+        callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 32)"
+    done
+fi
+if has mem; then
+    for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep"; done; done
+    log "memory done"
+fi
+if has start; then
+    NSTART=$([[ $QUICK == 1 ]] && echo 6 || echo 20)
+    for ((rep = 1; rep <= NSTART; rep++)); do
+        for col in $(order $rep); do startup_run "$col" "$rep" ibv_devices; startup_run "$col" "$rep" ibv_devinfo; done
+    done
+    log "start-up done ($NSTART runs each)"
+fi
+
+LAT_ITERS=$([[ $QUICK == 1 ]] && echo 200 || echo 500)
+BW_ITERS_SMALL=$([[ $QUICK == 1 ]] && echo 1000 || echo 2000)
+BW_ITERS_BIG=$([[ $QUICK == 1 ]] && echo 100 || echo 300)
+for ((rep = 1; rep <= REPS; rep++)); do
+    if over_budget; then
+        log "budget: another round (~$(round_median)s) would end past ${BUDGET}s: stopping after $((rep - 1)) rounds"
+        break
+    fi
+    log "round $rep/$REPS"
+    round_t0=$SECONDS
+    for col in $(order $rep); do
+        if has lat; then
+            for tool in ib_write_lat ib_send_lat ib_read_lat; do
+                op=${tool#ib_}; op=${op%_lat}
+                for cm in "" R; do
+                    for size in 2 64; do
+                        perftest "$col" "$rep" lat "$tool" "$size" "$cm" "$LAT_ITERS" "lat.$op.$size${cm:+.R}" \
+                            "latmin.$op.$size${cm:+.R}"
+                    done
+                done
+            done
+        fi
+        if has bw; then
+            for tool in ib_write_bw ib_send_bw; do
+                op=${tool#ib_}; op=${op%_bw}
+                perftest "$col" "$rep" bw "$tool" 64 "" "$BW_ITERS_SMALL" - "msgrate.$op.64"
+                perftest "$col" "$rep" bw "$tool" 65536 "" "$BW_ITERS_BIG" "bw.$op.65536" -
+            done
+        fi
+        if has cm; then cmtime_run "$col" "$rep" 100; fi
+    done
+    printf 'reps_done\t%s\n' "$rep" >> "$OUT/meta.tsv"
+    ROUND_TIMES+=($(( SECONDS - round_t0 )))
+done
+printf 'elapsed_s\t%s\n' "$(( SECONDS - START ))" >> "$OUT/meta.tsv"
+log "done: $(wc -l < "$SAMPLES") samples, $(grep -c $'\tFAIL\t' "$SAMPLES") failed"
+rm -rf "$WORK"
+exit 0

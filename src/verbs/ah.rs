@@ -293,7 +293,7 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     .ret_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_create_ah, ibv_destroy_ah, ibv_init_ah_from_wc, ibv_create_ah_from_wc, ibv_resolve_eth_l2_from_gid,
 );
 

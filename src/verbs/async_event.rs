@@ -151,7 +151,7 @@ pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
     .inspect_err(|e| e.set());
 }
 
-crate::check_signatures!(rdma_common::abi::verbs; ibv_get_async_event, ibv_ack_async_event);
+rdma_common::check_signatures!(rdma_common::abi::verbs; ibv_get_async_event, ibv_ack_async_event);
 
 #[cfg(test)]
 mod tests {

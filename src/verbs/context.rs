@@ -456,7 +456,7 @@ pub unsafe extern "C" fn ibv_get_pkey_index(context: *mut ibv_context, port_num:
     .or_minus_one_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_query_device, ibv_query_port, ibv_query_gid, _ibv_query_gid_ex, _ibv_query_gid_table, ibv_query_pkey,
     ibv_get_pkey_index,
 );

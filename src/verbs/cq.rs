@@ -297,7 +297,7 @@ pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
     });
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_create_comp_channel, ibv_destroy_comp_channel, ibv_create_cq, ibv_resize_cq, ibv_destroy_cq,
     ibv_get_cq_event, ibv_ack_cq_events,
 );

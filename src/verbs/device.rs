@@ -354,7 +354,7 @@ pub unsafe extern "C" fn ibv_import_device(cmd_fd: c_int) -> *mut ibv_context {
 
 use std::mem::size_of;
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_get_device_list, ibv_free_device_list, ibv_get_device_name, ibv_get_device_index, ibv_get_device_guid,
     ibv_open_device, ibv_close_device, ibv_import_device,
 );

@@ -31,4 +31,4 @@ pub unsafe extern "C" fn ibv_unimport_dm(dm: *mut ibv_dm) {
     let _ = dm;
 }
 
-crate::check_signatures!(rdma_common::abi::verbs; ibv_import_dm, ibv_unimport_dm);
+rdma_common::check_signatures!(rdma_common::abi::verbs; ibv_import_dm, ibv_unimport_dm);

@@ -283,7 +283,7 @@ pub unsafe extern "C" fn ibv_dofork_range(base: *mut c_void, size: usize) -> c_i
     ffi::boundary("ibv_dofork_range", || dofork_range(base, size)).ret_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_fork_init, ibv_is_fork_initialized, ibv_dontfork_range, ibv_dofork_range,
 );
 

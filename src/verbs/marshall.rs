@@ -153,6 +153,6 @@ pub unsafe extern "C" fn ibv_copy_path_rec_to_kern(dst: *mut ib_user_path_rec, s
     d.packet_life_time_selector = s.packet_life_time_selector;
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_copy_ah_attr_from_kern, ibv_copy_qp_attr_from_kern, ibv_copy_path_rec_from_kern, ibv_copy_path_rec_to_kern,
 );

@@ -39,4 +39,4 @@ pub unsafe extern "C" fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, 
     .ret_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs; ibv_attach_mcast, ibv_detach_mcast);
+rdma_common::check_signatures!(rdma_common::abi::verbs; ibv_attach_mcast, ibv_detach_mcast);

@@ -195,7 +195,7 @@ pub extern "C" fn mbps_to_ibv_rate(mbps: c_int) -> ibv_rate {
     rate_of(&RATE_MBPS, mbps)
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_wc_status_str, ibv_node_type_str, ibv_port_state_str, ibv_event_type_str, ibv_rate_to_mult,
     mult_to_ibv_rate, ibv_rate_to_mbps, mbps_to_ibv_rate,
 );

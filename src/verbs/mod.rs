@@ -4,7 +4,7 @@
 //! `ffi::boundary`, and state the C return convention with one adapter. Entry points that are not implemented yet
 //! call [`unsupported`], which logs once and yields `EOPNOTSUPP`.
 //!
-//! [`check_signatures!`] proves at compile time that each definition has exactly the prototype declared in
+//! [`rdma_common::check_signatures!`] proves at compile time that each definition has exactly the prototype declared in
 //! `rdma_common::abi::verbs` (which is what cbindgen writes into `include/infiniband/verbs.h`).
 //!
 //! # Safety
@@ -38,21 +38,6 @@ pub(crate) fn unsupported(what: &'static str) -> Errno {
     rdma_common::logging::init("libibverbs");
     rdma_common::logging::unsupported_once(what);
     Errno::EOPNOTSUPP
-}
-
-/// `check_signatures!(decl_module; name, name, ...)`: each `name` defined in this crate must have the same
-/// function-pointer type as the declaration `decl_module::name`, or the crate does not compile.
-#[macro_export]
-macro_rules! check_signatures {
-    ($decl:path; $($name:ident),* $(,)?) => {
-        #[allow(dead_code, unused_imports, clippy::all)]
-        const _: () = {
-            fn check() {
-                use $decl as decl;
-                $( let _ = if true { decl::$name } else { $name }; )*
-            }
-        };
-    };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

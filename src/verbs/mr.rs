@@ -306,7 +306,7 @@ pub(crate) unsafe extern "C" fn dealloc_mw_op(mw: *mut ibv_mw) -> c_int {
     .ret_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_reg_mr, ibv_reg_mr_iova, ibv_reg_mr_iova2, ibv_reg_dmabuf_mr, ibv_rereg_mr, ibv_dereg_mr, ibv_import_mr,
     ibv_unimport_mr,
 );

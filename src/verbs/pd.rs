@@ -81,4 +81,4 @@ pub unsafe extern "C" fn ibv_unimport_pd(pd: *mut ibv_pd) {
     let _ = pd;
 }
 
-crate::check_signatures!(rdma_common::abi::verbs; ibv_alloc_pd, ibv_dealloc_pd, ibv_import_pd, ibv_unimport_pd);
+rdma_common::check_signatures!(rdma_common::abi::verbs; ibv_alloc_pd, ibv_dealloc_pd, ibv_import_pd, ibv_unimport_pd);

@@ -281,7 +281,7 @@ pub unsafe extern "C" fn ibv_query_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_
     .ret_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_create_qp, ibv_modify_qp, ibv_query_qp, ibv_destroy_qp, ibv_qp_to_qp_ex, ibv_query_qp_data_in_order,
     ibv_set_ece, ibv_query_ece,
 );

@@ -180,4 +180,4 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
     .ret_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs; ibv_create_srq, ibv_modify_srq, ibv_query_srq, ibv_destroy_srq);
+rdma_common::check_signatures!(rdma_common::abi::verbs; ibv_create_srq, ibv_modify_srq, ibv_query_srq, ibv_destroy_srq);

@@ -97,7 +97,7 @@ pub unsafe extern "C" fn ibv_read_sysfs_file(
     .or_minus_one_errno()
 }
 
-crate::check_signatures!(rdma_common::abi::verbs; ibv_get_sysfs_path, ibv_read_sysfs_file);
+rdma_common::check_signatures!(rdma_common::abi::verbs; ibv_get_sysfs_path, ibv_read_sysfs_file);
 
 #[cfg(test)]
 mod tests {

@@ -15,6 +15,7 @@
 #![allow(unsafe_code)]
 
 pub mod cmd;
+pub mod plugin;
 pub mod rxe;
 
 /// The public C types the providers use, and the numbers of the C enums they compare against.

@@ -22,6 +22,7 @@
 //! path takes only the provider's queue locks.
 #![allow(unsafe_code)]
 
+pub mod native;
 pub mod registry;
 
 use crate::kernel::discover::DeviceInfo;
@@ -30,6 +31,7 @@ use crate::provider::verbs::*;
 use crate::provider::{Provider, ProviderAh, ProviderCq, ProviderHost, ProviderQp, ProviderSrq};
 use parking_lot::Mutex;
 use rdma_common::errno::Result;
+use rdma_common::Errno;
 use std::ffi::c_int;
 use std::mem::{offset_of, MaybeUninit};
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
@@ -47,21 +49,31 @@ pub struct Device {
     pub node_guid: Mutex<Option<u64>>,
 }
 
-/// An open device: `struct verbs_context` (whose last member, `context`, is what C sees) and our state.
+/// An open device: our state, reached from the `struct ibv_context *` C holds through `verbs_context.priv`.
+///
+/// For a native provider the `verbs_context` is ours and embedded here (`vctx`, with `context` last, handed out
+/// as `&vctx.context`). For a plug-in it is the plug-in's own allocation (made by `_verbs_init_and_alloc_context`
+/// inside the plug-in's wrapper struct) and `vctx` here is unused. Either way `ibv` is the context C sees, its
+/// `verbs_context.priv` points back here, and the public `cmd_fd`/`async_fd` fields hold the fds.
 #[repr(C)]
 pub struct Context {
     pub vctx: verbs_context,
+    /// The `struct ibv_context *` handed to C.
+    pub ibv: *mut ibv_context,
     pub device: &'static Device,
     pub provider: &'static dyn Provider,
-    /// `vctx.context.cmd_fd`, owned.
-    pub cmd_fd: OwnedFd,
-    /// `vctx.context.async_fd`, owned.
-    pub async_fd: OwnedFd,
+    /// The kernel driver id (`RDMA_DRIVER_*`) ioctls on this context carry.
+    pub driver_id: u32,
     /// GET_CONTEXT's `core_support` (`IB_UVERBS_CORE_SUPPORT_*`).
-    pub core_support: u64,
+    pub core_support: std::sync::atomic::AtomicU64,
     /// Guards the `refcnt` of this context's completion channels (rdma-core's `context->mutex`).
     pub lock: Mutex<()>,
 }
+
+// SAFETY: `ibv` points at a context that lives as long as this struct; it is only read.
+unsafe impl Send for Context {}
+// SAFETY: as above; the mutable state is atomic or behind `lock`.
+unsafe impl Sync for Context {}
 
 /// A protection domain.
 #[repr(C)]
@@ -69,10 +81,13 @@ pub struct Pd {
     pub pd: ibv_pd,
 }
 
-/// A memory region (rdma-core's `verbs_mr`; only ordinary MRs exist here).
+/// A memory region, laid out as rdma-core's `struct verbs_mr` (what the entry-point layer reads of any MR,
+/// native or plug-in; only ordinary MRs, `mr_type` 0, exist natively).
 #[repr(C)]
 pub struct Mr {
     pub mr: ibv_mr,
+    /// `enum ibv_mr_type` (`IBV_MR_TYPE_MR` = 0).
+    pub mr_type: u32,
     /// The access flags it was registered with (`ibv_dereg_mr` skips `ibv_dofork_range` for on-demand MRs).
     pub access: c_int,
 }
@@ -99,14 +114,16 @@ pub struct Cq {
     pub extended: bool,
 }
 
-/// A queue pair (`ibv_qp_ex` begins with `qp_base: ibv_qp`).
+/// A queue pair, beginning as rdma-core's `struct verbs_qp` (`ibv_qp_ex` begins with `qp_base: ibv_qp`; then
+/// `comp_mask` and `xrcd`), which the entry-point layer reads of any QP, native or plug-in.
 #[repr(C)]
 pub struct Qp {
     pub qp_ex: ibv_qp_ex,
+    /// `VERBS_QP_EX` when created through the extended op: `ibv_qp_to_qp_ex(3)` answers the `ibv_qp_ex`.
+    pub comp_mask: u32,
+    /// `struct verbs_xrcd *` (never set natively).
+    pub xrcd: *mut std::ffi::c_void,
     pub prov: ProviderQp,
-    /// Created by the provider's `create_qp_ex`: `ibv_qp_to_qp_ex(3)` answers the `ibv_qp_ex` (rdma-core's
-    /// `VERBS_QP_EX`).
-    pub extended: bool,
 }
 
 /// A shared receive queue.
@@ -137,13 +154,18 @@ const _: () = {
     assert!(offset_of!(Ah, ah) == 0);
 };
 
-/// Offset of the `struct ibv_context` C sees inside a [`Context`].
-pub const CONTEXT_OFFSET: usize = offset_of!(Context, vctx) + offset_of!(verbs_context, context);
+/// Offset of `context` inside a `struct verbs_context` (the public header's `verbs_get_ctx`).
+pub const VCTX_CONTEXT_OFFSET: usize = offset_of!(verbs_context, context);
+
+/// The `struct verbs_context` a `struct ibv_context *` is the last member of.
+pub fn vctx_of(p: *mut ibv_context) -> *mut verbs_context {
+    p.cast::<u8>().wrapping_sub(VCTX_CONTEXT_OFFSET).cast::<verbs_context>()
+}
 
 impl Context {
     /// The `struct ibv_context *` handed to C.
     pub fn ibv(&self) -> *mut ibv_context {
-        (&raw const self.vctx.context).cast_mut()
+        self.ibv
     }
 
     /// The context behind a `struct ibv_context *` from C, if it is a live context of this library (`EINVAL`
@@ -153,14 +175,32 @@ impl Context {
     /// The returned reference must not outlive the context (a later `ibv_close_device`).
     pub unsafe fn from_ibv<'a>(p: *mut ibv_context) -> Result<&'a Context> {
         let p = registry::check(p, Kind::Context)?;
-        // SAFETY: registered contexts are `Context`s at CONTEXT_OFFSET before their ibv_context.
-        Ok(unsafe { &*p.as_ptr().cast::<u8>().sub(CONTEXT_OFFSET).cast::<Context>() })
+        // SAFETY: registered contexts are the last member of a verbs_context whose `priv` is their `Context`.
+        let c = unsafe { (*vctx_of(p.as_ptr())).r#priv.cast::<Context>() };
+        // SAFETY: as above; set before the context was registered, cleared only after it was unregistered.
+        unsafe { c.as_ref() }.ok_or(Errno::EINVAL)
     }
 
-    /// The command fd.
+    /// The command fd (the public `cmd_fd`).
     pub fn fd(&self) -> BorrowedFd<'_> {
-        use std::os::fd::AsFd;
-        self.cmd_fd.as_fd()
+        // SAFETY: a live context's cmd_fd stays open until it is closed.
+        unsafe { BorrowedFd::borrow_raw((*self.ibv).cmd_fd) }
+    }
+
+    /// The async event fd (the public `async_fd`; `EBADF` while there is none).
+    pub fn async_fd(&self) -> Result<BorrowedFd<'_>> {
+        // SAFETY: as for `fd`.
+        let fd = unsafe { (*self.ibv).async_fd };
+        if fd < 0 {
+            return Err(Errno::EBADF);
+        }
+        // SAFETY: a live context's async_fd stays open until it is closed.
+        Ok(unsafe { BorrowedFd::borrow_raw(fd) })
+    }
+
+    /// GET_CONTEXT's `core_support`.
+    pub fn core_support(&self) -> u64 {
+        self.core_support.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

@@ -82,6 +82,15 @@ pub fn begin_destroy<T>(p: *const T, kind: Kind) -> bool {
 }
 
 /// Undoes [`begin_destroy`] (the kernel refused the destroy).
+/// Ends a destruction begun with [`begin_destroy`] once the object is gone: removes the entry only if it is
+/// still the dying one (a new object that meanwhile got the same address stays listed).
+pub fn finish_destroy<T>(p: *const T, kind: Kind) {
+    let mut live = LIVE.lock();
+    if live.get(&(p as usize)) == Some(&Entry { kind, dying: true }) {
+        live.remove(&(p as usize));
+    }
+}
+
 pub fn abort_destroy<T>(p: *const T, kind: Kind) {
     if let Some(e) = LIVE.lock().get_mut(&(p as usize)) {
         if e.kind == kind {

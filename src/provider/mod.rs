@@ -277,11 +277,10 @@ pub trait Provider: Sync + Send + 'static {
     unsafe fn modify_qp(&self, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Result<()> {
         unsupported()
     }
-    /// `ibv_modify_srq(3)` (a resize re-maps the ring held in `state`).
+    /// `ibv_modify_srq(3)` (a resize re-maps the provider's ring).
     unsafe fn modify_srq(
         &self,
         srq: *mut ibv_srq,
-        state: &ProviderSrq,
         attr: *mut ibv_srq_attr,
         attr_mask: c_int,
     ) -> Result<()> {
@@ -339,11 +338,104 @@ pub trait Provider: Sync + Send + 'static {
     ) -> Result<()> {
         unsupported()
     }
-    /// `ibv_resize_cq(3)` (re-maps the ring held in `state`); updates `cq.cqe`.
-    unsafe fn resize_cq(&self, cq: *mut ibv_cq, state: &ProviderCq, cqe: c_int) -> Result<()> {
+    /// `ibv_resize_cq(3)` (re-maps the provider's ring); updates `cq.cqe`.
+    unsafe fn resize_cq(&self, cq: *mut ibv_cq, cqe: c_int) -> Result<()> {
         unsupported()
     }
+
+    // -----------------------------------------------------------------------------------------------------------
+    // Object level: what the entry-point layer calls to create and destroy objects. The defaults assemble our own
+    // objects around the fine-grained verbs above (`crate::object::native`); a plug-in overrides them, since its
+    // objects are its own allocations. A `create_*_obj` returns the object C will see, with every generic field
+    // filled; after a successful `destroy_*_obj` the object's memory is gone (for CQs, QPs and SRQs only once the
+    // events the kernel reported were acknowledged).
+    // -----------------------------------------------------------------------------------------------------------
+
+    /// `ibv_open_device(3)` on `dev` (rdma-core's `verbs_open_device`); `None` = assemble a native context (the
+    /// entry-point layer's GET_CONTEXT path). A plug-in returns its own context.
+    fn open_context_obj(&self, dev: &'static crate::object::Device) -> Option<Result<*mut ibv_context>> {
+        let _ = dev;
+        None
+    }
+    /// `ibv_close_device(3)`: `None` = a native context (the entry-point layer frees it).
+    unsafe fn close_context_obj(&self, ctx: &crate::object::Context) -> Option<Result<()>> {
+        let _ = ctx;
+        None
+    }
+    /// `ibv_alloc_pd(3)`.
+    unsafe fn alloc_pd_obj(&self, ctx: &Ctx) -> Result<*mut ibv_pd> {
+        unsafe { native::alloc_pd(ctx) }
+    }
+    /// `ibv_dealloc_pd(3)`.
+    unsafe fn dealloc_pd_obj(&self, ctx: &Ctx, pd: *mut ibv_pd) -> Result<()> {
+        unsafe { native::dealloc_pd(ctx, pd) }
+    }
+    /// `ibv_reg_mr_iova2`.
+    unsafe fn reg_mr_obj(
+        &self,
+        ctx: &Ctx,
+        pd: *mut ibv_pd,
+        addr: *mut c_void,
+        length: usize,
+        iova: u64,
+        access: c_int,
+    ) -> Result<*mut ibv_mr> {
+        unsafe { native::reg_mr(ctx, pd, addr, length, iova, access) }
+    }
+    /// `ibv_dereg_mr(3)`.
+    unsafe fn dereg_mr_obj(&self, ctx: &Ctx, mr: *mut ibv_mr) -> Result<()> {
+        unsafe { native::dereg_mr(ctx, mr) }
+    }
+    /// `ibv_alloc_mw(3)`.
+    unsafe fn alloc_mw_obj(&self, ctx: &Ctx, pd: *mut ibv_pd, type_: u32) -> Result<*mut ibv_mw> {
+        unsafe { native::alloc_mw(ctx, pd, type_) }
+    }
+    /// `ibv_dealloc_mw(3)`.
+    unsafe fn dealloc_mw_obj(&self, ctx: &Ctx, mw: *mut ibv_mw) -> Result<()> {
+        unsafe { native::dealloc_mw(ctx, mw) }
+    }
+    /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)`.
+    unsafe fn create_cq_obj(&self, ctx: &Ctx, attr: *mut ibv_cq_init_attr_ex, extended: bool) -> Result<*mut ibv_cq_ex> {
+        unsafe { native::create_cq(ctx, attr, extended) }
+    }
+    /// `ibv_destroy_cq(3)`.
+    unsafe fn destroy_cq_obj(&self, ctx: &Ctx, cq: *mut ibv_cq) -> Result<()> {
+        unsafe { native::destroy_cq(ctx, cq) }
+    }
+    /// `ibv_create_qp(3)` / the extended op.
+    unsafe fn create_qp_obj(&self, ctx: &Ctx, attr: *mut ibv_qp_init_attr_ex, extended: bool) -> Result<*mut ibv_qp> {
+        unsafe { native::create_qp(ctx, attr, extended) }
+    }
+    /// `ibv_destroy_qp(3)`.
+    unsafe fn destroy_qp_obj(&self, ctx: &Ctx, qp: *mut ibv_qp) -> Result<()> {
+        unsafe { native::destroy_qp(ctx, qp) }
+    }
+    /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)`.
+    unsafe fn create_srq_obj(&self, ctx: &Ctx, attr: *mut ibv_srq_init_attr_ex, extended: bool) -> Result<*mut ibv_srq> {
+        unsafe { native::create_srq(ctx, attr, extended) }
+    }
+    /// `ibv_destroy_srq(3)`.
+    unsafe fn destroy_srq_obj(&self, ctx: &Ctx, srq: *mut ibv_srq) -> Result<()> {
+        unsafe { native::destroy_srq(ctx, srq) }
+    }
+    /// `ibv_create_ah(3)`.
+    unsafe fn create_ah_obj(&self, ctx: &Ctx, pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
+        unsafe { native::create_ah(ctx, pd, attr) }
+    }
+    /// `ibv_destroy_ah(3)`.
+    unsafe fn destroy_ah_obj(&self, ctx: &Ctx, ah: *mut ibv_ah) -> Result<()> {
+        unsafe { native::destroy_ah(ctx, ah) }
+    }
+    /// `ibv_qp_to_qp_ex(3)`: whether `qp` has an `ibv_qp_ex` (rdma-core: `verbs_qp.comp_mask & VERBS_QP_EX`; our
+    /// native QPs and every plug-in's begin with a `verbs_qp`).
+    unsafe fn qp_is_extended(&self, qp: *mut ibv_qp) -> bool {
+        // SAFETY: QPs begin with `verbs_qp`, whose comp_mask follows the ibv_qp_ex.
+        unsafe { (*qp.cast::<crate::object::Qp>()).comp_mask & native::VERBS_QP_EX != 0 }
+    }
 }
+
+use crate::object::native;
+use crate::object::Context as Ctx;
 
 /// The object layer: implements every provider's host trait, once. Providers are instantiated for it.
 pub trait ProviderHost: rxe::RxeHost {}

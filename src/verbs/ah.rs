@@ -5,13 +5,12 @@
 //! resolves the destination MAC itself when it creates the AH.
 #![allow(unsafe_code)]
 
-use crate::object::{self, registry, Ah, Kind, Pending};
+use crate::object::{registry, Kind};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::c_int;
-use std::ptr::addr_of_mut;
 
 /// `ibv_create_ah(3)`: creates an address handle for UD sends on `pd` from `attr`.
 ///
@@ -24,19 +23,8 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }?;
         let attr = ffi::nonnull(attr)?.as_ptr();
-        let mut obj = Pending::<Ah>::new();
-        let p = obj.as_ptr();
-        // SAFETY: our zeroed allocation.
-        let ah = unsafe { &raw mut (*p).ah };
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        let st = unsafe { ctx.provider.create_ah(pd, ah, attr) }?;
-        // SAFETY: filling our allocation.
-        unsafe {
-            (*ah).context = ctx.ibv();
-            (*ah).pd = pd;
-            addr_of_mut!((*p).prov).write(st);
-            obj.finish();
-        }
+        // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
+        let ah = unsafe { ctx.provider.create_ah_obj(ctx, pd, attr) }?;
         registry::insert(ah, Kind::Ah);
         Ok(ah)
     })
@@ -52,16 +40,15 @@ pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
     ffi::boundary("ibv_destroy_ah", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (ah, ctx) = unsafe { super::object(ah, Kind::Ah) }?;
-        if !registry::remove(ah, Kind::Ah) {
+        if !registry::begin_destroy(ah, Kind::Ah) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        if let Err(e) = unsafe { ctx.provider.destroy_ah(ah) } {
-            registry::insert(ah, Kind::Ah);
+        // SAFETY: checked live and of this context.
+        if let Err(e) = unsafe { ctx.provider.destroy_ah_obj(ctx, ah) } {
+            registry::abort_destroy(ah, Kind::Ah);
             return Err(e);
         }
-        // SAFETY: destroyed in the kernel and unregistered.
-        unsafe { object::free(ah.cast::<Ah>()) };
+        registry::finish_destroy(ah, Kind::Ah);
         Ok(())
     })
     .ret_errno()

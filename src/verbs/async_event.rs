@@ -12,7 +12,6 @@ use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CResult};
 use rdma_common::Errno;
 use std::ffi::c_int;
-use std::os::fd::AsFd;
 use std::ptr::addr_of_mut;
 
 /// Which object an event type names.
@@ -59,7 +58,7 @@ pub unsafe extern "C" fn ibv_get_async_event(context: *mut ibv_context, event: *
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
         let out = ffi::nonnull(event)?.as_ptr();
-        let ev = kernel::async_event::read_async_event(ctx.async_fd.as_fd())?;
+        let ev = kernel::async_event::read_async_event(ctx.async_fd()?)?;
         let element = match element_of(ev.event_type) {
             Element::Cq => ibv_async_event_element { cq: ev.element as usize as *mut ibv_cq },
             Element::Qp => ibv_async_event_element { qp: ev.element as usize as *mut ibv_qp },

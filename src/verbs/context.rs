@@ -24,7 +24,7 @@ const COMPAT_PORT_ATTR_SIZE: usize = offset_of!(ibv_port_attr, port_cap_flags2);
 
 /// The command fd of `ctx` for its provider.
 fn uverbs(ctx: &Context) -> Uverbs<'_> {
-    Uverbs::new(ctx.fd(), ctx.provider.driver_id())
+    Uverbs::new(ctx.fd(), ctx.driver_id)
 }
 
 /// rdma-core's `__lib_query_port`: the port attributes into a caller struct of `len` bytes (smaller than ours:

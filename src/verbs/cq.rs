@@ -10,7 +10,7 @@
 
 use super::ops;
 use crate::kernel::{self, Uverbs};
-use crate::object::{self, registry, CompChannel, Context, Cq, Kind, Pending};
+use crate::object::{self, registry, CompChannel, Context, Kind, Pending};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
@@ -29,7 +29,7 @@ pub unsafe extern "C" fn ibv_create_comp_channel(context: *mut ibv_context) -> *
     ffi::boundary("ibv_create_comp_channel", || -> Result<*mut ibv_comp_channel> {
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
-        let fd = kernel::comp_channel::create_comp_channel(&Uverbs::new(ctx.fd(), ctx.provider.driver_id()))?;
+        let fd = kernel::comp_channel::create_comp_channel(&Uverbs::new(ctx.fd(), ctx.driver_id))?;
         let mut obj = Pending::<CompChannel>::new();
         let p = obj.as_ptr();
         // SAFETY: filling our zeroed allocation.
@@ -77,34 +77,14 @@ pub unsafe extern "C" fn ibv_destroy_comp_channel(channel: *mut ibv_comp_channel
 /// `attr` is a readable `ibv_cq_init_attr_ex`.
 unsafe fn create_cq(ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: bool) -> Result<*mut ibv_cq_ex> {
     // SAFETY: caller's contract.
-    let (channel, cq_context) = unsafe { ((*attr).channel, (*attr).cq_context) };
+    let channel = unsafe { (*attr).channel };
     if !channel.is_null() {
         // SAFETY: entry-point contract.
         let (_, cctx) = unsafe { super::object(channel, Kind::CompChannel) }?;
         super::same_context(ctx, cctx)?;
     }
-    let mut obj = Pending::<Cq>::new();
-    let p = obj.as_ptr();
-    // SAFETY: our zeroed allocation.
-    let cqx = unsafe { &raw mut (*p).cq_ex };
-    // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-    let st = unsafe { ctx.provider.create_cq(ctx.ibv(), cqx, attr, extended) }?;
-    // SAFETY: filling our allocation; the provider filled handle and cqe (and the polling functions).
-    unsafe {
-        (*cqx).context = ctx.ibv();
-        (*cqx).channel = channel;
-        if !channel.is_null() {
-            let _g = ctx.lock.lock();
-            (*channel).refcnt += 1;
-        }
-        (*cqx).cq_context = cq_context;
-        (*cqx).comp_events_completed = 0;
-        (*cqx).async_events_completed = 0;
-        object::init_sync(addr_of_mut!((*cqx).mutex), addr_of_mut!((*cqx).cond));
-        addr_of_mut!((*p).prov).write(st);
-        addr_of_mut!((*p).extended).write(extended);
-        obj.finish();
-    }
+    // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
+    let cqx = unsafe { ctx.provider.create_cq_obj(ctx, attr, extended) }?;
     registry::insert(cqx, Kind::Cq);
     Ok(cqx)
 }
@@ -189,9 +169,9 @@ pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
         // SAFETY: entry-point contract.
         let (cq, ctx) = unsafe { super::cq(cq) }?;
         // SAFETY: a live CQ object.
-        let prov = unsafe { &(*cq.cast::<Cq>()).prov };
+
         // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        unsafe { ctx.provider.resize_cq(cq, prov, cqe) }
+        unsafe { ctx.provider.resize_cq(cq, cqe) }
     })
     .ret_errno()
 }
@@ -209,31 +189,12 @@ pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
         if !registry::begin_destroy(cq, Kind::Cq) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        let ev = match unsafe { ctx.provider.destroy_cq(cq) } {
-            Ok(ev) => ev,
-            Err(e) => {
-                registry::abort_destroy(cq, Kind::Cq);
-                return Err(e);
-            }
-        };
-        // SAFETY: the kernel destroyed it; it is dying (only acknowledgements may still reach it, under its mutex)
-        // until the counts match, then unregistered and freed.
-        unsafe {
-            let (m, c) = (addr_of_mut!((*cq).mutex), addr_of_mut!((*cq).cond));
-            object::wait_events(m, c, || {
-                (*cq).comp_events_completed == ev.comp_events_reported
-                    && (*cq).async_events_completed == ev.async_events_reported
-            });
-            let channel = (*cq).channel;
-            if !channel.is_null() {
-                let _g = ctx.lock.lock();
-                (*channel).refcnt -= 1;
-            }
-            registry::remove(cq, Kind::Cq);
-            object::destroy_sync(m, c);
-            object::free(cq.cast::<Cq>());
+        // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
+        if let Err(e) = unsafe { ctx.provider.destroy_cq_obj(ctx, cq) } {
+            registry::abort_destroy(cq, Kind::Cq);
+            return Err(e);
         }
+        registry::finish_destroy(cq, Kind::Cq);
         Ok(())
     })
     .ret_errno()

@@ -19,7 +19,7 @@ use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int};
-use std::os::fd::{AsFd, AsRawFd};
+use std::os::fd::{AsFd, AsRawFd, IntoRawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::ptr::addr_of_mut;
 
@@ -263,17 +263,18 @@ fn open_context(dev: &'static Device) -> Result<*mut ibv_context> {
         ops::install(&mut *vctx, dev.provider);
         let ic = addr_of_mut!((*vctx).context);
         (*ic).device = (&raw const dev.ibv).cast_mut();
-        (*ic).cmd_fd = cmd_fd.as_raw_fd();
-        (*ic).async_fd = kc.async_fd.as_raw_fd();
+        (*ic).cmd_fd = cmd_fd.into_raw_fd();
+        (*ic).async_fd = kc.async_fd.into_raw_fd();
         (*ic).num_comp_vectors = kc.num_comp_vectors as c_int;
         libc::pthread_mutex_init(addr_of_mut!((*ic).mutex), std::ptr::null());
         (*ic).abi_compat = __VERBS_ABI_IS_EXTENDED;
         (*vctx).sz = size_of::<verbs_context>();
+        (*vctx).r#priv = c.cast();
+        addr_of_mut!((*c).ibv).write(ic);
         addr_of_mut!((*c).device).write(dev);
         addr_of_mut!((*c).provider).write(dev.provider);
-        addr_of_mut!((*c).cmd_fd).write(cmd_fd);
-        addr_of_mut!((*c).async_fd).write(kc.async_fd);
-        addr_of_mut!((*c).core_support).write(kc.core_support);
+        addr_of_mut!((*c).driver_id).write(dev.provider.driver_id());
+        addr_of_mut!((*c).core_support).write(kc.core_support.into());
         addr_of_mut!((*c).lock).write(Mutex::new(()));
         &*p.finish()
     };
@@ -281,10 +282,10 @@ fn open_context(dev: &'static Device) -> Result<*mut ibv_context> {
     log::debug!(
         "ibv_open_device({}): cmd_fd {}, async_fd {}, {} completion vector(s), core_support {:#x}",
         dev.info.name,
-        object::raw(&ctx.cmd_fd),
-        object::raw(&ctx.async_fd),
+        ctx.fd().as_raw_fd(),
+        ctx.async_fd().map_or(-1, |f| f.as_raw_fd()),
         kc.num_comp_vectors,
-        ctx.core_support
+        ctx.core_support()
     );
     Ok(ctx.ibv())
 }
@@ -319,8 +320,12 @@ pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
         }
         // SAFETY: a context we registered, now unregistered: nobody can reach it through this library.
         unsafe {
-            let c = context.cast::<u8>().sub(object::CONTEXT_OFFSET).cast::<Context>();
-            libc::pthread_mutex_destroy(addr_of_mut!((*c).vctx.context.mutex));
+            let c = (*object::vctx_of(context)).r#priv.cast::<Context>();
+            libc::pthread_mutex_destroy(addr_of_mut!((*context).mutex));
+            libc::close((*context).cmd_fd);
+            if (*context).async_fd >= 0 {
+                libc::close((*context).async_fd);
+            }
             object::free(c);
         }
         Ok(())

@@ -10,7 +10,7 @@
 #![allow(unsafe_code)]
 
 use super::fork;
-use crate::object::{self, registry, Kind, Mr, Mw, Pending};
+use crate::object::{registry, Kind, Mr};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
@@ -25,33 +25,23 @@ fn reg_mr(pd: *mut ibv_pd, addr: *mut c_void, length: usize, iova: u64, access: 
     // SAFETY: entry-point contract.
     let (pd, ctx) = unsafe { super::pd(pd) }?;
     let mut access = access;
-    if ctx.core_support & OPTIONAL_MR_ACCESS == 0 {
+    if ctx.core_support() & OPTIONAL_MR_ACCESS == 0 {
         access &= !IBV_ACCESS_OPTIONAL_RANGE;
     }
     let odp = access & ACCESS_ON_DEMAND != 0;
     if !odp {
         fork::dontfork_range(addr, length)?;
     }
-    let mut obj = Pending::<Mr>::new();
-    let p = obj.as_ptr();
-    // SAFETY: our zeroed allocation.
-    let mr = unsafe { &raw mut (*p).mr };
-    // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-    if let Err(e) = unsafe { ctx.provider.reg_mr(pd, mr, addr, length, iova, access as c_int) } {
-        if !odp {
-            let _ = fork::dofork_range(addr, length);
+    // SAFETY: the objects were checked live and of this context.
+    let mr = match unsafe { ctx.provider.reg_mr_obj(ctx, pd, addr, length, iova, access as c_int) } {
+        Ok(mr) => mr,
+        Err(e) => {
+            if !odp {
+                let _ = fork::dofork_range(addr, length);
+            }
+            return Err(e);
         }
-        return Err(e);
-    }
-    // SAFETY: every field is plain data.
-    unsafe {
-        (*mr).context = ctx.ibv();
-        (*mr).pd = pd;
-        (*mr).addr = addr;
-        (*mr).length = length;
-        (*p).access = access as c_int;
-        obj.finish();
-    }
+    };
     registry::insert(mr, Kind::Mr);
     Ok(mr)
 }
@@ -214,21 +204,22 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
     ffi::boundary("ibv_dereg_mr", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (mr, ctx) = unsafe { super::object(mr, Kind::Mr) }?;
-        if !registry::remove(mr, Kind::Mr) {
+        if !registry::begin_destroy(mr, Kind::Mr) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        if let Err(e) = unsafe { ctx.provider.dereg_mr(mr) } {
-            registry::insert(mr, Kind::Mr);
+        // Read before the MR is gone: every MR, native or plug-in, begins with rdma-core's `verbs_mr`.
+        // SAFETY: a live MR.
+        let (vmr, addr, length) = unsafe { (mr.cast::<Mr>(), (*mr).addr, (*mr).length) };
+        // SAFETY: as above.
+        let (mr_type, access) = unsafe { ((*vmr).mr_type, (*vmr).access) };
+        // SAFETY: checked live and of this context.
+        if let Err(e) = unsafe { ctx.provider.dereg_mr_obj(ctx, mr) } {
+            registry::abort_destroy(mr, Kind::Mr);
             return Err(e);
         }
-        // SAFETY: the kernel destroyed it and it is unregistered.
-        unsafe {
-            let o = mr.cast::<Mr>();
-            if (*o).access as u32 & ACCESS_ON_DEMAND == 0 {
-                let _ = fork::dofork_range((*mr).addr, (*mr).length);
-            }
-            object::free(o);
+        registry::finish_destroy(mr, Kind::Mr);
+        if mr_type == 0 && access as u32 & ACCESS_ON_DEMAND == 0 {
+            let _ = fork::dofork_range(addr, length);
         }
         Ok(())
     })
@@ -267,18 +258,8 @@ pub(crate) unsafe extern "C" fn alloc_mw_op(pd: *mut ibv_pd, type_: c_uint) -> *
     ffi::boundary("ibv_alloc_mw", || -> Result<*mut ibv_mw> {
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }?;
-        let mut obj = Pending::<Mw>::new();
-        let p = obj.as_ptr();
-        // SAFETY: our zeroed allocation.
-        let mw = unsafe { &raw mut (*p).mw };
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        unsafe { ctx.provider.alloc_mw(pd, mw, type_) }?;
-        // SAFETY: the provider stored a type the kernel accepted (1 or 2) and the other fields.
-        unsafe {
-            (*mw).context = ctx.ibv();
-            (*mw).pd = pd;
-            obj.finish();
-        }
+        // SAFETY: the objects were checked live and of this context.
+        let mw = unsafe { ctx.provider.alloc_mw_obj(ctx, pd, type_) }?;
         registry::insert(mw, Kind::Mw);
         Ok(mw)
     })
@@ -291,16 +272,15 @@ pub(crate) unsafe extern "C" fn dealloc_mw_op(mw: *mut ibv_mw) -> c_int {
     ffi::boundary("ibv_dealloc_mw", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (mw, ctx) = unsafe { super::object(mw, Kind::Mw) }?;
-        if !registry::remove(mw, Kind::Mw) {
+        if !registry::begin_destroy(mw, Kind::Mw) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        if let Err(e) = unsafe { ctx.provider.dealloc_mw(mw) } {
-            registry::insert(mw, Kind::Mw);
+        // SAFETY: checked live and of this context.
+        if let Err(e) = unsafe { ctx.provider.dealloc_mw_obj(ctx, mw) } {
+            registry::abort_destroy(mw, Kind::Mw);
             return Err(e);
         }
-        // SAFETY: the kernel destroyed it and it is unregistered.
-        unsafe { object::free(mw.cast::<Mw>()) };
+        registry::finish_destroy(mw, Kind::Mw);
         Ok(())
     })
     .ret_errno()

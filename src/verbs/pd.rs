@@ -1,7 +1,7 @@
 //! Protection domains (`ibv_alloc_pd(3)`, `ibv_dealloc_pd(3)`, `ibv_import_pd(3)`).
 #![allow(unsafe_code)]
 
-use crate::object::{self, registry, Context, Kind, Pd, Pending};
+use crate::object::{registry, Context, Kind};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
@@ -17,17 +17,8 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
     ffi::boundary("ibv_alloc_pd", || -> Result<*mut ibv_pd> {
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
-        let mut obj = Pending::<Pd>::new();
-        let p = obj.as_ptr();
-        // SAFETY: our zeroed allocation; `pd` is its first field.
-        let pd = unsafe { &raw mut (*p).pd };
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        unsafe { ctx.provider.alloc_pd(ctx.ibv(), pd) }?;
-        // SAFETY: every field is valid (plain data).
-        unsafe {
-            (*pd).context = ctx.ibv();
-            obj.finish();
-        }
+        // SAFETY: a live context.
+        let pd = unsafe { ctx.provider.alloc_pd_obj(ctx) }?;
         registry::insert(pd, Kind::Pd);
         Ok(pd)
     })
@@ -43,16 +34,15 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     ffi::boundary("ibv_dealloc_pd", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }?;
-        if !registry::remove(pd, Kind::Pd) {
+        if !registry::begin_destroy(pd, Kind::Pd) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        if let Err(e) = unsafe { ctx.provider.dealloc_pd(pd) } {
-            registry::insert(pd, Kind::Pd);
+        // SAFETY: checked live and of this context.
+        if let Err(e) = unsafe { ctx.provider.dealloc_pd_obj(ctx, pd) } {
+            registry::abort_destroy(pd, Kind::Pd);
             return Err(e);
         }
-        // SAFETY: the kernel destroyed it and it is unregistered.
-        unsafe { object::free(pd.cast::<Pd>()) };
+        registry::finish_destroy(pd, Kind::Pd);
         Ok(())
     })
     .ret_errno()

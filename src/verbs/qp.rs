@@ -8,7 +8,7 @@
 #![allow(unsafe_code)]
 
 use super::ops;
-use crate::object::{self, registry, Context, Kind, Pending, Qp};
+use crate::object::{registry, Context, Kind};
 use crate::provider::cmd::{known_qp_type, put_enum};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
@@ -20,7 +20,6 @@ use std::ptr::{addr_of, addr_of_mut};
 
 const QP_INIT_ATTR_PD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
 const QP_STATE: c_int = ibv_qp_attr_mask::IBV_QP_STATE as c_int;
-const QPS_RESET: u32 = ibv_qp_state::IBV_QPS_RESET as u32;
 
 /// Creates a QP (rdma-core's `ibv_create_qp` / the provider's `create_qp_ex`, then `set_qp`): checks every object
 /// the attributes name (live, of this context), lets the provider create it, fills the generic fields.
@@ -47,25 +46,7 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
         if !a.srq.is_null() {
             super::same_context(ctx, super::srq(a.srq)?.1)?;
         }
-        let mut obj = Pending::<Qp>::new();
-        let p = obj.as_ptr();
-        let qpx = &raw mut (*p).qp_ex;
-        let st = ctx.provider.create_qp(ctx.ibv(), qpx, attr, extended)?;
-        let q = &raw mut (*qpx).qp_base;
-        let a = &*attr;
-        (*q).context = ctx.ibv();
-        (*q).qp_context = a.qp_context;
-        (*q).pd = pd;
-        (*q).send_cq = a.send_cq;
-        (*q).recv_cq = a.recv_cq;
-        (*q).srq = a.srq;
-        put_enum(addr_of_mut!((*q).qp_type), qp_type);
-        put_enum(addr_of_mut!((*q).state), QPS_RESET);
-        (*q).events_completed = 0;
-        object::init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
-        addr_of_mut!((*p).prov).write(st);
-        addr_of_mut!((*p).extended).write(extended);
-        obj.finish();
+        let q = ctx.provider.create_qp_obj(ctx, attr, extended)?;
         registry::insert(q, Kind::Qp);
         log::debug!("created QP {:#x} (type {qp_type}, handle {})", (*q).qp_num, (*q).handle);
         Ok(q)
@@ -191,23 +172,12 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
         if !registry::begin_destroy(qp, Kind::Qp) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        let reported = match unsafe { ctx.provider.destroy_qp(qp) } {
-            Ok(n) => n,
-            Err(e) => {
-                registry::abort_destroy(qp, Kind::Qp);
-                return Err(e);
-            }
-        };
-        // SAFETY: destroyed in the kernel and dying: acknowledgements touch it only under its mutex, until the
-        // counts match; then unregistered and freed.
-        unsafe {
-            let (m, c) = (addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond));
-            object::wait_events(m, c, || (*qp).events_completed == reported);
-            registry::remove(qp, Kind::Qp);
-            object::destroy_sync(m, c);
-            object::free(qp.cast::<Qp>());
+        // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
+        if let Err(e) = unsafe { ctx.provider.destroy_qp_obj(ctx, qp) } {
+            registry::abort_destroy(qp, Kind::Qp);
+            return Err(e);
         }
+        registry::finish_destroy(qp, Kind::Qp);
         Ok(())
     })
     .ret_errno()
@@ -222,9 +192,10 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> *mut ibv_qp_ex {
     let r = ffi::boundary("ibv_qp_to_qp_ex", || -> Result<*mut ibv_qp_ex> {
-        let qp = registry::check(qp, Kind::Qp)?.as_ptr().cast::<Qp>();
-        // SAFETY: a live QP object.
-        Ok(if unsafe { (*qp).extended } { unsafe { &raw mut (*qp).qp_ex } } else { std::ptr::null_mut() })
+        // SAFETY: entry-point contract.
+        let (qp, ctx) = unsafe { super::qp(qp) }?;
+        // SAFETY: a live QP of this context; `ibv_qp_ex` begins with its `ibv_qp`.
+        Ok(if unsafe { ctx.provider.qp_is_extended(qp) } { qp.cast() } else { std::ptr::null_mut() })
     });
     match r {
         Ok(p) => p,

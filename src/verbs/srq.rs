@@ -4,14 +4,13 @@
 #![allow(unsafe_code)]
 
 use super::ops;
-use crate::object::{self, registry, Context, Kind, Pending, Srq};
+use crate::object::{registry, Context, Kind};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::c_int;
 use std::mem::MaybeUninit;
-use std::ptr::addr_of_mut;
 
 const SRQ_INIT_ATTR_PD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_PD as u32;
 const SRQ_INIT_ATTR_CQ: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_CQ as u32;
@@ -31,17 +30,7 @@ unsafe fn create_srq(ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: b
         if extended && a.comp_mask & SRQ_INIT_ATTR_CQ != 0 && !a.cq.is_null() {
             super::same_context(ctx, super::cq(a.cq)?.1)?;
         }
-        let mut obj = Pending::<Srq>::new();
-        let p = obj.as_ptr();
-        let srq = &raw mut (*p).srq;
-        let st = ctx.provider.create_srq(ctx.ibv(), srq, attr, extended)?;
-        (*srq).context = ctx.ibv();
-        (*srq).srq_context = (*attr).srq_context;
-        (*srq).pd = (*attr).pd;
-        (*srq).events_completed = 0;
-        object::init_sync(addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond));
-        addr_of_mut!((*p).prov).write(st);
-        obj.finish();
+        let srq = ctx.provider.create_srq_obj(ctx, attr, extended)?;
         registry::insert(srq, Kind::Srq);
         Ok(srq)
     }
@@ -123,9 +112,9 @@ pub unsafe extern "C" fn ibv_modify_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_sr
         let (srq, ctx) = unsafe { super::srq(srq) }?;
         let attr = ffi::nonnull(srq_attr)?.as_ptr();
         // SAFETY: a live SRQ object.
-        let prov = unsafe { &(*srq.cast::<Srq>()).prov };
+
         // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        unsafe { ctx.provider.modify_srq(srq, prov, attr, srq_attr_mask) }
+        unsafe { ctx.provider.modify_srq(srq, attr, srq_attr_mask) }
     })
     .ret_errno()
 }
@@ -158,23 +147,12 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
         if !registry::begin_destroy(srq, Kind::Srq) {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        let reported = match unsafe { ctx.provider.destroy_srq(srq) } {
-            Ok(n) => n,
-            Err(e) => {
-                registry::abort_destroy(srq, Kind::Srq);
-                return Err(e);
-            }
-        };
-        // SAFETY: destroyed in the kernel and dying: acknowledgements touch it only under its mutex, until the
-        // counts match; then unregistered and freed.
-        unsafe {
-            let (m, c) = (addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond));
-            object::wait_events(m, c, || (*srq).events_completed == reported);
-            registry::remove(srq, Kind::Srq);
-            object::destroy_sync(m, c);
-            object::free(srq.cast::<Srq>());
+        // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
+        if let Err(e) = unsafe { ctx.provider.destroy_srq_obj(ctx, srq) } {
+            registry::abort_destroy(srq, Kind::Srq);
+            return Err(e);
         }
+        registry::finish_destroy(srq, Kind::Srq);
         Ok(())
     })
     .ret_errno()

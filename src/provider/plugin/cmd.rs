@@ -930,6 +930,7 @@ pub unsafe extern "C" fn ibv_cmd_read_counters(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::private::{__verbs_log, ibv_query_gid_type, ibv_read_ibdev_sysfs_file, verbs_open_device, verbs_register_driver_34};
 
     #[test]
     fn final_num_attrs_counts_the_chain() {

@@ -16,5 +16,5 @@ use rdma_common::errno::Result;
 pub unsafe fn context_driver_id(ctx: *mut ibv_context) -> Result<u32> {
     // SAFETY: checked against the registry first.
     let c = unsafe { crate::object::Context::from_ibv(ctx) }?;
-    Ok(c.provider.driver_id())
+    Ok(c.driver_id)
 }

@@ -233,11 +233,11 @@ impl<H: ProviderHost> Provider for Rxe<H> {
     unsafe fn modify_srq(
         &self,
         srq: *mut ibv_srq,
-        state: &ProviderSrq,
         attr: *mut ibv_srq_attr,
         attr_mask: c_int,
     ) -> Result<()> {
-        let ProviderSrq::Rxe(st) = state;
+        // SAFETY: Provider contract: a live SRQ of this provider.
+        let st = unsafe { H::srq(srq) };
         // SAFETY: Provider contract. The kernel writes the mminfo through the exposed address while the command
         // runs; it is read back (volatile) only after the command returned.
         unsafe {
@@ -310,8 +310,9 @@ impl<H: ProviderHost> Provider for Rxe<H> {
 
     /// rdma-core's `rxe_resize_cq`: RESIZE_CQ with `rxe_resize_cq_resp` under the CQ lock, then the new ring
     /// mapped in place of the old.
-    unsafe fn resize_cq(&self, cq: *mut ibv_cq, state: &ProviderCq, cqe: c_int) -> Result<()> {
-        let ProviderCq::Rxe(st) = state;
+    unsafe fn resize_cq(&self, cq: *mut ibv_cq, cqe: c_int) -> Result<()> {
+        // SAFETY: Provider contract: a live CQ of this provider.
+        let st = unsafe { H::cq(cq) };
         // SAFETY: Provider contract.
         unsafe {
             let u = fd_of((*cq).context);

@@ -45,7 +45,8 @@
 //! into a non-NULL `bad_wr`). NULL is accepted everywhere.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
-use crate::verbs::unsupported;
+use crate::provider::plugin;
+use rdma_common::ffi::CPtrResult;
 use rdma_common::ffi;
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -61,51 +62,22 @@ type verbs_sysfs_dev = c_void;
 type ibv_device = c_void;
 type ibv_context = c_void;
 
-/// NULL with `errno = EOPNOTSUPP`, logged once for `what`.
-#[cold]
-fn refuse_null<T>(what: &'static str) -> *mut T {
-    let e = unsupported(what);
-    e.set();
-    ptr::null_mut()
-}
-
-/// `-1` with `errno = EOPNOTSUPP`, logged once for `what`.
-#[cold]
-fn refuse_minus_one(what: &'static str) -> c_int {
-    let e = unsupported(what);
-    e.set();
-    -1
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Provider registration, context set-up, logging
 // ---------------------------------------------------------------------------------------------------------------
 
-/// The leading field of `struct verbs_device_ops` (driver.h): the provider's name. Only read for the debug log.
-#[repr(C)]
-struct verbs_device_ops_head {
-    name: *const c_char,
-}
-
 /// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`.
 ///
-/// rdma-core: adds a provider to the list the core matches sysfs devices against; every provider's ELF
-/// constructor (`PROVIDER_DRIVER()` in driver.h) calls it at load time. Here: accepted and ignored, with a debug log
-/// naming the provider. Our providers are built in, so a registered rdma-core provider would never be used.
+/// rdma-core: adds a provider to the list the core matches devices against; every provider's ELF constructor
+/// (`PROVIDER_DRIVER()` in driver.h) calls it when the plug-in is loaded. Here the same: the plug-in is listed and
+/// serves the devices it matches that no native provider serves (or all it matches with `RDMAV_PROVIDER=plugin`;
+/// none with `RDMAV_PROVIDER=native`). NULL is ignored. Keeps `errno`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) {
     let saved = Errno::last();
     rdma_common::logging::init("libibverbs");
     let _ = ffi::boundary("verbs_register_driver_34", || {
-        if log::log_enabled!(log::Level::Debug) {
-            // SAFETY: a provider passes its static `verbs_device_ops`, whose first field is `const char *name`.
-            let name = unsafe { ops.cast::<verbs_device_ops_head>().as_ref() }
-                .filter(|h| !h.name.is_null())
-                // SAFETY: a non-NULL provider name is a static NUL-terminated string.
-                .map(|h| unsafe { CStr::from_ptr(h.name) }.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "(unnamed)".into());
-            log::debug!("ignoring registration of rdma-core provider '{name}': this libibverbs uses its own providers");
-        }
+        plugin::register(ops.cast());
         Ok(())
     });
     saved.set();
@@ -114,9 +86,11 @@ pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) 
 /// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size,
 /// struct verbs_context *context_offset, uint32_t driver_id)`.
 ///
-/// rdma-core: a provider's `alloc_context` calls it (through the `verbs_init_and_alloc_context()` macro) to
-/// allocate its context wrapper and initialise the embedded `verbs_context`; it owns `cmd_fd` and closes it on
-/// failure. Here: fails with NULL and `errno = EOPNOTSUPP`, closing `cmd_fd` as that contract requires.
+/// A provider's `alloc_context` calls it (through the `verbs_init_and_alloc_context()` macro) to allocate its
+/// context wrapper (`alloc_size` bytes, zeroed, freed by the provider with `free()`) whose `verbs_context` starts
+/// `context_offset` bytes in, and to initialise that `verbs_context` (device, `cmd_fd`, `async_fd = -1`, mutex,
+/// dummy ops, driver id for ioctls). It owns `cmd_fd` from then on. Returns the wrapper, or NULL with `errno`
+/// (`ENOMEM`; `EINVAL` for a device that is not ours or a size too small), having closed `cmd_fd`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _verbs_init_and_alloc_context(
     device: *mut ibv_device,
@@ -125,37 +99,52 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context(
     context_offset: *mut verbs_context,
     driver_id: u32,
 ) -> *mut c_void {
-    if cmd_fd >= 0 {
-        // SAFETY: the caller transferred ownership of cmd_fd to this function.
-        unsafe { libc::close(cmd_fd) };
-    }
-    refuse_null("_verbs_init_and_alloc_context (rdma-core provider interface)")
+    ffi::boundary("_verbs_init_and_alloc_context", || {
+        // SAFETY: forwarded C contract; `context_offset` is an offset disguised as a pointer.
+        unsafe { plugin::init_and_alloc_context(device.cast(), cmd_fd, alloc_size, context_offset as usize, driver_id) }
+    })
+    .or_null_errno()
 }
 
 /// `void verbs_uninit_context(struct verbs_context *context)`.
 ///
-/// rdma-core: the inverse of `_verbs_init_and_alloc_context`, called by a provider's `free_context`. Here: does
-/// nothing, since no such context can exist.
+/// The inverse of `_verbs_init_and_alloc_context`, called by a provider's `free_context` before it frees its
+/// wrapper: closes the context's command and async fds and forgets the context. NULL is ignored.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_uninit_context(context: *mut verbs_context) {
-    unsupported("verbs_uninit_context (rdma-core provider interface)");
+    let _ = ffi::boundary("verbs_uninit_context", || {
+        // SAFETY: forwarded C contract.
+        unsafe { plugin::uninit_context(context.cast()) };
+        Ok(())
+    });
 }
 
 /// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`.
 ///
-/// rdma-core: copies a provider's non-NULL ops into the context's dispatch table. Here: does nothing.
+/// Records a provider's non-NULL ops for the context and installs those applications call directly (the data
+/// path, the extended ops); may be called several times (later non-NULL entries win). NULL arguments are ignored.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
-    unsupported("verbs_set_ops (rdma-core provider interface)");
+    let _ = ffi::boundary("verbs_set_ops", || {
+        // SAFETY: forwarded C contract.
+        unsafe { plugin::set_ops(vctx.cast(), ops.cast()) };
+        Ok(())
+    });
 }
 
 /// `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`.
 ///
-/// rdma-core: `ibv_open_device` with provider private data (mlx5dv_open_device uses it). Here: NULL with
-/// `errno = EOPNOTSUPP`; devices are opened with the public `ibv_open_device`.
+/// `ibv_open_device(3)` with provider private data (mlx5dv_open_device passes its attributes there). Our
+/// `alloc_context` path passes NULL private data, which every provider accepts; a non-NULL `private_data` is
+/// refused with `EOPNOTSUPP` rather than silently dropped. Returns NULL with `errno` on failure.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_open_device(device: *mut ibv_device, private_data: *mut c_void) -> *mut ibv_context {
-    refuse_null("verbs_open_device (rdma-core provider interface)")
+    if !private_data.is_null() {
+        Errno::EOPNOTSUPP.set();
+        return ptr::null_mut();
+    }
+    // SAFETY: forwarded C contract.
+    unsafe { crate::verbs::device::ibv_open_device(device.cast()).cast() }
 }
 
 /// `void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...)`.
@@ -209,8 +198,10 @@ const _: () = assert!(std::mem::size_of::<AtomicBool>() == 1 && std::mem::align_
 /// const char *fnfmt, ...)`.
 ///
 /// rdma-core: reads the sysfs file `<ibdev_path>/<printf(fnfmt, ...)>` of a device being matched into `buf`;
-/// returns the length read, or `-1` with `errno`. Here: `-1` with `errno = EOPNOTSUPP` (`EINVAL` for a NULL
-/// `sysfs_dev`, as rdma-core). Variadic in C; the extra arguments are never read (see [`__verbs_log`]).
+/// returns the length read (a trailing newline dropped, NUL-terminated), or `-1` with `errno` (`EINVAL` for NULL
+/// arguments, the `open(2)`/`read(2)` errno). Variadic in C; the extra arguments cannot be read here (see
+/// [`__verbs_log`]), so a `fnfmt` with a conversion answers `EOPNOTSUPP` (rdma-core's own matcher passes
+/// `"device/modalias"`, which works).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
     buf: *mut c_char,
@@ -218,11 +209,38 @@ pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
     sysfs_dev: *mut verbs_sysfs_dev,
     fnfmt: *const c_char,
 ) -> c_int {
-    if sysfs_dev.is_null() {
-        Errno::EINVAL.set();
-        return -1;
+    let r = ffi::boundary("ibv_read_ibdev_sysfs_file", || -> rdma_common::errno::Result<c_int> {
+        if sysfs_dev.is_null() || fnfmt.is_null() || buf.is_null() || size == 0 {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: a NUL-terminated file name.
+        let name = unsafe { CStr::from_ptr(fnfmt) }.to_string_lossy().into_owned();
+        if name.contains('%') {
+            // The variadic arguments cannot be read from Rust (see `__verbs_log`).
+            return Err(Errno::EOPNOTSUPP);
+        }
+        // SAFETY: a verbs_sysfs_dev from our matcher (its ibdev_path is NUL-terminated).
+        let dir = unsafe { CStr::from_ptr((*sysfs_dev.cast::<plugin::abi::verbs_sysfs_dev>()).ibdev_path.as_ptr()) };
+        let path = std::path::Path::new(&*dir.to_string_lossy()).join(name);
+        let data = std::fs::read(&path).map_err(|e| Errno(e.raw_os_error().unwrap_or(libc::EIO)))?;
+        let mut n = data.len().min(size - 1);
+        if n > 0 && data[n - 1] == b'\n' {
+            n -= 1;
+        }
+        // SAFETY: the caller's buffer of `size` bytes.
+        unsafe {
+            ptr::copy_nonoverlapping(data.as_ptr(), buf.cast::<u8>(), n);
+            *buf.add(n) = 0;
+        }
+        Ok(n as c_int)
+    });
+    match r {
+        Ok(n) => n,
+        Err(e) => {
+            e.set();
+            -1
+        }
     }
-    refuse_minus_one("ibv_read_ibdev_sysfs_file (rdma-core provider interface)")
 }
 
 /// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index,

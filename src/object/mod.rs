@@ -43,10 +43,27 @@ pub use registry::Kind;
 #[repr(C)]
 pub struct Device {
     pub ibv: ibv_device,
+    /// The `struct ibv_device *` handed to C: `&ibv` for a native provider, the plug-in's `verbs_device.device`
+    /// for a plug-in (whose `ibv_device` fields are filled like ours).
+    pub public: *mut ibv_device,
     pub info: DeviceInfo,
     pub provider: &'static dyn Provider,
     /// The node GUID in host order, once known (netlink reports it; sysfs discovery reads it lazily).
     pub node_guid: Mutex<Option<u64>>,
+}
+
+// SAFETY: `public` points at process-lifetime device memory that is only read after set-up.
+unsafe impl Send for Device {}
+// SAFETY: as above.
+unsafe impl Sync for Device {}
+
+impl Device {
+    /// The device behind a `struct ibv_device *` from C, if it is one of this library's (`EINVAL` otherwise).
+    pub fn from_ibv(p: *mut ibv_device) -> Result<&'static Device> {
+        let d = registry::side(p, Kind::Device)?;
+        // SAFETY: a registered device's side address is its `Device`, never freed.
+        Ok(unsafe { &*(d as *const Device) })
+    }
 }
 
 /// An open device: our state, reached from the `struct ibv_context *` C holds through `verbs_context.priv`.
@@ -68,6 +85,8 @@ pub struct Context {
     pub core_support: std::sync::atomic::AtomicU64,
     /// Guards the `refcnt` of this context's completion channels (rdma-core's `context->mutex`).
     pub lock: Mutex<()>,
+    /// A plug-in's ops (rdma-core's `verbs_ex_private.ops`); `None` for a native provider.
+    pub plugin: Option<Box<crate::provider::plugin::PluginContext>>,
 }
 
 // SAFETY: `ibv` points at a context that lives as long as this struct; it is only read.

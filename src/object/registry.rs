@@ -46,13 +46,28 @@ pub enum Kind {
 struct Entry {
     kind: Kind,
     dying: bool,
+    /// Where our state for the object is, when it is not at the object's own address (a plug-in's device).
+    side: usize,
 }
 
 static LIVE: Lazy<Mutex<HashMap<usize, Entry>>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
 /// Registers `p` as a live object of type `kind` (when it is handed to C).
 pub fn insert<T>(p: *const T, kind: Kind) {
-    LIVE.lock().insert(p as usize, Entry { kind, dying: false });
+    insert_side(p, kind, p as usize);
+}
+
+/// Lists `p` as a live object of `kind` whose state is at `side`.
+pub fn insert_side<T>(p: *const T, kind: Kind, side: usize) {
+    LIVE.lock().insert(p as usize, Entry { kind, dying: false, side });
+}
+
+/// The state address recorded for a live `p` of `kind` (`EINVAL` if not live).
+pub fn side<T>(p: *const T, kind: Kind) -> Result<usize> {
+    match LIVE.lock().get(&(p as usize)) {
+        Some(e) if e.kind == kind && !e.dying => Ok(e.side),
+        _ => Err(Errno::EINVAL),
+    }
 }
 
 /// Unregisters `p` if it is a live (or dying) object of type `kind`; false if it is not (already destroyed,
@@ -86,7 +101,7 @@ pub fn begin_destroy<T>(p: *const T, kind: Kind) -> bool {
 /// still the dying one (a new object that meanwhile got the same address stays listed).
 pub fn finish_destroy<T>(p: *const T, kind: Kind) {
     let mut live = LIVE.lock();
-    if live.get(&(p as usize)) == Some(&Entry { kind, dying: true }) {
+    if live.get(&(p as usize)).is_some_and(|e| e.kind == kind && e.dying) {
         live.remove(&(p as usize));
     }
 }
@@ -101,7 +116,7 @@ pub fn abort_destroy<T>(p: *const T, kind: Kind) {
 
 /// Whether `p` is a live object of type `kind`.
 pub fn contains<T>(p: *const T, kind: Kind) -> bool {
-    LIVE.lock().get(&(p as usize)) == Some(&Entry { kind, dying: false })
+    LIVE.lock().get(&(p as usize)).is_some_and(|e| e.kind == kind && !e.dying)
 }
 
 /// Whether `p` is a live or dying object of type `kind` (for acknowledgements, which a destroy waits for).

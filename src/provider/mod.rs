@@ -351,6 +351,11 @@ pub trait Provider: Sync + Send + 'static {
     // events the kernel reported were acknowledged).
     // -----------------------------------------------------------------------------------------------------------
 
+    /// The `struct ibv_device *` to hand out for this provider's device, when the provider allocated it (a
+    /// plug-in's `alloc_device`); `None` = ours (`Device.ibv`).
+    fn public_device(&self) -> Option<*mut ibv_device> {
+        None
+    }
     /// `ibv_open_device(3)` on `dev` (rdma-core's `verbs_open_device`); `None` = assemble a native context (the
     /// entry-point layer's GET_CONTEXT path). A plug-in returns its own context.
     fn open_context_obj(&self, dev: &'static crate::object::Device) -> Option<Result<*mut ibv_context>> {
@@ -454,9 +459,21 @@ pub fn by_driver_name<H: ProviderHost>(name: &str) -> Option<&'static dyn Provid
     }
 }
 
-/// The provider that drives `dev`, if any (rdma-core's `match_device` over the built-in providers).
-pub fn select<H: ProviderHost>(dev: &DeviceMatch<'_>) -> Option<&'static dyn Provider> {
+/// The native provider that drives `dev`, if any (rdma-core's `match_device` over the built-in providers).
+pub fn select_native<H: ProviderHost>(dev: &DeviceMatch<'_>) -> Option<&'static dyn Provider> {
     ["rxe"].iter().filter_map(|n| by_driver_name::<H>(n)).find(|p| p.matches(dev))
+}
+
+/// The provider that serves a discovered device, as `RDMAV_PROVIDER` says ([`plugin::Mode`]): by default a
+/// native provider where one matches, else an rdma-core plug-in (loaded only now, when needed); `plugin` prefers
+/// a plug-in; `native` never loads one.
+pub fn select<H: ProviderHost>(dev: &DeviceMatch<'_>, info: &crate::kernel::discover::DeviceInfo) -> Option<&'static dyn Provider> {
+    let plug = || plugin::select(info).map(|p| p as &'static dyn Provider);
+    match plugin::mode() {
+        plugin::Mode::Native => select_native::<H>(dev),
+        plugin::Mode::Auto => select_native::<H>(dev).or_else(plug),
+        plugin::Mode::Plugin => plug().or_else(|| select_native::<H>(dev)),
+    }
 }
 
 #[cfg(test)]
@@ -467,10 +484,10 @@ mod tests {
     #[test]
     fn selection() {
         let dev = |driver_id, name, abi_ver| DeviceMatch { driver_id, ibdev_name: name, abi_ver };
-        assert_eq!(select::<Host>(&dev(14, "roce0", 2)).map(|p| p.name()), Some("rxe"), "by driver id");
-        assert_eq!(select::<Host>(&dev(0, "rxe0", 1)).map(|p| p.name()), Some("rxe"), "by name");
-        assert!(select::<Host>(&dev(0, "mlx5_0", 1)).is_none());
-        assert!(select::<Host>(&dev(14, "rxe0", 3)).is_none(), "ABI too new");
+        assert_eq!(select_native::<Host>(&dev(14, "roce0", 2)).map(|p| p.name()), Some("rxe"), "by driver id");
+        assert_eq!(select_native::<Host>(&dev(0, "rxe0", 1)).map(|p| p.name()), Some("rxe"), "by name");
+        assert!(select_native::<Host>(&dev(0, "mlx5_0", 1)).is_none());
+        assert!(select_native::<Host>(&dev(14, "rxe0", 3)).is_none(), "ABI too new");
         assert!(by_driver_name::<Host>("siw").is_none());
     }
 

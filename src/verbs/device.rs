@@ -21,7 +21,7 @@ use rdma_common::Errno;
 use std::ffi::{c_char, c_int};
 use std::os::fd::{AsFd, AsRawFd, IntoRawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::ptr::addr_of_mut;
+use std::ptr::{addr_of, addr_of_mut};
 
 /// rdma-core's `device_list`: the devices of the last `ibv_get_device_list`, in its order.
 static DEVICES: Lazy<Mutex<Vec<&'static Device>>> = Lazy::new(|| Mutex::new(Vec::new()));
@@ -97,11 +97,21 @@ fn new_device(info: DeviceInfo, provider: &'static dyn provider::Provider) -> &'
         put_cstr(&mut (*ibv).dev_path, info.uverbs_sysfs_path.as_os_str().as_bytes());
         put_cstr(&mut (*ibv).ibdev_path, info.ibdev_sysfs_path.as_os_str().as_bytes());
         addr_of_mut!((*d).node_guid).write(Mutex::new(info.node_guid));
+        let public = provider.public_device().unwrap_or(ibv);
+        if public != ibv {
+            // A plug-in's device: the public fields rdma-core's core fills after `alloc_device`.
+            std::ptr::copy_nonoverlapping(
+                addr_of!((*ibv).node_type).cast::<u8>(),
+                addr_of_mut!((*public).node_type).cast::<u8>(),
+                size_of::<ibv_device>() - std::mem::offset_of!(ibv_device, node_type),
+            );
+        }
+        addr_of_mut!((*d).public).write(public);
         addr_of_mut!((*d).info).write(info);
         addr_of_mut!((*d).provider).write(provider);
         &*p.finish()
     };
-    registry::insert(&dev.ibv, Kind::Device);
+    registry::insert_side(dev.public, Kind::Device, std::ptr::from_ref(dev) as usize);
     dev
 }
 
@@ -122,7 +132,7 @@ fn refresh() -> Result<Vec<&'static Device>> {
             continue;
         }
         let m = DeviceMatch { driver_id: info.driver_id, ibdev_name: &info.name, abi_ver: info.abi_version };
-        match provider::select::<Objects>(&m) {
+        match provider::select::<Objects>(&m, &info) {
             Some(p) => fresh.push(new_device(info, p)),
             None => {
                 if std::env::var_os("IBV_SHOW_WARNINGS").is_some() {
@@ -139,9 +149,7 @@ fn refresh() -> Result<Vec<&'static Device>> {
 
 /// The device behind a `struct ibv_device *` from this library (`EINVAL` otherwise).
 pub(crate) fn device<'a>(p: *mut ibv_device) -> Result<&'a Device> {
-    let p = registry::check(p, Kind::Device)?;
-    // SAFETY: registered devices are `Device`s (ibv first), never freed.
-    Ok(unsafe { &*p.as_ptr().cast::<Device>() })
+    Device::from_ibv(p)
 }
 
 /// `ibv_get_device_list(3)`: returns a NULL-terminated array of the RDMA devices present that a provider of this
@@ -167,7 +175,7 @@ pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *m
         }
         for (i, d) in devs.iter().enumerate() {
             // SAFETY: i < n.
-            unsafe { arr.add(i).write((&raw const d.ibv).cast_mut()) };
+            unsafe { arr.add(i).write(d.public) };
         }
         registry::insert(arr, Kind::DeviceList);
         if !num_devices.is_null() {
@@ -253,6 +261,15 @@ pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> __be64 
 /// Opens a context on `dev` (rdma-core's `verbs_open_device` + the provider's `alloc_context`): the uverbs fd,
 /// GET_CONTEXT (with its async event fd), then the `verbs_context` with every op installed.
 fn open_context(dev: &'static Device) -> Result<*mut ibv_context> {
+    if let Some(r) = dev.provider.open_context_obj(dev) {
+        // A provider that assembles its own contexts (a plug-in): then the library's own ops, as rdma-core's
+        // set_lib_ops.
+        let ibv = r?;
+        // SAFETY: a live context whose verbs_context the provider initialised.
+        unsafe { ops::set_lib_ops(&mut *object::vctx_of(ibv), dev.provider) };
+        registry::insert(ibv, Kind::Context);
+        return Ok(ibv);
+    }
     let cmd_fd = kernel::open_uverbs(&dev.info.uverbs_dev_path)?;
     let kc = dev.provider.get_context(cmd_fd.as_fd())?;
     let mut p = Pending::<Context>::new();
@@ -262,7 +279,7 @@ fn open_context(dev: &'static Device) -> Result<*mut ibv_context> {
         let vctx = addr_of_mut!((*c).vctx);
         ops::install(&mut *vctx, dev.provider);
         let ic = addr_of_mut!((*vctx).context);
-        (*ic).device = (&raw const dev.ibv).cast_mut();
+        (*ic).device = dev.public;
         (*ic).cmd_fd = cmd_fd.into_raw_fd();
         (*ic).async_fd = kc.async_fd.into_raw_fd();
         (*ic).num_comp_vectors = kc.num_comp_vectors as c_int;
@@ -276,6 +293,7 @@ fn open_context(dev: &'static Device) -> Result<*mut ibv_context> {
         addr_of_mut!((*c).driver_id).write(dev.provider.driver_id());
         addr_of_mut!((*c).core_support).write(kc.core_support.into());
         addr_of_mut!((*c).lock).write(Mutex::new(()));
+        addr_of_mut!((*c).plugin).write(None);
         &*p.finish()
     };
     registry::insert(ctx.ibv(), Kind::Context);
@@ -315,12 +333,18 @@ pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_co
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
     ffi::boundary("ibv_close_device", || -> Result<()> {
+        // SAFETY: entry-point contract.
+        let ctx = unsafe { Context::from_ibv(context) }?;
         if !registry::remove(context, Kind::Context) {
             return Err(Errno::EINVAL);
         }
         // SAFETY: a context we registered, now unregistered: nobody can reach it through this library.
+        if let Some(r) = unsafe { ctx.provider.close_context_obj(ctx) } {
+            return r;
+        }
+        // SAFETY: as above; a native context is our `Context` with its verbs_context embedded.
         unsafe {
-            let c = (*object::vctx_of(context)).r#priv.cast::<Context>();
+            let c = std::ptr::from_ref(ctx).cast_mut();
             libc::pthread_mutex_destroy(addr_of_mut!((*context).mutex));
             libc::close((*context).cmd_fd);
             if (*context).async_fd >= 0 {

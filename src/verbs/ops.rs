@@ -93,6 +93,47 @@ pub(crate) fn install(v: &mut verbs_context, provider: &'static dyn Provider) {
 }
 
 /// The context of an op's `ibv_context *` argument.
+/// rdma-core's `set_lib_ops` for a context a provider assembled itself (a plug-in, after its `alloc_context`):
+/// the library's own functions in the slots it wraps (the extended create ops, which must register the objects
+/// and fill their generic fields; `query_port`, `query_device_ex`; `alloc_mw`/`dealloc_mw`; the compat slots),
+/// and the dummies wherever the provider left a slot empty.
+pub(crate) fn set_lib_ops(v: &mut verbs_context, provider: &'static dyn Provider) {
+    // SAFETY: an all-zero verbs_context is valid (pointers, integers, a pthread mutex).
+    let mut t: verbs_context = unsafe { std::mem::zeroed() };
+    install(&mut t, provider);
+    macro_rules! fill {
+        ($($n:ident),*) => { $( if v.$n.is_none() { v.$n = t.$n; } )* };
+    }
+    fill!(advise_mr, alloc_null_mr, read_counters, attach_counters_point_flow, create_counters, destroy_counters,
+        reg_dm_mr, alloc_dm, free_dm, modify_flow_action_esp, destroy_flow_action, create_flow_action_esp,
+        modify_qp_rate_limit, alloc_parent_domain, dealloc_td, alloc_td, modify_cq, post_srq_ops,
+        destroy_rwq_ind_table, create_rwq_ind_table, destroy_wq, modify_wq, create_wq, query_rt_values,
+        ibv_destroy_flow, ibv_create_flow, open_qp, get_srq_num, open_xrcd, close_xrcd);
+    v.query_port = t.query_port;
+    v.query_device_ex = t.query_device_ex;
+    v.create_cq_ex = t.create_cq_ex;
+    v.create_qp_ex = t.create_qp_ex;
+    v.create_srq_ex = t.create_srq_ex;
+    let (o, to) = (&mut v.context.ops, &t.context.ops);
+    o.alloc_mw = to.alloc_mw;
+    o.dealloc_mw = to.dealloc_mw;
+    o._compat_query_device = to._compat_query_device;
+    o._compat_query_port = to._compat_query_port;
+    macro_rules! fill_ops {
+        ($($n:ident),*) => { $( if o.$n.is_none() { o.$n = to.$n; } )* };
+    }
+    fill_ops!(bind_mw, poll_cq, post_recv, post_send, post_srq_recv, req_notify_cq);
+    // SAFETY: as in `install`: untyped placeholders for the flow ops.
+    unsafe {
+        v.ABI_placeholder1 = v.ibv_create_flow.map(|f| {
+            std::mem::transmute::<unsafe extern "C" fn(*mut ibv_qp, *mut ibv_flow_attr) -> *mut ibv_flow, unsafe extern "C" fn()>(f)
+        });
+        v.ABI_placeholder2 = v
+            .ibv_destroy_flow
+            .map(|f| std::mem::transmute::<unsafe extern "C" fn(*mut ibv_flow) -> c_int, unsafe extern "C" fn()>(f));
+    }
+}
+
 pub(crate) unsafe fn ctx<'a>(c: *mut ibv_context) -> Result<&'a Context> {
     // SAFETY: forwarded; the reference is used within the call.
     unsafe { Context::from_ibv(c) }

@@ -1,12 +1,1014 @@
-//! rdma-core's provider plug-ins (`lib<name>-rdmav34.so`, `libmlx5.so.1`, ...) as providers of this libibverbs:
-//! loading and registration, device matching, and the [`Provider`](super::Provider) that dispatches to a plug-in's
-//! `verbs_context_ops`. `cmd` is the `ibv_cmd_*` half of the `IBVERBS_PRIVATE_34` interface they import.
-#![allow(unsafe_code)]
+//! rdma-core's provider plug-ins (`lib<name>-rdmav34.so`, `libmlx5.so.1`, ...) as providers of this libibverbs.
+//!
+//! * **Registration**: a plug-in's ELF constructor calls `verbs_register_driver_34` with its `verbs_device_ops`;
+//!   [`register`] lists it. [`load_plugins`] dlopens the plug-ins named by `/etc/libibverbs.d/*.driver`
+//!   (`driver NAME` lines) and `RDMAV_DRIVERS`/`IBV_DRIVERS` (ignored in set-uid processes), from rdma-core's
+//!   provider directory, once, and only when some device is not served by a native provider (or when
+//!   `RDMAV_PROVIDER=plugin`).
+//! * **Matching** ([`select`]): rdma-core 44's `try_drivers`: driver id first, then each plug-in's match table
+//!   (driver id, `rdma_device:N<name>` name patterns, the PCI/modalias of `device/modalias`) or its
+//!   `match_device`, then the ABI range; the matching plug-in's `alloc_device` makes the device.
+//! * **The provider** ([`Plugin`]): one per device; implements [`Provider`] by calling the plug-in's
+//!   `verbs_context_ops` (kept, as rdma-core keeps them in its private context data, in our `Context`), with the
+//!   generic work rdma-core's core does around each call. Its objects are the plug-in's own allocations.
+//!
+//! `cmd` is the `ibv_cmd_*` half of the interface the plug-ins import; the context half
+//! (`_verbs_init_and_alloc_context`, `verbs_set_ops`, ...) is in `crate::private` and lands here.
+#![allow(unsafe_code, clippy::missing_safety_doc)]
 
+pub mod abi;
 pub mod cmd;
 
-use rdma_common::abi::verbs::ibv_context;
+use self::abi::*;
+use super::{DataPathOps, Provider};
+use crate::kernel::discover::DeviceInfo;
+use crate::object::{self, registry, Context, Device, Kind, Pending};
+use crate::provider::verbs::*;
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
 use rdma_common::errno::Result;
+use rdma_common::Errno;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::os::fd::IntoRawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::ptr::{addr_of_mut, null_mut};
+
+/// rdma-core's provider directory on Debian (`VERBS_PROVIDER_DIR`) and its plug-in name suffix.
+pub const PROVIDER_DIR: &str = "/usr/lib/x86_64-linux-gnu/libibverbs";
+const PROVIDER_SUFFIX: &str = "-rdmav34.so";
+/// rdma-core's `IBV_CONFIG_DIR`.
+const CONFIG_DIR: &str = "/etc/libibverbs.d";
+
+/// `RDMAV_PROVIDER`: which providers serve a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `auto` (default): a native provider where one matches, else a plug-in.
+    Auto,
+    /// `plugin`: a plug-in wherever one matches, else a native provider.
+    Plugin,
+    /// `native`: never load a plug-in.
+    Native,
+}
+
+/// The selection mode from `RDMAV_PROVIDER` (unknown values: `auto`, with a warning).
+pub fn mode() -> Mode {
+    static MODE: Lazy<Mode> = Lazy::new(|| match std::env::var("RDMAV_PROVIDER").as_deref() {
+        Err(_) | Ok("") | Ok("auto") => Mode::Auto,
+        Ok("plugin") => Mode::Plugin,
+        Ok("native") => Mode::Native,
+        Ok(other) => {
+            log::warn!("RDMAV_PROVIDER={other}: unknown (auto, plugin, native); using auto");
+            Mode::Auto
+        }
+    });
+    *MODE
+}
+
+/// The registered plug-ins (`verbs_device_ops` addresses), in registration order.
+static DRIVERS: Lazy<Mutex<Vec<usize>>> = Lazy::new(|| Mutex::new(Vec::new()));
+
+/// `verbs_register_driver_34`: lists a plug-in (once per `ops`).
+pub fn register(ops: *const verbs_device_ops) {
+    if ops.is_null() {
+        return;
+    }
+    let mut d = DRIVERS.lock();
+    if !d.contains(&(ops as usize)) {
+        d.push(ops as usize);
+    }
+    // SAFETY: a provider passes its static ops, whose name is a static string.
+    log::debug!("registered provider plug-in '{}'", unsafe { cstr((*ops).name) });
+}
+
+fn cstr<'a>(p: *const c_char) -> std::borrow::Cow<'a, str> {
+    if p.is_null() {
+        return "(null)".into();
+    }
+    // SAFETY: callers pass NUL-terminated strings.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy()
+}
+
+/// Whether the process runs set-uid/set-gid (glibc's `secure_getenv` rule).
+fn secure() -> bool {
+    // SAFETY: plain libc query.
+    unsafe { libc::getauxval(libc::AT_SECURE) != 0 }
+}
+
+/// The `driver NAME` entries of rdma-core's config directory.
+fn config_names(dir: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        log::warn!("couldn't open config directory '{dir}'");
+        return names;
+    };
+    let mut files: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
+    files.sort();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else { continue };
+        for line in text.lines() {
+            let mut w = line.split_whitespace();
+            match (w.next(), w.next()) {
+                (None, _) => {}
+                (Some(c), _) if c.starts_with('#') => {}
+                (Some("driver"), Some(name)) => names.push(name.to_string()),
+                (Some(other), _) => log::warn!("ignoring bad config directive '{other}' in file '{}'", f.display()),
+            }
+        }
+    }
+    names
+}
+
+/// dlopens one plug-in by name (`lib<name>-rdmav34.so` in the provider directory, then the library path) or by
+/// absolute path prefix (rdma-core's `load_driver`). Its constructor registers it.
+fn load_one(name: &str) {
+    let candidates: Vec<String> = if name.starts_with('/') {
+        vec![format!("{name}{PROVIDER_SUFFIX}")]
+    } else {
+        vec![format!("{PROVIDER_DIR}/lib{name}{PROVIDER_SUFFIX}"), format!("lib{name}{PROVIDER_SUFFIX}")]
+    };
+    for so in &candidates {
+        let Ok(c) = CString::new(so.as_str()) else { return };
+        // SAFETY: dlopen of a provider library; its constructor calls verbs_register_driver_34.
+        let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW) };
+        if !h.is_null() {
+            log::debug!("loaded provider plug-in {so}");
+            return;
+        }
+    }
+    // SAFETY: dlerror returns NULL or a thread-local message.
+    let err = unsafe { libc::dlerror() };
+    log::warn!("couldn't load driver '{name}': {}", cstr(err));
+}
+
+/// Loads the configured plug-ins, once per process (rdma-core's `load_drivers`).
+pub fn load_plugins() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let mut names = Vec::new();
+        if !secure() {
+            if let Some(v) = std::env::var_os("RDMAV_DRIVERS").or_else(|| std::env::var_os("IBV_DRIVERS")) {
+                let v = v.to_string_lossy().into_owned();
+                names.extend(v.split([':', ';']).filter(|s| !s.is_empty()).map(str::to_string));
+            }
+        }
+        names.extend(config_names(CONFIG_DIR));
+        for n in names {
+            load_one(&n);
+        }
+    });
+}
+
+/// rdma-core's `match_modalias`: a table entry against a modalias-style string.
+unsafe fn match_modalias(ent: &verbs_match_ent, value: &CStr) -> bool {
+    let pattern = match ent.kind {
+        // SAFETY: a MODALIAS entry holds a pattern string.
+        VERBS_MATCH_MODALIAS => unsafe { CStr::from_ptr(ent.u.modalias) }.to_owned(),
+        VERBS_MATCH_PCI => match CString::new(format!("pci:v{:08X}d{:08X}sv*", ent.vendor, ent.device)) {
+            Ok(p) => p,
+            Err(_) => return false,
+        },
+        _ => return false,
+    };
+    // SAFETY: two NUL-terminated strings.
+    unsafe { libc::fnmatch(pattern.as_ptr(), value.as_ptr(), 0) == 0 }
+}
+
+/// The first table entry for which `pred` holds.
+unsafe fn find_ent(ops: &verbs_device_ops, pred: impl Fn(&verbs_match_ent) -> bool) -> *const verbs_match_ent {
+    let mut e = ops.match_table;
+    if e.is_null() {
+        return std::ptr::null();
+    }
+    // SAFETY: the table ends with a SENTINEL entry.
+    unsafe {
+        while (*e).kind != VERBS_MATCH_SENTINEL {
+            if pred(&*e) {
+                return e;
+            }
+            e = e.add(1);
+        }
+    }
+    std::ptr::null()
+}
+
+unsafe fn match_driver_id(ops: &verbs_device_ops, sd: &verbs_sysfs_dev) -> *const verbs_match_ent {
+    if sd.driver_id == 0 {
+        return std::ptr::null();
+    }
+    // SAFETY: reading the union as the kind says.
+    unsafe { find_ent(ops, |e| e.kind == VERBS_MATCH_DRIVER_ID && e.u.driver_id == u64::from(sd.driver_id)) }
+}
+
+/// rdma-core's `match_device`: the table (driver id, device name, modalias), then `match_device`, then ABI.
+unsafe fn match_device(ops: &verbs_device_ops, sd: *mut verbs_sysfs_dev) -> bool {
+    // SAFETY: our sysfs_dev; the plug-in's static table.
+    unsafe {
+        if !ops.match_table.is_null() {
+            let mut m = match_driver_id(ops, &*sd);
+            if m.is_null() {
+                let name = CString::new(format!("rdma_device:N{}", cstr((*sd).ibdev_name.as_ptr()))).unwrap_or_default();
+                m = find_ent(ops, |e| match_modalias(e, &name));
+            }
+            if m.is_null() {
+                if (*sd).flags & VSYSFS_READ_MODALIAS == 0 {
+                    (*sd).flags |= VSYSFS_READ_MODALIAS;
+                    let path = std::path::Path::new(&*cstr((*sd).ibdev_path.as_ptr())).join("device/modalias");
+                    let text = std::fs::read(&path).unwrap_or_default();
+                    let n = text.iter().position(|&b| b == b'\n' || b == 0).unwrap_or(text.len()).min(511);
+                    for (i, b) in text[..n].iter().enumerate() {
+                        (*sd).modalias[i] = *b as c_char;
+                    }
+                    (*sd).modalias[n] = 0;
+                }
+                let ma = CStr::from_ptr((*sd).modalias.as_ptr());
+                if !ma.is_empty() {
+                    m = find_ent(ops, |e| match_modalias(e, ma));
+                }
+            }
+            (*sd).r#match = m;
+        }
+        if let Some(f) = ops.match_device {
+            if !f(sd) {
+                return false;
+            }
+        } else if (*sd).r#match.is_null() {
+            return false;
+        }
+        let abi = (*sd).abi_ver;
+        if abi < ops.match_min_abi_version || abi > ops.match_max_abi_version {
+            log::warn!(
+                "Driver {} does not support the kernel ABI of {abi} (supports {} to {}) for device {}",
+                cstr(ops.name),
+                ops.match_min_abi_version,
+                ops.match_max_abi_version,
+                cstr((*sd).ibdev_path.as_ptr())
+            );
+            return false;
+        }
+        true
+    }
+}
+
+fn put_cstr(dst: &mut [c_char], s: &[u8]) {
+    let n = s.len().min(dst.len() - 1);
+    for (d, b) in dst.iter_mut().zip(&s[..n]) {
+        *d = *b as c_char;
+    }
+    dst[n] = 0;
+}
+
+/// A `verbs_sysfs_dev` for a discovered device (leaked: the plug-in keeps a pointer to it for the device's life).
+fn sysfs_dev(info: &DeviceInfo) -> *mut verbs_sysfs_dev {
+    let mut p = Pending::<verbs_sysfs_dev>::new();
+    let d = p.as_ptr();
+    // SAFETY: our zeroed allocation; all fields are plain data.
+    unsafe {
+        put_cstr(&mut (*d).sysfs_name, info.uverbs_name.as_bytes());
+        (*d).sysfs_cdev = libc::makedev(info.dev.0, info.dev.1);
+        put_cstr(&mut (*d).ibdev_name, info.name.as_bytes());
+        put_cstr(&mut (*d).ibdev_path, info.ibdev_sysfs_path.as_os_str().as_bytes());
+        (*d).node_guid = info.node_guid.unwrap_or(0).to_be();
+        (*d).driver_id = info.driver_id;
+        addr_of_mut!((*d).node_type).cast::<u32>().write(node_type_number(info.node_type));
+        (*d).ibdev_idx = info.index.map_or(-1, |i| i as c_int);
+        (*d).num_ports = info.num_ports.unwrap_or(0);
+        (*d).abi_ver = info.abi_version;
+        p.finish()
+    }
+}
+
+/// `enum ibv_node_type` from the kernel's `RDMA_NODE_*` (rdma-core's `decode_knode_type`).
+fn node_type_number(knode: u8) -> u32 {
+    match knode {
+        1..=7 => u32::from(knode),
+        _ => (-1i32) as u32,
+    }
+}
+
+/// The plug-in that drives `info`, if one matches: its device made with `alloc_device` (rdma-core's
+/// `try_drivers`). The public `ibv_device` fields are filled by the caller (the entry-point layer).
+pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
+    load_plugins();
+    let drivers: Vec<usize> = DRIVERS.lock().clone();
+    let sd = sysfs_dev(info);
+    // SAFETY: registered ops are static; `sd` is ours.
+    unsafe {
+        let by_id: Vec<usize> =
+            drivers.iter().copied().filter(|&o| !match_driver_id(&*(o as *const verbs_device_ops), &*sd).is_null()).collect();
+        for o in by_id.into_iter().chain(drivers.iter().copied()) {
+            let ops = &*(o as *const verbs_device_ops);
+            if !match_device(ops, sd) {
+                continue;
+            }
+            let Some(alloc) = ops.alloc_device else { continue };
+            let vdev = alloc(sd);
+            if vdev.is_null() {
+                log::error!("couldn't allocate device for {}", info.name);
+                continue;
+            }
+            (*vdev).ops = ops;
+            (*vdev).refcount = 1;
+            (*vdev).sysfs = sd;
+            log::debug!("{}: served by provider plug-in '{}'", info.name, cstr(ops.name));
+            return Some(Box::leak(Box::new(Plugin { ops, vdev })));
+        }
+    }
+    None
+}
+
+/// A device served by an rdma-core plug-in: its ops and the `verbs_device` its `alloc_device` made.
+pub struct Plugin {
+    pub ops: &'static verbs_device_ops,
+    pub vdev: *mut verbs_device,
+}
+
+// SAFETY: the plug-in's device and ops are process-lifetime data the plug-in itself shares between threads.
+unsafe impl Send for Plugin {}
+// SAFETY: as above.
+unsafe impl Sync for Plugin {}
+
+/// Our per-context record of a plug-in's ops (rdma-core's `verbs_ex_private.ops`).
+pub struct PluginContext {
+    pub ops: std::cell::UnsafeCell<verbs_context_ops>,
+}
+// SAFETY: written only while the plug-in's `alloc_context` runs, before the context is shared.
+unsafe impl Sync for PluginContext {}
+// SAFETY: as above.
+unsafe impl Send for PluginContext {}
+
+/// The plug-in ops of a context (all NULL for a native one).
+fn ops_of(ctx: &Context) -> verbs_context_ops {
+    match &ctx.plugin {
+        // SAFETY: see PluginContext.
+        Some(p) => unsafe { *p.ops.get() },
+        // SAFETY: an all-NULL table is valid (every member is an Option).
+        None => unsafe { std::mem::zeroed() },
+    }
+}
+
+/// Casts an untyped op to its prototype `F` (same size as a function pointer).
+///
+/// # Safety
+/// `F` is the member's prototype in `struct verbs_context_ops`.
+pub unsafe fn op<F: Copy>(o: AnyOp) -> Option<F> {
+    const { assert!(std::mem::size_of::<F>() == std::mem::size_of::<unsafe extern "C" fn()>()) };
+    // SAFETY: caller's contract.
+    o.map(|f| unsafe { std::mem::transmute_copy::<unsafe extern "C" fn(), F>(&f) })
+}
+
+/// The context of an object's `context` field.
+unsafe fn ctx_of<'a>(c: *mut ibv_context) -> Result<&'a Context> {
+    // SAFETY: forwarded.
+    unsafe { Context::from_ibv(c) }
+}
+
+/// A NULL return from a plug-in op: its errno (EOPNOTSUPP when it set none, or for a missing op).
+fn null_errno() -> Errno {
+    match Errno::last() {
+        Errno(0) => Errno::ENOMEM,
+        e => e,
+    }
+}
+
+fn int_ret(r: c_int) -> Result<()> {
+    match r {
+        0 => Ok(()),
+        r if r > 0 => Err(Errno(r)),
+        _ => Err(match Errno::last() {
+            Errno(0) => Errno::EINVAL,
+            e => e,
+        }),
+    }
+}
+
+macro_rules! call {
+    ($ctx:expr, $name:ident : $ty:ty) => {{
+        // SAFETY: the member's prototype from driver.h.
+        #[allow(unused_unsafe)]
+        let o = unsafe { op::<$ty>(ops_of($ctx).$name) };
+        match o {
+            Some(f) => f,
+            None => return Err(Errno::EOPNOTSUPP),
+        }
+    }};
+}
+
+unsafe extern "C" fn no_post_send(_: *mut ibv_qp, wr: *mut ibv_send_wr, bad: *mut *mut ibv_send_wr) -> c_int {
+    if !bad.is_null() {
+        // SAFETY: the caller's out pointer.
+        unsafe { *bad = wr };
+    }
+    libc::EOPNOTSUPP
+}
+unsafe extern "C" fn no_post_recv(_: *mut ibv_qp, wr: *mut ibv_recv_wr, bad: *mut *mut ibv_recv_wr) -> c_int {
+    if !bad.is_null() {
+        // SAFETY: the caller's out pointer.
+        unsafe { *bad = wr };
+    }
+    libc::EOPNOTSUPP
+}
+unsafe extern "C" fn no_post_srq_recv(_: *mut ibv_srq, wr: *mut ibv_recv_wr, bad: *mut *mut ibv_recv_wr) -> c_int {
+    if !bad.is_null() {
+        // SAFETY: the caller's out pointer.
+        unsafe { *bad = wr };
+    }
+    libc::EOPNOTSUPP
+}
+unsafe extern "C" fn no_poll_cq(_: *mut ibv_cq, _: c_int, _: *mut ibv_wc) -> c_int {
+    -libc::EOPNOTSUPP
+}
+unsafe extern "C" fn no_req_notify_cq(_: *mut ibv_cq, _: c_int) -> c_int {
+    libc::EOPNOTSUPP
+}
+unsafe extern "C" fn no_bind_mw(_: *mut ibv_qp, _: *mut ibv_mw, _: *mut ibv_mw_bind) -> c_int {
+    libc::EOPNOTSUPP
+}
+
+type CreateQpFn = unsafe extern "C" fn(*mut ibv_pd, *mut ibv_qp_init_attr) -> *mut ibv_qp;
+type CreateQpExFn = unsafe extern "C" fn(*mut ibv_context, *mut ibv_qp_init_attr_ex) -> *mut ibv_qp;
+type CreateSrqFn = unsafe extern "C" fn(*mut ibv_pd, *mut ibv_srq_init_attr) -> *mut ibv_srq;
+type CreateSrqExFn = unsafe extern "C" fn(*mut ibv_context, *mut ibv_srq_init_attr_ex) -> *mut ibv_srq;
+type CreateCqFn = unsafe extern "C" fn(*mut ibv_context, c_int, *mut ibv_comp_channel, c_int) -> *mut ibv_cq;
+type CreateCqExFn = unsafe extern "C" fn(*mut ibv_context, *mut ibv_cq_init_attr_ex) -> *mut ibv_cq_ex;
+type DestroyFn<T> = unsafe extern "C" fn(*mut T) -> c_int;
+
+impl Provider for Plugin {
+    fn name(&self) -> &'static str {
+        // SAFETY: a static NUL-terminated name.
+        let s = unsafe { CStr::from_ptr(self.ops.name) };
+        s.to_str().unwrap_or("plugin")
+    }
+
+    fn driver_id(&self) -> u32 {
+        // SAFETY: our sysfs_dev.
+        unsafe { (*(*self.vdev).sysfs).driver_id }
+    }
+
+    fn matches(&self, _dev: &super::DeviceMatch<'_>) -> bool {
+        true
+    }
+
+    fn data_path(&self) -> DataPathOps {
+        DataPathOps {
+            bind_mw: no_bind_mw,
+            poll_cq: no_poll_cq,
+            post_recv: no_post_recv,
+            post_send: no_post_send,
+            post_srq_recv: no_post_srq_recv,
+            req_notify_cq: no_req_notify_cq,
+        }
+    }
+
+    fn public_device(&self) -> Option<*mut ibv_device> {
+        // SAFETY: `device` is the first member of the plug-in's verbs_device.
+        Some(unsafe { &raw mut (*self.vdev).device })
+    }
+
+    fn open_context_obj(&self, dev: &'static Device) -> Option<Result<*mut ibv_context>> {
+        Some((|| {
+            let fd = crate::kernel::open_uverbs(&dev.info.uverbs_dev_path)?.into_raw_fd();
+            let alloc = self.ops.alloc_context.ok_or(Errno::EOPNOTSUPP)?;
+            Errno(0).set();
+            // SAFETY: the plug-in's alloc_context takes ownership of fd (closes it on failure).
+            let vctx = unsafe { alloc(dev.public, fd, null_mut()) };
+            if vctx.is_null() {
+                return Err(null_errno());
+            }
+            // SAFETY: the plug-in initialised it through _verbs_init_and_alloc_context.
+            let ibv = unsafe { &raw mut (*vctx).context };
+            // SAFETY: a live context of ours (registered by _verbs_init_and_alloc_context).
+            let ctx = unsafe { Context::from_ibv(ibv) }?;
+            // SAFETY: as above.
+            if unsafe { (*ibv).async_fd } < 0 {
+                let u = crate::kernel::Uverbs::new(ctx.fd(), ctx.driver_id);
+                match crate::kernel::device::alloc_async_fd(&u) {
+                    // SAFETY: as above.
+                    Ok(afd) => unsafe { (*ibv).async_fd = afd.into_raw_fd() },
+                    Err(e) => {
+                        // SAFETY: as above; the plug-in frees its context.
+                        let _ = unsafe { self.close_context_obj(ctx) };
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(ibv)
+        })())
+    }
+
+    unsafe fn close_context_obj(&self, ctx: &Context) -> Option<Result<()>> {
+        let ibv = ctx.ibv();
+        // SAFETY: the free_context member's prototype.
+        let f = unsafe { op::<unsafe extern "C" fn(*mut ibv_context)>(ops_of(ctx).free_context) };
+        Some(match f {
+            Some(f) => {
+                // SAFETY: the plug-in frees its context (calling verbs_uninit_context, which frees ours).
+                unsafe { f(ibv) };
+                Ok(())
+            }
+            None => Err(Errno::EOPNOTSUPP),
+        })
+    }
+
+    unsafe fn query_device_ex(
+        &self,
+        c: *mut ibv_context,
+        input: *const ibv_query_device_ex_input,
+        attr: *mut ibv_device_attr_ex,
+        attr_size: usize,
+    ) -> Result<()> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, query_device_ex: unsafe extern "C" fn(*mut ibv_context, *const ibv_query_device_ex_input, *mut ibv_device_attr_ex, usize) -> c_int);
+        // SAFETY: the plug-in's op on its context.
+        int_ret(unsafe { f(c, input, attr, attr_size) })
+    }
+
+    unsafe fn query_port(&self, c: *mut ibv_context, port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, query_port: unsafe extern "C" fn(*mut ibv_context, u8, *mut ibv_port_attr) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(c, port_num, attr) })
+    }
+
+    unsafe fn modify_qp(&self, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, mask: c_int) -> Result<()> {
+        // SAFETY: a live QP.
+        let ctx = unsafe { ctx_of((*qp).context) }?;
+        let f = call!(ctx, modify_qp: unsafe extern "C" fn(*mut ibv_qp, *mut ibv_qp_attr, c_int) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(qp, attr, mask) })
+    }
+
+    unsafe fn query_qp(
+        &self,
+        qp: *mut ibv_qp,
+        attr: *mut ibv_qp_attr,
+        mask: c_int,
+        init: *mut ibv_qp_init_attr,
+    ) -> Result<()> {
+        // SAFETY: a live QP.
+        let ctx = unsafe { ctx_of((*qp).context) }?;
+        let f = call!(ctx, query_qp: unsafe extern "C" fn(*mut ibv_qp, *mut ibv_qp_attr, c_int, *mut ibv_qp_init_attr) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(qp, attr, mask, init) })
+    }
+
+    unsafe fn modify_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr, mask: c_int) -> Result<()> {
+        // SAFETY: a live SRQ.
+        let ctx = unsafe { ctx_of((*srq).context) }?;
+        let f = call!(ctx, modify_srq: unsafe extern "C" fn(*mut ibv_srq, *mut ibv_srq_attr, c_int) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(srq, attr, mask) })
+    }
+
+    unsafe fn query_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Result<()> {
+        // SAFETY: a live SRQ.
+        let ctx = unsafe { ctx_of((*srq).context) }?;
+        let f = call!(ctx, query_srq: unsafe extern "C" fn(*mut ibv_srq, *mut ibv_srq_attr) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(srq, attr) })
+    }
+
+    unsafe fn get_srq_num(&self, srq: *mut ibv_srq) -> Result<u32> {
+        // SAFETY: a live SRQ.
+        let ctx = unsafe { ctx_of((*srq).context) }?;
+        let f = call!(ctx, get_srq_num: unsafe extern "C" fn(*mut ibv_srq, *mut u32) -> c_int);
+        let mut n = 0u32;
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(srq, &mut n) })?;
+        Ok(n)
+    }
+
+    unsafe fn resize_cq(&self, cq: *mut ibv_cq, cqe: c_int) -> Result<()> {
+        // SAFETY: a live CQ.
+        let ctx = unsafe { ctx_of((*cq).context) }?;
+        let f = call!(ctx, resize_cq: unsafe extern "C" fn(*mut ibv_cq, c_int) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cq, cqe) })
+    }
+
+    unsafe fn modify_cq(&self, cq: *mut ibv_cq, attr: *mut ibv_modify_cq_attr) -> Result<()> {
+        // SAFETY: a live CQ.
+        let ctx = unsafe { ctx_of((*cq).context) }?;
+        let f = call!(ctx, modify_cq: unsafe extern "C" fn(*mut ibv_cq, *mut ibv_modify_cq_attr) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cq, attr) })
+    }
+
+    unsafe fn attach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+        // SAFETY: a live QP.
+        let ctx = unsafe { ctx_of((*qp).context) }?;
+        let f = call!(ctx, attach_mcast: unsafe extern "C" fn(*mut ibv_qp, *const ibv_gid, u16) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(qp, gid, lid) })
+    }
+
+    unsafe fn detach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
+        // SAFETY: a live QP.
+        let ctx = unsafe { ctx_of((*qp).context) }?;
+        let f = call!(ctx, detach_mcast: unsafe extern "C" fn(*mut ibv_qp, *const ibv_gid, u16) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(qp, gid, lid) })
+    }
+
+    unsafe fn rereg_mr(
+        &self,
+        mr: *mut ibv_mr,
+        flags: c_int,
+        pd: *mut ibv_pd,
+        addr: *mut c_void,
+        length: usize,
+        access: c_int,
+    ) -> Result<()> {
+        // SAFETY: a live MR.
+        let ctx = unsafe { ctx_of((*mr).context) }?;
+        let f = call!(ctx, rereg_mr: unsafe extern "C" fn(*mut ibv_mr, c_int, *mut ibv_pd, *mut c_void, usize, c_int) -> c_int);
+        // SAFETY: the plug-in's op (its first parameter is the verbs_mr, which begins with the ibv_mr).
+        int_ret(unsafe { f(mr, flags, pd, addr, length, access) })
+    }
+
+    unsafe fn alloc_pd_obj(&self, ctx: &Context) -> Result<*mut ibv_pd> {
+        let f = call!(ctx, alloc_pd: unsafe extern "C" fn(*mut ibv_context) -> *mut ibv_pd);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let pd = unsafe { f(ctx.ibv()) };
+        if pd.is_null() {
+            return Err(null_errno());
+        }
+        // SAFETY: the plug-in's new PD (rdma-core's ibv_alloc_pd sets its context).
+        unsafe { (*pd).context = ctx.ibv() };
+        Ok(pd)
+    }
+
+    unsafe fn dealloc_pd_obj(&self, ctx: &Context, pd: *mut ibv_pd) -> Result<()> {
+        let f = call!(ctx, dealloc_pd: DestroyFn<ibv_pd>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(pd) })
+    }
+
+    unsafe fn reg_mr_obj(
+        &self,
+        ctx: &Context,
+        pd: *mut ibv_pd,
+        addr: *mut c_void,
+        length: usize,
+        iova: u64,
+        access: c_int,
+    ) -> Result<*mut ibv_mr> {
+        let f = call!(ctx, reg_mr: unsafe extern "C" fn(*mut ibv_pd, *mut c_void, usize, u64, c_int) -> *mut ibv_mr);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let mr = unsafe { f(pd, addr, length, iova, access) };
+        if mr.is_null() {
+            return Err(null_errno());
+        }
+        // SAFETY: the plug-in's new MR (rdma-core's ibv_reg_mr_iova2 sets these).
+        unsafe {
+            (*mr).context = ctx.ibv();
+            (*mr).pd = pd;
+            (*mr).addr = addr;
+            (*mr).length = length;
+        }
+        Ok(mr)
+    }
+
+    unsafe fn dereg_mr_obj(&self, ctx: &Context, mr: *mut ibv_mr) -> Result<()> {
+        let f = call!(ctx, dereg_mr: DestroyFn<ibv_mr>);
+        // SAFETY: the plug-in's op (its parameter is the verbs_mr, which begins with the ibv_mr).
+        int_ret(unsafe { f(mr) })
+    }
+
+    unsafe fn alloc_mw_obj(&self, ctx: &Context, pd: *mut ibv_pd, type_: u32) -> Result<*mut ibv_mw> {
+        let f = call!(ctx, alloc_mw: unsafe extern "C" fn(*mut ibv_pd, u32) -> *mut ibv_mw);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let mw = unsafe { f(pd, type_) };
+        if mw.is_null() {
+            return Err(null_errno());
+        }
+        Ok(mw)
+    }
+
+    unsafe fn dealloc_mw_obj(&self, ctx: &Context, mw: *mut ibv_mw) -> Result<()> {
+        let f = call!(ctx, dealloc_mw: DestroyFn<ibv_mw>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(mw) })
+    }
+
+    unsafe fn create_cq_obj(&self, ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: bool) -> Result<*mut ibv_cq_ex> {
+        Errno(0).set();
+        // SAFETY: the caller's attributes; the plug-in's ops.
+        let cq: *mut ibv_cq_ex = unsafe {
+            if extended {
+                let f = call!(ctx, create_cq_ex: CreateCqExFn);
+                f(ctx.ibv(), attr)
+            } else {
+                let f = call!(ctx, create_cq: CreateCqFn);
+                f(ctx.ibv(), (*attr).cqe as c_int, (*attr).channel, (*attr).comp_vector as c_int).cast()
+            }
+        };
+        if cq.is_null() {
+            return Err(null_errno());
+        }
+        // SAFETY: the plug-in's new CQ; rdma-core's core runs verbs_init_cq on it.
+        unsafe { object::native::init_cq(ctx, cq.cast(), (*attr).channel, (*attr).cq_context) };
+        Ok(cq)
+    }
+
+    unsafe fn destroy_cq_obj(&self, ctx: &Context, cq: *mut ibv_cq) -> Result<()> {
+        let f = call!(ctx, destroy_cq: DestroyFn<ibv_cq>);
+        // SAFETY: a live CQ; the channel is read before the plug-in frees the CQ.
+        let channel = unsafe { (*cq).channel };
+        // SAFETY: the plug-in's op (its ibv_cmd_destroy_cq waits for the acknowledgements).
+        int_ret(unsafe { f(cq) })?;
+        if !channel.is_null() {
+            let _g = ctx.lock.lock();
+            // SAFETY: a live channel of this context.
+            unsafe { (*channel).refcnt -= 1 };
+        }
+        Ok(())
+    }
+
+    unsafe fn create_qp_obj(&self, ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: bool) -> Result<*mut ibv_qp> {
+        Errno(0).set();
+        // SAFETY: the caller's attributes; the plug-in's ops.
+        let qp = unsafe {
+            if extended {
+                let f = call!(ctx, create_qp_ex: CreateQpExFn);
+                f(ctx.ibv(), attr)
+            } else {
+                let f = call!(ctx, create_qp: CreateQpFn);
+                let a = &mut *attr;
+                let mut ia: ibv_qp_init_attr = std::mem::zeroed();
+                ia.qp_context = a.qp_context;
+                ia.send_cq = a.send_cq;
+                ia.recv_cq = a.recv_cq;
+                ia.srq = a.srq;
+                ia.cap = a.cap;
+                std::ptr::copy_nonoverlapping(
+                    std::ptr::addr_of!(a.qp_type).cast::<u32>(),
+                    addr_of_mut!(ia.qp_type).cast::<u32>(),
+                    1,
+                );
+                ia.sq_sig_all = a.sq_sig_all;
+                let qp = f(a.pd, &mut ia);
+                a.cap = ia.cap;
+                qp
+            }
+        };
+        if qp.is_null() {
+            return Err(null_errno());
+        }
+        Ok(qp)
+    }
+
+    unsafe fn destroy_qp_obj(&self, ctx: &Context, qp: *mut ibv_qp) -> Result<()> {
+        let f = call!(ctx, destroy_qp: DestroyFn<ibv_qp>);
+        // SAFETY: the plug-in's op (its ibv_cmd_destroy_qp waits for the acknowledgements).
+        int_ret(unsafe { f(qp) })
+    }
+
+    unsafe fn create_srq_obj(&self, ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: bool) -> Result<*mut ibv_srq> {
+        Errno(0).set();
+        // SAFETY: the caller's attributes; the plug-in's ops.
+        unsafe {
+            if extended {
+                let f = call!(ctx, create_srq_ex: CreateSrqExFn);
+                let srq = f(ctx.ibv(), attr);
+                if srq.is_null() {
+                    return Err(null_errno());
+                }
+                Ok(srq)
+            } else {
+                let f = call!(ctx, create_srq: CreateSrqFn);
+                let a = &mut *attr;
+                let mut ia = ibv_srq_init_attr { srq_context: a.srq_context, attr: a.attr };
+                let srq = f(a.pd, &mut ia);
+                if srq.is_null() {
+                    return Err(null_errno());
+                }
+                a.attr = ia.attr;
+                // rdma-core's ibv_create_srq fills these after the provider's op.
+                (*srq).context = ctx.ibv();
+                (*srq).srq_context = a.srq_context;
+                (*srq).pd = a.pd;
+                (*srq).events_completed = 0;
+                object::init_sync(addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond));
+                Ok(srq)
+            }
+        }
+    }
+
+    unsafe fn destroy_srq_obj(&self, ctx: &Context, srq: *mut ibv_srq) -> Result<()> {
+        let f = call!(ctx, destroy_srq: DestroyFn<ibv_srq>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(srq) })
+    }
+
+    unsafe fn create_ah_obj(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
+        let f = call!(ctx, create_ah: unsafe extern "C" fn(*mut ibv_pd, *mut ibv_ah_attr) -> *mut ibv_ah);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let ah = unsafe { f(pd, attr) };
+        if ah.is_null() {
+            return Err(null_errno());
+        }
+        // SAFETY: the plug-in's new AH (rdma-core's ibv_create_ah sets these).
+        unsafe {
+            (*ah).context = ctx.ibv();
+            (*ah).pd = pd;
+        }
+        Ok(ah)
+    }
+
+    unsafe fn destroy_ah_obj(&self, ctx: &Context, ah: *mut ibv_ah) -> Result<()> {
+        let f = call!(ctx, destroy_ah: DestroyFn<ibv_ah>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(ah) })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The context half of the provider interface (exported from `crate::private`).
+// ---------------------------------------------------------------------------------------------------------------
+
+/// `_verbs_init_and_alloc_context`: allocates the plug-in's context wrapper (`alloc_size` bytes, zeroed, with the
+/// `verbs_context` at `offset`) and initialises the `verbs_context` (rdma-core's `verbs_init_context`): device,
+/// `cmd_fd` (owned from now on), `async_fd = -1`, mutex, `abi_compat`, `sz`, and our `Context` in `priv`,
+/// registered so the plug-in's `ibv_cmd_*` calls find it. On failure closes `cmd_fd` and returns NULL with errno.
+pub unsafe fn init_and_alloc_context(
+    device: *mut ibv_device,
+    cmd_fd: c_int,
+    alloc_size: usize,
+    offset: usize,
+    driver_id: u32,
+) -> Result<*mut c_void> {
+    let fail = |e: Errno| {
+        if cmd_fd >= 0 {
+            // SAFETY: ours to close.
+            unsafe { libc::close(cmd_fd) };
+        }
+        Err(e)
+    };
+    let dev = match Device::from_ibv(device) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    if alloc_size < offset + std::mem::size_of::<verbs_context>() {
+        return fail(Errno::EINVAL);
+    }
+    // SAFETY: a zeroed allocation the plug-in frees with free().
+    let base = unsafe { libc::calloc(1, alloc_size) };
+    if base.is_null() {
+        return fail(Errno::ENOMEM);
+    }
+    // SAFETY: within the allocation (checked above).
+    let vctx = unsafe { base.cast::<u8>().add(offset).cast::<verbs_context>() };
+    let mut p = Pending::<Context>::new();
+    let c = p.as_ptr();
+    // SAFETY: our zeroed allocations; every field gets a valid value before `finish`.
+    unsafe {
+        let ic = addr_of_mut!((*vctx).context);
+        (*ic).device = device;
+        (*ic).cmd_fd = cmd_fd;
+        (*ic).async_fd = -1;
+        libc::pthread_mutex_init(addr_of_mut!((*ic).mutex), std::ptr::null());
+        (*ic).abi_compat = __VERBS_ABI_IS_EXTENDED;
+        (*vctx).sz = std::mem::size_of::<verbs_context>();
+        (*vctx).r#priv = c.cast();
+        addr_of_mut!((*c).ibv).write(ic);
+        addr_of_mut!((*c).device).write(dev);
+        addr_of_mut!((*c).provider).write(dev.provider);
+        addr_of_mut!((*c).driver_id).write(driver_id);
+        addr_of_mut!((*c).core_support).write(0.into());
+        addr_of_mut!((*c).lock).write(Mutex::new(()));
+        addr_of_mut!((*c).plugin)
+            .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(std::mem::zeroed()) })));
+        let ctx = &*p.finish();
+        registry::insert(ctx.ibv(), Kind::Context);
+    }
+    Ok(base)
+}
+
+/// `verbs_uninit_context`: the inverse of [`init_and_alloc_context`] (the plug-in then frees its wrapper):
+/// unregisters the context, closes its fds and frees our state.
+pub unsafe fn uninit_context(vctx: *mut verbs_context) {
+    if vctx.is_null() {
+        return;
+    }
+    // SAFETY: a context from init_and_alloc_context.
+    unsafe {
+        let ic = addr_of_mut!((*vctx).context);
+        registry::remove(ic, Kind::Context);
+        let c = (*vctx).r#priv.cast::<Context>();
+        (*vctx).r#priv = null_mut();
+        if (*ic).cmd_fd >= 0 {
+            libc::close((*ic).cmd_fd);
+        }
+        if (*ic).async_fd >= 0 {
+            libc::close((*ic).async_fd);
+        }
+        libc::pthread_mutex_destroy(addr_of_mut!((*ic).mutex));
+        if !c.is_null() {
+            object::free(c);
+        }
+    }
+}
+
+/// `verbs_set_ops`: records the plug-in's non-NULL ops (rdma-core keeps them in its private data) and installs
+/// in the public tables the ones applications call directly (the data path in `context.ops`, the extended ops in
+/// the `verbs_context`). The entry-point layer then puts its own functions in the slots it wraps.
+pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
+    if vctx.is_null() || ops.is_null() {
+        return;
+    }
+    // SAFETY: a context of ours under construction, and the plug-in's ops table.
+    unsafe {
+        let c = (*vctx).r#priv.cast::<Context>();
+        let Some(pc) = c.as_ref().and_then(|c| c.plugin.as_ref()) else { return };
+        let mine = &mut *pc.ops.get();
+        let theirs = &*ops;
+        let v = &mut *vctx;
+        let cx = &mut v.context.ops;
+        macro_rules! rec {
+            ($($n:ident),*) => { $( if theirs.$n.is_some() { mine.$n = theirs.$n; } )* };
+        }
+        macro_rules! pubop {
+            ($dst:expr, $n:ident) => {
+                if theirs.$n.is_some() {
+                    $dst = op(theirs.$n);
+                }
+            };
+        }
+        rec!(advise_mr, alloc_dm, alloc_mw, alloc_null_mr, alloc_parent_domain, alloc_pd, alloc_td, async_event,
+            attach_counters_point_flow, attach_mcast, bind_mw, close_xrcd, cq_event, create_ah, create_counters,
+            create_cq, create_cq_ex, create_flow, create_flow_action_esp, create_qp, create_qp_ex,
+            create_rwq_ind_table, create_srq, create_srq_ex, create_wq, dealloc_mw, dealloc_pd, dealloc_td, dereg_mr,
+            destroy_ah, destroy_counters, destroy_cq, destroy_flow, destroy_flow_action, destroy_qp,
+            destroy_rwq_ind_table, destroy_srq, destroy_wq, detach_mcast, free_context, free_dm, get_srq_num,
+            import_dm, import_mr, import_pd, modify_cq, modify_flow_action_esp, modify_qp, modify_qp_rate_limit,
+            modify_srq, modify_wq, open_qp, open_xrcd, poll_cq, post_recv, post_send, post_srq_ops, post_srq_recv,
+            query_device_ex, query_ece, query_port, query_qp, query_qp_data_in_order, query_rt_values, query_srq,
+            read_counters, reg_dm_mr, reg_dmabuf_mr, reg_mr, req_notify_cq, rereg_mr, resize_cq, set_ece,
+            unimport_dm, unimport_mr, unimport_pd);
+        pubop!(cx.bind_mw, bind_mw);
+        pubop!(cx.poll_cq, poll_cq);
+        pubop!(cx.post_recv, post_recv);
+        pubop!(cx.post_send, post_send);
+        pubop!(cx.post_srq_recv, post_srq_recv);
+        pubop!(cx.req_notify_cq, req_notify_cq);
+        pubop!(v.advise_mr, advise_mr);
+        pubop!(v.alloc_dm, alloc_dm);
+        pubop!(v.alloc_null_mr, alloc_null_mr);
+        pubop!(v.alloc_parent_domain, alloc_parent_domain);
+        pubop!(v.alloc_td, alloc_td);
+        pubop!(v.attach_counters_point_flow, attach_counters_point_flow);
+        pubop!(v.create_counters, create_counters);
+        pubop!(v.close_xrcd, close_xrcd);
+        pubop!(v.ibv_create_flow, create_flow);
+        pubop!(v.create_flow_action_esp, create_flow_action_esp);
+        pubop!(v.create_rwq_ind_table, create_rwq_ind_table);
+        pubop!(v.create_wq, create_wq);
+        pubop!(v.dealloc_td, dealloc_td);
+        pubop!(v.destroy_counters, destroy_counters);
+        pubop!(v.ibv_destroy_flow, destroy_flow);
+        pubop!(v.destroy_flow_action, destroy_flow_action);
+        pubop!(v.destroy_rwq_ind_table, destroy_rwq_ind_table);
+        pubop!(v.destroy_wq, destroy_wq);
+        pubop!(v.free_dm, free_dm);
+        pubop!(v.get_srq_num, get_srq_num);
+        pubop!(v.modify_cq, modify_cq);
+        pubop!(v.modify_flow_action_esp, modify_flow_action_esp);
+        pubop!(v.modify_qp_rate_limit, modify_qp_rate_limit);
+        pubop!(v.modify_wq, modify_wq);
+        pubop!(v.open_qp, open_qp);
+        pubop!(v.open_xrcd, open_xrcd);
+        pubop!(v.post_srq_ops, post_srq_ops);
+        pubop!(v.query_rt_values, query_rt_values);
+        pubop!(v.read_counters, read_counters);
+        pubop!(v.reg_dm_mr, reg_dm_mr);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_lines() {
+        let d = std::env::temp_dir().join(format!("plugin-conf-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("a.driver"), "# comment\n\ndriver mlx5\n  driver\trxe  \nbogus x\n").unwrap();
+        assert_eq!(config_names(d.to_str().unwrap()), vec!["mlx5".to_string(), "rxe".to_string()]);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn ops_table_is_rdma_core_sized() {
+        assert_eq!(std::mem::size_of::<verbs_context_ops>(), 76 * 8);
+        assert_eq!(std::mem::offset_of!(verbs_sysfs_dev, sysfs_name), 36);
+    }
+}
 
 /// The kernel driver id (`RDMA_DRIVER_*`) the ioctls of context `ctx` carry: what its provider (native, or a
 /// plug-in through `_verbs_init_and_alloc_context`) declared. `EINVAL` if `ctx` is not a live context of ours.
@@ -15,6 +1017,6 @@ use rdma_common::errno::Result;
 /// `ctx` is NULL or a pointer the caller got from C.
 pub unsafe fn context_driver_id(ctx: *mut ibv_context) -> Result<u32> {
     // SAFETY: checked against the registry first.
-    let c = unsafe { crate::object::Context::from_ibv(ctx) }?;
+    let c = unsafe { Context::from_ibv(ctx) }?;
     Ok(c.driver_id)
 }

@@ -351,6 +351,16 @@ pub trait Provider: Sync + Send + 'static {
     // events the kernel reported were acknowledged).
     // -----------------------------------------------------------------------------------------------------------
 
+    /// rdma-core's `ops.async_event`: the provider's look at an async event just read (mlx5 tracks its QPs'
+    /// states with it). Default: nothing.
+    unsafe fn async_event(&self, ctx: *mut ibv_context, event: *mut ibv_async_event) {
+        let _ = (ctx, event);
+    }
+    /// rdma-core's `ops.cq_event`: the provider's look at a completion event just read for `cq` (mlx4/mlx5 count
+    /// arms with it). Default: nothing.
+    unsafe fn cq_event(&self, cq: *mut ibv_cq) {
+        let _ = cq;
+    }
     /// The `struct ibv_device *` to hand out for this provider's device, when the provider allocated it (a
     /// plug-in's `alloc_device`); `None` = ours (`Device.ibv`).
     fn public_device(&self) -> Option<*mut ibv_device> {

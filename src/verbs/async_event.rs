@@ -76,6 +76,7 @@ pub unsafe extern "C" fn ibv_get_async_event(context: *mut ibv_context, event: *
         unsafe {
             addr_of_mut!((*out).element).write(element);
             addr_of_mut!((*out).event_type).cast::<u32>().write(ev.event_type);
+            ctx.provider.async_event(context, out);
         }
         Ok(0)
     })

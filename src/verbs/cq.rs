@@ -228,6 +228,9 @@ pub unsafe extern "C" fn ibv_get_cq_event(
         unsafe {
             out_cq.as_ptr().write(c);
             out_ctx.as_ptr().write((*c).cq_context);
+            if let Ok(ctx) = Context::from_ibv((*c).context) {
+                ctx.provider.cq_event(c);
+            }
         }
         Ok(0)
     })

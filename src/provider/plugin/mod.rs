@@ -76,8 +76,9 @@ pub fn register(ops: *const verbs_device_ops) {
     if !d.contains(&(ops as usize)) {
         d.push(ops as usize);
     }
-    // SAFETY: a provider passes its static ops, whose name is a static string.
-    log::debug!("registered provider plug-in '{}'", unsafe { cstr((*ops).name) });
+    // SAFETY: a provider passes its static ops (name, table ended by a sentinel).
+    let (name, n) = unsafe { (cstr((*ops).name), table_len(&*ops)) };
+    log::debug!("registered provider plug-in '{name}' (match table: {n} entries)");
 }
 
 fn cstr<'a>(p: *const c_char) -> std::borrow::Cow<'a, str> {
@@ -171,6 +172,20 @@ unsafe fn match_modalias(ent: &verbs_match_ent, value: &CStr) -> bool {
     };
     // SAFETY: two NUL-terminated strings.
     unsafe { libc::fnmatch(pattern.as_ptr(), value.as_ptr(), 0) == 0 }
+}
+
+/// The number of entries in a plug-in's match table (before its sentinel).
+unsafe fn table_len(ops: &verbs_device_ops) -> usize {
+    let mut n = 0;
+    // SAFETY: the table ends with a SENTINEL entry.
+    unsafe {
+        let mut e = ops.match_table;
+        while !e.is_null() && (*e).kind != VERBS_MATCH_SENTINEL {
+            n += 1;
+            e = e.add(1);
+        }
+    }
+    n
 }
 
 /// The first table entry for which `pred` holds.
@@ -456,6 +471,26 @@ impl Provider for Plugin {
             post_send: no_post_send,
             post_srq_recv: no_post_srq_recv,
             req_notify_cq: no_req_notify_cq,
+        }
+    }
+
+    unsafe fn async_event(&self, c: *mut ibv_context, event: *mut ibv_async_event) {
+        // SAFETY: a live context of this provider.
+        let Ok(ctx) = (unsafe { ctx_of(c) }) else { return };
+        // SAFETY: the member's prototype.
+        if let Some(f) = unsafe { op::<unsafe extern "C" fn(*mut ibv_context, *mut ibv_async_event)>(ops_of(ctx).async_event) } {
+            // SAFETY: the plug-in's op on the event just read.
+            unsafe { f(c, event) };
+        }
+    }
+
+    unsafe fn cq_event(&self, cq: *mut ibv_cq) {
+        // SAFETY: a CQ the kernel named in a completion event (alive until acknowledged).
+        let Ok(ctx) = (unsafe { ctx_of((*cq).context) }) else { return };
+        // SAFETY: the member's prototype.
+        if let Some(f) = unsafe { op::<unsafe extern "C" fn(*mut ibv_cq)>(ops_of(ctx).cq_event) } {
+            // SAFETY: the plug-in's op.
+            unsafe { f(cq) };
         }
     }
 

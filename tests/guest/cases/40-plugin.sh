@@ -1,0 +1,109 @@
+#!/bin/bash
+# rdma-core's provider plug-ins under OUR libibverbs (issue: IBVERBS_PRIVATE_34 for real).
+#
+# 1. Every plug-in Debian ships (each /etc/libibverbs.d/*.driver entry, and the directly linked libmlx5.so.1,
+#    libefa.so.1, libmlx4.so.1, libmana.so.1) loads under our libibverbs with RTLD_NOW (every import resolved), and
+#    registers itself with its match table (our debug log names both).
+# 2. With RDMAV_PROVIDER=plugin, Debian's C rxe provider (librxe-rdmav34.so) serves rxe0/rxe1: proven from the
+#    process maps of a running server (the plug-in and OUR libibverbs mapped, the system's libibverbs not), and
+#    RDMAV_PROVIDER=native never maps it.
+# 3. The verbs and CM cases (20, 25, 30, 35, 51) run again with RDMAV_PROVIDER=plugin, their check names prefixed
+#    with "plugin/": the same assertions, now through the plug-in.
+set -u
+source "$(dirname "$0")/../lib/testlib.sh"
+
+PLUGDIR=/usr/lib/x86_64-linux-gnu/libibverbs
+SYSLIB=/usr/lib/x86_64-linux-gnu
+
+# --- 1. every plug-in loads with RTLD_NOW and registers ------------------------------------------------------------
+loader="$WORK/plugin_load"
+cat > "$WORK/plugin_load.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+/* dlopen each argument with RTLD_NOW (every undefined symbol bound now, or the load fails). */
+int main(int argc, char **argv)
+{
+	int bad = 0;
+	for (int i = 1; i < argc; i++) {
+		void *h = dlopen(argv[i], RTLD_NOW | RTLD_GLOBAL);
+		if (!h) {
+			printf("NOLOAD %s: %s\n", argv[i], dlerror());
+			bad++;
+		} else {
+			printf("LOADED %s\n", argv[i]);
+		}
+	}
+	return bad != 0;
+}
+EOF
+if ! gcc -o "$loader" "$WORK/plugin_load.c" -L"$OURS" -Wl,--no-as-needed -libverbs -ldl 2> "$WORK/plugin_load.cc"; then
+    fail plugin-load-compile "$(cat "$WORK/plugin_load.cc")"
+else
+    names=()
+    for f in /etc/libibverbs.d/*.driver; do
+        n=$(awk '$1 == "driver" { print $2; exit }' "$f")
+        [[ -n "$n" ]] && names+=("$n")
+    done
+    (( ${#names[@]} >= 17 )) && pass plugin-driver-files "${#names[@]} .driver entries" \
+        || fail plugin-driver-files "only ${#names[@]} .driver entries in /etc/libibverbs.d"
+    for n in "${names[@]}"; do
+        so="$PLUGDIR/lib$n-rdmav34.so"
+        out=$(LD_LIBRARY_PATH="$OURS" VERBS_LOG_LEVEL=4 timeout 20 "$loader" "$so" 2>&1)
+        if ! grep -q "^LOADED $so" <<< "$out"; then
+            fail "plugin-load/$n" "$(grep NOLOAD <<< "$out")"
+        elif ! grep -q "registered provider plug-in '[^']*' (match table: [1-9]" <<< "$out"; then
+            fail "plugin-load/$n" "loaded but no registration with a match table in our log: $(tail -3 <<< "$out")"
+        else
+            pass "plugin-load/$n" "$(grep -o "registered provider plug-in .*" <<< "$out" | head -1)"
+        fi
+    done
+    for lib in libmlx5.so.1 libefa.so.1 libmlx4.so.1 libmana.so.1; do
+        out=$(LD_LIBRARY_PATH="$OURS" VERBS_LOG_LEVEL=4 timeout 20 "$loader" "$SYSLIB/$lib" 2>&1)
+        if grep -q "^LOADED" <<< "$out" && grep -q "registered provider plug-in" <<< "$out"; then
+            pass "plugin-load/$lib" "$(grep -o "registered provider plug-in .*" <<< "$out" | head -1)"
+        else
+            fail "plugin-load/$lib" "$(tail -3 <<< "$out")"
+        fi
+    done
+fi
+
+# --- 2. which provider ran: the maps of a live process -------------------------------------------------------------
+maps_check() {   # maps_check NAME MODE MUST_MAP MUST_NOT_MAP
+    local name=$1 mode=$2 want=$3 nowant=$4 port=$((18700 + RANDOM % 200))
+    RDMAV_PROVIDER=$mode LD_LIBRARY_PATH="$OURS" timeout 20 ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" \
+        > "$WORK/$name.srv" 2>&1 &
+    local pid=$! i
+    for i in $(seq 50); do
+        grep -q 'libibverbs' "/proc/$pid/maps" 2>/dev/null && grep -q rdmav34 "/proc/$pid/maps" 2>/dev/null && break
+        [[ $mode == native ]] && grep -q "$OURS/libibverbs" "/proc/$pid/maps" 2>/dev/null && sleep 0.5 && break
+        sleep 0.1
+    done
+    cp "/proc/$pid/maps" "$WORK/$name.maps" 2>/dev/null
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    if ! grep -q "$OURS/libibverbs.so.1" "$WORK/$name.maps"; then
+        fail "$name" "our libibverbs not mapped"
+    elif grep -q "$SYSLIB/libibverbs.so.1" "$WORK/$name.maps"; then
+        fail "$name" "the system's libibverbs is mapped"
+    elif [[ -n $want ]] && ! grep -q "$want" "$WORK/$name.maps"; then
+        fail "$name" "$want not mapped"
+    elif [[ -n $nowant ]] && grep -q "$nowant" "$WORK/$name.maps"; then
+        fail "$name" "$nowant mapped"
+    else
+        pass "$name" "${want:+$want mapped}${nowant:+$nowant not mapped}"
+    fi
+}
+maps_check plugin-maps-plugin plugin librxe-rdmav34.so ""
+maps_check plugin-maps-native native "" rdmav34.so
+
+# --- 3. the verbs and CM suites through the plug-in --------------------------------------------------------------
+export RDMAV_PROVIDER=plugin
+for c in 20-verbs-debian 25-verbs-c 30-cm-debian 35-cm-c 51-manual; do
+    bash "$(dirname "$0")/$c.sh" 2>&1 | sed -e 's/^PASS /PASS plugin\//' -e 's/^FAIL /FAIL plugin\//' > "$WORK/plugin-$c.out"
+    cat "$WORK/plugin-$c.out"
+    passed=$((passed + $(grep -c '^PASS ' "$WORK/plugin-$c.out")))
+    failed=$((failed + $(grep -c '^FAIL ' "$WORK/plugin-$c.out")))
+done
+unset RDMAV_PROVIDER
+
+summary plugin
+(( failed == 0 ))

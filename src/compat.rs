@@ -32,6 +32,7 @@
 //! # Safety
 //! C entry points. None reads through its pointer arguments; `ibv_get_device_list@IBVERBS_1.0` writes `*num` when
 //! `num` is not NULL.
+#![allow(unsafe_code)]
 #![allow(unused_variables, clippy::missing_safety_doc)]
 // Referenced only by the generated `.symver` table, which unit-test builds leave out.
 #![cfg_attr(test, allow(dead_code))]

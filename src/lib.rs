@@ -17,7 +17,9 @@ pub mod private;
 pub mod provider;
 pub mod verbs;
 
+// The `.symver` directives are a `global_asm!`, which the unsafe_code lint counts.
 #[cfg(not(test))]
+#[allow(unsafe_code)]
 mod exports {
     include!(concat!(env!("OUT_DIR"), "/symver.rs"));
 }

@@ -43,6 +43,7 @@
 //! their pointers: `verbs_register_driver_34` (the provider's name, for the debug log), `__verbs_log` (`fmt`, when
 //! the level is enabled), `__ioctl_final_num_attrs` (the `link` chain) and the `ibv_cmd_post_*` (which store `wr`
 //! into a non-NULL `bad_wr`). NULL is accepted everywhere.
+#![allow(unsafe_code)]
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
 use crate::provider::plugin;

@@ -1,4 +1,5 @@
 //! A positive errno value and the `Result` alias every internal function returns.
+#![allow(unsafe_code)]
 
 use std::fmt;
 

@@ -24,6 +24,7 @@
 //! | [`CResult::or_neg_errno`] | a count, or a negative errno | `ibv_poll_cq`-style |
 //!
 //! Out-parameters are written only on success: bodies build the value and write it as their last step.
+#![allow(unsafe_code)]
 
 use crate::errno::{Errno, Result};
 use std::ffi::{c_int, c_void};

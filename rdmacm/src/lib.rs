@@ -36,7 +36,9 @@ mod verbs;
 
 use rdma_common::Errno;
 
+// The `.symver` directives are a `global_asm!`, which the unsafe_code lint counts.
 #[cfg(not(test))]
+#[allow(unsafe_code)]
 mod exports {
     include!(concat!(env!("OUT_DIR"), "/symver.rs"));
 }

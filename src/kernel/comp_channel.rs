@@ -1,4 +1,5 @@
 //! Completion channels: CREATE_COMP_CHANNEL, and reading a completion event from the channel's fd.
+#![allow(unsafe_code)]
 
 use super::{write_io, CmdFd};
 use rdma_common::errno::{Errno, Result};

@@ -1,5 +1,6 @@
 //! The device and context commands: GET_CONTEXT (+ ASYNC_EVENT_ALLOC), QUERY_CONTEXT, QUERY_DEVICE(_EX),
 //! QUERY_PORT, QUERY_GID_ENTRY, QUERY_GID_TABLE.
+#![allow(unsafe_code)]
 
 use super::{ioctl_unsupported, write_ex_io, write_io, CmdFd, Ioctl};
 use rdma_common::errno::{Errno, Result};

@@ -1,4 +1,5 @@
 //! Shared receive queues: CREATE_SRQ, CREATE_XSRQ, MODIFY_SRQ, QUERY_SRQ, DESTROY_SRQ.
+#![allow(unsafe_code)]
 
 use super::{write_in, write_io, CmdFd};
 use rdma_common::errno::Result;

@@ -13,6 +13,7 @@
 //!   thread (rdma-core forbids that too); destroys themselves take the object out of the registry first (or, for
 //!   CQs, QPs and SRQs, whose destroy waits for event acknowledgements, mark it dying: [`begin_destroy`]), so two
 //!   concurrent destroys of one object cannot both proceed.
+#![allow(unsafe_code)]
 
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;

@@ -5,6 +5,7 @@
 //! All are implemented, with rdma-core 44's exact strings and tables. The enum arguments arrive as integers (see
 //! `rdma_common::abi::verbs::funcs`), so any number a C caller passes is handled: out of range gives `"unknown"`,
 //! -1 or `IBV_RATE_MAX`, as in rdma-core.
+#![allow(unsafe_code)]
 
 use rdma_common::abi::verbs::ibv_rate::{self, *};
 use std::ffi::{c_char, c_int, c_uint, CStr};

@@ -11,6 +11,7 @@
 //! Every `unsafe extern "C"` function here is a C entry point: the caller passes what the prototype in
 //! `verbs.h` (and its man page) promises, i.e. valid objects from this library and buffers of the stated sizes.
 //! NULL object pointers are checked and answered with `EINVAL` (or ignored by the `void` functions).
+#![allow(unsafe_code)]
 #![allow(clippy::missing_safety_doc)]
 
 pub mod ah;

@@ -1,4 +1,5 @@
 //! Events: GET_EVENT.
+#![allow(unsafe_code)]
 
 use super::{write_io, UcmFd};
 use rdma_common::errno::Result;

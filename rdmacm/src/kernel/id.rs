@@ -1,4 +1,5 @@
 //! Ids: CREATE_ID, DESTROY_ID, MIGRATE_ID, SET_OPTION, NOTIFY.
+#![allow(unsafe_code)]
 
 use super::{write_in, write_io, UcmFd};
 use rdma_common::errno::{Errno, Result};

@@ -14,6 +14,7 @@
 //!
 //! The structs are bindgen's (`rdma_common::uapi`, from Linux 6.1's headers); the asserts below pin every
 //! offset the data path relies on, so a regenerated binding that moved one fails to compile.
+#![allow(unsafe_code)]
 #![allow(non_camel_case_types)]
 
 use std::mem::{offset_of, size_of};

@@ -1,4 +1,5 @@
 //! CQE decoding into `ibv_wc` and the extended polling protocol, with the test playing the kernel's producer.
+#![allow(unsafe_code)]
 
 use super::abi::{ib_uverbs_wc, FromBytes};
 use super::poll::*;

@@ -1,5 +1,6 @@
 //! WQE encoding and posting rules, checked against the byte offsets of Linux's `rdma_user_rxe.h` (read off
 //! the C header with offsetof, not from our Rust structs), with the test playing the kernel's side of the rings.
+#![allow(unsafe_code)]
 
 use super::super::testing::*;
 use super::super::{check_qp_init_attr, set_qp_send_ops, QpCaps};

@@ -77,11 +77,16 @@ mod tests {
 
     #[test]
     fn foreign_lists_are_ignored() {
-        let mut fake = [std::ptr::null_mut::<ibv_context>(); 2];
+        // A foreign array whose first entry is a bogus non-NULL pointer: were it taken for one of ours, the device
+        // walk would read through that pointer and free the array (a stack array: the test would crash).
+        let bogus = 0x10 as *mut ibv_context;
+        let mut fake = [bogus, std::ptr::null_mut::<ibv_context>()];
         // SAFETY: foreign and NULL arrays are never dereferenced or freed.
         unsafe {
             rdma_free_devices(fake.as_mut_ptr());
             rdma_free_devices(std::ptr::null_mut());
         }
+        assert_eq!(fake, [bogus, std::ptr::null_mut()], "the foreign array is left as it was");
+        assert!(!LISTS.lock().contains(&(fake.as_mut_ptr() as usize)), "and never becomes one of ours");
     }
 }

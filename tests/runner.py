@@ -55,11 +55,26 @@ def save(name, text):
         f.write(text)
 
 
-def check(name, cmd, timeout=600, env=None):
+# The least each layer must report having checked: a layer that runs nothing (a guest that boots and prints no
+# PASS/FAIL line, a cargo run with no test, a script that compares nothing) fails instead of passing.
+MIN_CARGO_TESTS = 200
+MIN_GUEST_CHECKS = 600
+MIN_CASE_CHECKS = 3
+
+
+def check(name, cmd, timeout=600, env=None, count=None, minimum=1):
+    """Runs one layer; with `count` (a regex whose first group is a number in the output), also requires that
+    number to be at least `minimum`."""
     rc, out, secs = run(cmd, timeout, env)
     save(name, out)
-    record(name, rc == 0, secs, out if rc != 0 else "")
-    return rc == 0
+    ok = rc == 0
+    if ok and count:
+        nums = [int(m.group(1)) for m in re.finditer(count, out)]
+        if not nums or max(nums) < minimum:
+            ok = False
+            out += f"\nrunner: expected at least {minimum} checks (/{count}/), found {nums or 'none'}\n"
+    record(name, ok, secs, out if not ok else "")
+    return ok
 
 
 def cargo_tests():
@@ -77,9 +92,11 @@ def cargo_tests():
         results.append((f"cargo#{i}", True, 0, ""))
     for i in range(failed):
         results.append((f"cargo-failed#{i}", False, 0, ""))
-    ok = rc == 0
+    ok = rc == 0 and passed >= MIN_CARGO_TESTS
     if not ok and failed == 0:
-        results.append(("cargo-test (build)", False, secs, out))
+        if rc == 0:
+            out += f"\nrunner: only {passed} cargo tests ran (at least {MIN_CARGO_TESTS} expected)\n"
+        results.append(("cargo-test (build or count)", False, secs, out))
     print(f"{'PASS' if ok else 'FAIL'} cargo-test: {passed} passed, {failed} failed ({secs:.1f}s)", flush=True)
     if not ok:
         for l in out.rstrip().splitlines()[-40:]:
@@ -99,6 +116,13 @@ def guest_suite(timeout):
             ok = m.group(1) == "PASS"
             results.append((f"guest:{m.group(2)}", ok, 0, m.group(3)))
             print(f"{m.group(1)} guest:{m.group(2)}{m.group(3)}", flush=True)
+    # Every case reports "<case>: N passed, M failed"; each must have run something.
+    empty = [m.group(1) for m in re.finditer(r"^([\w/-]+): (\d+) passed, (\d+) failed", out, re.M)
+             if int(m.group(2)) + int(m.group(3)) < MIN_CASE_CHECKS]
+    if empty:
+        record("guest (cases that checked nothing: " + ", ".join(empty) + ")", False, secs, out)
+    if seen < MIN_GUEST_CHECKS:
+        record(f"guest (only {seen} checks reported, at least {MIN_GUEST_CHECKS} expected)", False, secs, out)
     if rc != 0 and seen == 0:
         record("guest (boot or harness)", False, secs, out)
     elif rc != 0 and not any(not r[1] for r in results if r[0].startswith("guest:")):
@@ -115,16 +139,21 @@ def main():
     a = ap.parse_args()
     want = lambda n: a.only in n
 
+    if want("unsafe"):
+        check("unsafe-surface", ["python3", "tools/unsafe-surface.py"], count=r"unsafe surface: (\d+) files")
+    if want("clippy"):
+        check("clippy", ["cargo", "clippy", "--release", "--workspace", "--all-targets", "--quiet", "--",
+                         "-D", "warnings"], timeout=1800)
     if want("cargo"):
         cargo_tests()
     if want("headers"):
         check("headers-check", ["cargo", "run", "-q", "-p", "gen-headers", "--", "--check", "."])
     if want("layout"):
-        check("layout", ["tests/layout/run.sh", "--rust"])
+        check("layout", ["tests/layout/run.sh", "--rust"], count=r"(\d+) facts compared", minimum=1000)
     if want("exports"):
-        check("exports", ["tests/exports/run.sh"])
+        check("exports", ["tests/exports/run.sh"], count=r"exports: (\d+) symbols checked", minimum=200)
     if want("c-compile") and os.path.exists(os.path.join(ROOT, "tests", "c", "compile.sh")):
-        check("c-compile", ["tests/c/compile.sh"])
+        check("c-compile", ["tests/c/compile.sh"], count=r"c-compile: (\d+) passed", minimum=5)
     if want("install"):
         check("install", ["tests/install/run.sh"])
     if not a.no_guest and want("guest"):

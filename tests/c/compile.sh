@@ -22,6 +22,7 @@ warnings() { grep -E 'warning:' "$1" | sed -E 's/^([^:]+):([0-9]+):[0-9]+: warni
 
 declare -A flags=(
     [RDMA_RC_example]="-O2"
+    [RDMA_RC_example-fixed]="-O2"
     [mckey]="-O2 -g -D_GNU_SOURCE"
     [apm]="-O2"
     [mc]="-O2"
@@ -30,7 +31,7 @@ declare -A flags=(
 if [[ ! -d $EX ]]; then
     fail manual-examples "no directory $EX"
 else
-    for prog in RDMA_RC_example mckey apm mc srq; do
+    for prog in RDMA_RC_example RDMA_RC_example-fixed mckey apm mc srq; do
         src=$EX/$prog.c
         # shellcheck disable=SC2086
         gcc -Wall ${flags[$prog]} -I "$ROOT/include" -o "$OUT/$prog" "$src" -L "$LIB" -Wl,-rpath,"$LIB" \

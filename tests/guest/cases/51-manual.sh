@@ -11,6 +11,10 @@
 #                    succeeded would still give up. So the server opens the device, registers its MR, creates its QP,
 #                    and dies of SIGPIPE (exit 141) at its first write to the TCP socket; the client exits 1 with
 #                    "failed to establish TCP connection". Asserted: the same path, the same ends.
+#   RDMA_RC_example-fixed  the same program with exactly those two bugs repaired (../shared/manual-examples/README.md):
+#                    it exchanges data. Ours on both sides and mixed both ways: the client prints the server's SEND
+#                    message and the RDMA Read of the server's buffer, the server "Contents of server buffer" after the
+#                    client's RDMA Write; both exit 0. A fresh TCP port per run (the program sets no SO_REUSEADDR).
 #   mckey, mc        the manual assumes IPoIB, but both run on RoCE when given a real multicast group (239.x) and -b
 #                    (the local interface's address, which picks the RDMA device): receiver on rxe0, sender on rxe1,
 #                    every message received. Two things make a single run unreliable in this guest, with rdma-core
@@ -112,12 +116,38 @@ mcast_pair() {
 }
 
 missing=""
-for p in RDMA_RC_example mckey mc srq apm; do [[ -x $M/$p ]] || missing+=" $p"; done
+for p in RDMA_RC_example RDMA_RC_example-fixed mckey mc srq apm; do [[ -x $M/$p ]] || missing+=" $p"; done
 if [[ -n $missing ]]; then
     fail manual "not built:$missing (run tests/c/compile.sh on the host first)"
     summary manual
     exit 1
 fi
+
+# --- 7.2 RDMA_RC_example-fixed: the data exchange, ours and mixed ------------------------------------------------------
+rc_fixed() {   # rc_fixed NAME SERVER_LIBS CLIENT_LIBS PORT
+    local name=$1 sl=$2 cl=$3 port=$4 spid
+    SLOG="$WORK/${name//\//_}.server.log" CLOG="$WORK/${name//\//_}.client.log" T0=$(now)
+    # shellcheck disable=SC2046
+    env $(rpathenv "$sl") timeout "$T" $SB "$M/RDMA_RC_example-fixed" -d "$DEV0" -g "$GID0" -p "$port" > "$SLOG" 2>&1 &
+    spid=$!
+    wait_tcp_listen "$port" 20
+    # shellcheck disable=SC2046
+    env $(rpathenv "$cl") timeout "$T" $SB "$M/RDMA_RC_example-fixed" -d "$DEV1" -g "$GID1" -p "$port" "$IP0" > "$CLOG" 2>&1
+    CRC=$?
+    wait "$spid"
+    SRC=$?
+    L="server $sl, client $cl"
+    expect "$name" 0 0 "SEND received, RDMA Read of the server's buffer, RDMA Write seen by the server" \
+        "C:1:^Message is: 'SEND operation ?'$" \
+        "C:1:^Contents of server's buffer: 'RDMA read operation ?'$" \
+        "S:1:^Contents of server buffer: 'RDMA write operation'$" \
+        'C:1:^test result is 0$' 'S:1:^test result is 0$'
+    L=$(libs ours)
+}
+RCP=$((19000 + RANDOM % 500))
+rc_fixed manual/RDMA_RC_example-fixed "$(libs ours)" "$(libs ours)" "$RCP"
+rc_fixed manual/RDMA_RC_example-fixed-mixed-ours-server "$(libs ours)" stock "$((RCP + 1))"
+rc_fixed manual/RDMA_RC_example-fixed-mixed-stock-server stock "$(libs ours)" "$((RCP + 2))"
 
 # --- 7.2 RDMA_RC_example: server `-d rxe0 -g GID`, client `-d rxe1 -g GID 198.18.0.1`, default TCP port 19875 ----------
 mpair manual/RDMA_RC_example 'Local LID|TCP connection was established' \

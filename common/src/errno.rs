@@ -17,6 +17,7 @@ impl Errno {
     pub const EINTR: Errno = Errno(libc::EINTR);
     pub const EIO: Errno = Errno(libc::EIO);
     pub const ENXIO: Errno = Errno(libc::ENXIO);
+    pub const EHOSTUNREACH: Errno = Errno(libc::EHOSTUNREACH);
     pub const EBADF: Errno = Errno(libc::EBADF);
     pub const EAGAIN: Errno = Errno(libc::EAGAIN);
     pub const ENOMEM: Errno = Errno(libc::ENOMEM);

@@ -65,6 +65,7 @@ pub mod discover;
 pub mod mcast;
 pub mod mr;
 pub mod mw;
+pub mod neigh;
 pub mod netlink;
 pub mod pd;
 pub mod qp;

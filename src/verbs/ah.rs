@@ -11,6 +11,7 @@ use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::c_int;
+use std::mem::MaybeUninit;
 
 /// `ibv_create_ah(3)`: creates an address handle for UD sends on `pd` from `attr`.
 ///
@@ -260,8 +261,15 @@ pub unsafe extern "C" fn ibv_create_ah_from_wc(
 /// `ibv_resolve_eth_l2_from_gid`: resolves the destination MAC (`eth_mac`, `ETHERNET_LL_SIZE` bytes) and, when
 /// `vid` is not NULL, the VLAN id of the RoCE address `attr` through the kernel's neighbour table.
 ///
-/// Not implemented (providers here do not need it: the kernel resolves RoCE addresses for Soft-RoCE): returns
-/// `EOPNOTSUPP`; `EINVAL` for NULL pointers or an invalid context.
+/// Plug-ins for RoCE hardware (mlx5, ...) call it when creating an AH. It queries the source GID
+/// (`attr->grh.sgid_index` on `attr->port_num`), then [`crate::kernel::neigh::resolve`]: the address the
+/// destination GID encodes (multicast, IPv6 link-local), or the neighbour entry on the interface owning the source
+/// address (resolved with a probe, waiting up to 3 s); `*vid` is the interface's VLAN id or `0xffff`.
+///
+/// Returns 0; `ibv_query_gid(3)`'s positive errno when the source GID cannot be read; as rdma-core, a *negative*
+/// errno for its own failures: `-EINVAL` (NULL pointers, an invalid context, no interface owns the source address),
+/// `-EHOSTUNREACH` (the destination is this host's own address, or does not answer), `-EOPNOTSUPP` (a global IPv6
+/// destination: not implemented here).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     context: *mut ibv_context,
@@ -269,15 +277,41 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     eth_mac: *mut u8,
     vid: *mut u16,
 ) -> c_int {
-    let _ = vid;
-    ffi::boundary("ibv_resolve_eth_l2_from_gid", || -> Result<()> {
+    let r = ffi::boundary("ibv_resolve_eth_l2_from_gid", || -> Result<c_int> {
         // SAFETY: entry-point contract.
-        unsafe { crate::object::Context::from_ibv(context) }?;
-        ffi::nonnull(attr)?;
-        ffi::nonnull(eth_mac)?;
-        Err(super::unsupported("ibv_resolve_eth_l2_from_gid"))
-    })
-    .ret_errno()
+        let ctx = unsafe { crate::object::Context::from_ibv(context) }?;
+        let attr = ffi::nonnull(attr)?.as_ptr();
+        let mac_out = ffi::nonnull(eth_mac)?.as_ptr();
+        // SAFETY: the caller's attributes.
+        let (port, sgid_index, dgid) = unsafe { ((*attr).port_num, (*attr).grh.sgid_index, (*attr).grh.dgid.raw) };
+        let mut sgid = MaybeUninit::<ibv_gid>::zeroed();
+        // SAFETY: a live context and our out buffer; rdma-core returns ibv_query_gid's result as is.
+        let q = unsafe { super::context::ibv_query_gid(ctx.ibv(), port, c_int::from(sgid_index), sgid.as_mut_ptr()) };
+        if q != 0 {
+            return Ok(q);
+        }
+        // SAFETY: filled by ibv_query_gid.
+        let sgid = unsafe { sgid.assume_init().raw };
+        use crate::kernel::neigh::{resolve, GidAddr};
+        match resolve(GidAddr::from_gid(&sgid), GidAddr::from_gid(&dgid)) {
+            Ok(l2) => {
+                // SAFETY: the caller's 6-byte buffer and optional vid.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(l2.mac.as_ptr(), mac_out, 6);
+                    if !vid.is_null() {
+                        *vid = l2.vid;
+                    }
+                }
+                Ok(0)
+            }
+            // rdma-core returns its own failures as negative errnos.
+            Err(e) => Ok(-e.0),
+        }
+    });
+    match r {
+        Ok(v) => v,
+        Err(e) => -e.0,
+    }
 }
 
 rdma_common::check_signatures!(rdma_common::abi::verbs;

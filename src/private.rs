@@ -78,7 +78,8 @@ pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) 
     let saved = Errno::last();
     rdma_common::logging::init("libibverbs");
     let _ = ffi::boundary("verbs_register_driver_34", || {
-        plugin::register(ops.cast());
+        // SAFETY: forwarded C contract (a provider's static ops, or NULL).
+        unsafe { plugin::register(ops.cast()) };
         Ok(())
     });
     saved.set();

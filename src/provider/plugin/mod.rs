@@ -68,7 +68,10 @@ pub fn mode() -> Mode {
 static DRIVERS: Lazy<Mutex<Vec<usize>>> = Lazy::new(|| Mutex::new(Vec::new()));
 
 /// `verbs_register_driver_34`: lists a plug-in (once per `ops`).
-pub fn register(ops: *const verbs_device_ops) {
+///
+/// # Safety
+/// `ops` is NULL or a provider's static `verbs_device_ops` (its name a string, its table ended by a sentinel).
+pub unsafe fn register(ops: *const verbs_device_ops) {
     if ops.is_null() {
         return;
     }
@@ -1025,6 +1028,17 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
     }
 }
 
+/// The kernel driver id (`RDMA_DRIVER_*`) the ioctls of context `ctx` carry: what its provider (native, or a
+/// plug-in through `_verbs_init_and_alloc_context`) declared. `EINVAL` if `ctx` is not a live context of ours.
+///
+/// # Safety
+/// `ctx` is NULL or a pointer the caller got from C.
+pub unsafe fn context_driver_id(ctx: *mut ibv_context) -> Result<u32> {
+    // SAFETY: checked against the registry first.
+    let c = unsafe { Context::from_ibv(ctx) }?;
+    Ok(c.driver_id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1043,15 +1057,4 @@ mod tests {
         assert_eq!(std::mem::size_of::<verbs_context_ops>(), 76 * 8);
         assert_eq!(std::mem::offset_of!(verbs_sysfs_dev, sysfs_name), 36);
     }
-}
-
-/// The kernel driver id (`RDMA_DRIVER_*`) the ioctls of context `ctx` carry: what its provider (native, or a
-/// plug-in through `_verbs_init_and_alloc_context`) declared. `EINVAL` if `ctx` is not a live context of ours.
-///
-/// # Safety
-/// `ctx` is NULL or a pointer the caller got from C.
-pub unsafe fn context_driver_id(ctx: *mut ibv_context) -> Result<u32> {
-    // SAFETY: checked against the registry first.
-    let c = unsafe { Context::from_ibv(ctx) }?;
-    Ok(c.driver_id)
 }

@@ -120,6 +120,21 @@ pub unsafe fn query_device_any(
             resp.base = kernel::device::query_device(u)?;
             resp.response_length = size_of::<ib_uverbs_query_device_resp>() as u32;
         }
+        fill_device_attr_ex(attr, size, &resp);
+        Ok(resp)
+    }
+}
+
+/// Fills the `ibv_device_attr_ex` fields of `attr` (`size` bytes of it exist) from an EX_QUERY_DEVICE (or
+/// QUERY_DEVICE, `response_length` set to its size) answer, as rdma-core's `ibv_cmd_query_device_any` copies
+/// them: `orig_attr` always, each extended field only when both `size` and `resp.response_length` reach it;
+/// `phys_port_cnt_ex` is `phys_port_cnt`. Nothing else is written.
+///
+/// # Safety
+/// `attr` is writable for `size` bytes, `size` at least `sizeof(struct ibv_device_attr)`.
+pub unsafe fn fill_device_attr_ex(attr: *mut ibv_device_attr_ex, size: usize, resp: &ib_uverbs_ex_query_device_resp) {
+    // SAFETY: caller's contract.
+    unsafe {
         let b = &resp.base;
         let o = &mut (*attr).orig_attr;
         o.node_guid = b.node_guid;
@@ -212,7 +227,6 @@ pub unsafe fn query_device_any(
         if size >= end_of!(A, phys_port_cnt_ex) {
             a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt as u32;
         }
-        Ok(resp)
     }
 }
 

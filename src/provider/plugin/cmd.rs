@@ -2195,7 +2195,9 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
         // SAFETY: the provider's objects and buffers.
         unsafe {
             let i = &*attr;
-            let mut a: ibv_qp_init_attr_ex = std::mem::zeroed();
+            // Zeroed memory with the enum written as a number (0 is not a valid `ibv_qp_type` for Rust).
+            let mut ma = std::mem::MaybeUninit::<ibv_qp_init_attr_ex>::zeroed();
+            let a = &mut *ma.as_mut_ptr();
             a.qp_context = i.qp_context;
             a.send_cq = i.send_cq;
             a.recv_cq = i.recv_cq;
@@ -2209,7 +2211,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
                 (*pd).context,
                 ptr::null_mut(),
                 qp,
-                &mut a,
+                a,
                 cmd,
                 cmd_size,
                 abi::<ib_uverbs_create_qp>(),

@@ -777,20 +777,22 @@ impl Provider for Plugin {
             } else {
                 let f = call!(ctx, create_qp: CreateQpFn);
                 let a = &mut *attr;
-                let mut ia: ibv_qp_init_attr = std::mem::zeroed();
-                ia.qp_context = a.qp_context;
-                ia.send_cq = a.send_cq;
-                ia.recv_cq = a.recv_cq;
-                ia.srq = a.srq;
-                ia.cap = a.cap;
+                // Zeroed memory, its enum written as a number (a zero `ibv_qp_type` is not a valid Rust value).
+                let mut mia = std::mem::MaybeUninit::<ibv_qp_init_attr>::zeroed();
+                let ia = mia.as_mut_ptr();
+                (*ia).qp_context = a.qp_context;
+                (*ia).send_cq = a.send_cq;
+                (*ia).recv_cq = a.recv_cq;
+                (*ia).srq = a.srq;
+                (*ia).cap = a.cap;
                 std::ptr::copy_nonoverlapping(
                     std::ptr::addr_of!(a.qp_type).cast::<u32>(),
-                    addr_of_mut!(ia.qp_type).cast::<u32>(),
+                    addr_of_mut!((*ia).qp_type).cast::<u32>(),
                     1,
                 );
-                ia.sq_sig_all = a.sq_sig_all;
-                let qp = f(a.pd, &mut ia);
-                a.cap = ia.cap;
+                (*ia).sq_sig_all = a.sq_sig_all;
+                let qp = f(a.pd, ia);
+                a.cap = (*ia).cap;
                 qp
             }
         };

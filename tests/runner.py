@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The rdma-core-rs test runner: `make test` calls it; `.ci/run` calls `make test`.
 
-Runs, in order, the host checks (cargo tests, header freshness, C layout probe, export diff, C compile tests) and
+Runs, in order, the host checks (cargo tests, header freshness, C layout probe, export diff, the plug-in command
+comparison with rdma-core, C compile tests) and
 then the Soft-RoCE guest suite in ONE boot of the test guest (tests/guest/run). Every check reports PASS or FAIL;
 the guest suite reports one `PASS name` / `FAIL name: reason` line per in-guest test. The last line printed is the
 summary `N passed, N failed` (the format CI reads). Exit status: 0 only when nothing failed.
@@ -152,6 +153,8 @@ def main():
         check("layout", ["tests/layout/run.sh", "--rust"], count=r"(\d+) facts compared", minimum=1000)
     if want("exports"):
         check("exports", ["tests/exports/run.sh"], count=r"exports: (\d+) symbols checked", minimum=200)
+    if want("plugin-cmd"):
+        check("plugin-cmd", ["tests/plugin-cmd/run.sh"], count=r"plugin-cmd: (\d+) commands compared", minimum=60)
     if want("c-compile") and os.path.exists(os.path.join(ROOT, "tests", "c", "compile.sh")):
         check("c-compile", ["tests/c/compile.sh"], count=r"c-compile: (\d+) passed", minimum=5)
     if want("install"):

@@ -1865,6 +1865,7 @@ pub unsafe extern "C" fn ibv_cmd_create_srq(
         let (pd, srq, attr) = (obj(pd)?, obj(srq)?, obj(attr)?);
         // SAFETY: the provider's objects and buffers.
         unsafe {
+            // All zero is a valid value: its one enum, `srq_type`, is then IBV_SRQT_BASIC.
             let mut a: ibv_srq_init_attr_ex = std::mem::zeroed();
             a.srq_context = (*attr).srq_context;
             a.attr = (*attr).attr;
@@ -3314,9 +3315,9 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
 /// `int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr, struct ibv_modify_wq *cmd,
 /// size_t cmd_size)`.
 ///
-/// EX_MODIFY_WQ (state, flags) with the provider's driver data; as rdma-core, the provider's command struct is
-/// zeroed and filled first. `wq->state` follows a successful state change. Errors: `EINVAL` for unknown
-/// `attr_mask` bits, `EOPNOTSUPP` for unknown flags; the kernel's.
+/// EX_MODIFY_WQ (state, flags) with the provider's driver data; the core request is built from zero (rdma-core
+/// zeroes and fills the provider's struct). `wq->state` follows a successful state change. Errors: `EINVAL` for
+/// unknown `attr_mask` bits, `EOPNOTSUPP` for unknown flags; the kernel's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_modify_wq(
     wq: *mut ibv_wq,
@@ -3336,7 +3337,6 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
             if cmd.is_null() || cmd_size < full {
                 return Err(Errno::EINVAL);
             }
-            ptr::write_bytes(cmd.cast::<u8>(), 0, full);
             let mut req = ib_uverbs_ex_modify_wq::zeroed();
             req.curr_wq_state = ffi::enum_raw(addr_of!(a.curr_wq_state));
             req.wq_state = ffi::enum_raw(addr_of!(a.wq_state));
@@ -3349,11 +3349,6 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
             }
             req.wq_handle = (*wq).handle;
             req.attr_mask = a.attr_mask;
-            ptr::copy_nonoverlapping(
-                req.as_bytes().as_ptr(),
-                cmd.cast::<u8>().add(EX_HDR),
-                size_of::<ib_uverbs_ex_modify_wq>(),
-            );
             let u = fd_of((*wq).context)?;
             let udata = tail(cmd, cmd_size, full);
             kernel::write_ex_raw(&u, IB_USER_VERBS_EX_CMD_MODIFY_WQ, req.as_bytes(), udata, None)?;

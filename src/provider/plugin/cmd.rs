@@ -4551,4 +4551,370 @@ mod tests {
         assert_eq!(u64_at(&w, 8), resp.as_ptr() as u64);
         assert_eq!(u16_at(&w, 18), 1, "provider_out_words");
     }
+
+    /// The command each remaining legacy/extended write sends: header words, the core fields set from the
+    /// arguments, the provider's driver data appended.
+    #[test]
+    fn the_other_write_commands_marshal_as_the_kernel_expects() {
+        let f = Fake::new();
+        let mut ctx: MaybeUninit<ibv_context> = z();
+        let c = ctx.as_mut_ptr();
+        let mut pd = ibv_pd { context: c, handle: 2 };
+        let mut cq: MaybeUninit<ibv_cq> = z();
+        let mut srq: MaybeUninit<ibv_srq> = z();
+        let mut qp: MaybeUninit<ibv_qp> = z();
+        let mut ch: MaybeUninit<ibv_comp_channel> = z();
+        unsafe {
+            (*cq.as_mut_ptr()).context = c;
+            (*cq.as_mut_ptr()).handle = 3;
+            (*srq.as_mut_ptr()).context = c;
+            (*srq.as_mut_ptr()).handle = 4;
+            (*qp.as_mut_ptr()).context = c;
+            (*qp.as_mut_ptr()).handle = 5;
+            (*ch.as_mut_ptr()).fd = 9;
+            object::init_sync(addr_of_mut!((*cq.as_mut_ptr()).mutex), addr_of_mut!((*cq.as_mut_ptr()).cond));
+            object::init_sync(addr_of_mut!((*srq.as_mut_ptr()).mutex), addr_of_mut!((*srq.as_mut_ptr()).cond));
+            object::init_sync(addr_of_mut!((*qp.as_mut_ptr()).mutex), addr_of_mut!((*qp.as_mut_ptr()).cond));
+        }
+        let run = |reply: Reply, call: &mut dyn FnMut() -> c_int| -> Vec<u8> {
+            f.reply(reply);
+            assert_eq!(with_fake(&f, &mut *call), 0);
+            f.writes().last().unwrap().clone()
+        };
+
+        // CREATE_CQ: the channel's fd, the CQ as user handle, driver data; the response in the provider's buffer.
+        let mut cmd = prov_cmd(8, 32, 0x5a, &[7; 8]);
+        let mut resp = [0u8; 16];
+        let w = run(Reply::write(&[1, 0, 0, 0, 64, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9]), &mut || unsafe {
+            ibv_cmd_create_cq(
+                c,
+                50,
+                ch.as_mut_ptr(),
+                1,
+                cq.as_mut_ptr(),
+                cmd.as_mut_ptr().cast(),
+                48,
+                resp.as_mut_ptr().cast(),
+                16,
+            )
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_CREATE_CQ, 12, 4));
+        assert_eq!(u64_at(&w, 8), resp.as_ptr() as u64);
+        let r = ib_uverbs_create_cq::from_bytes(&w[8..]);
+        assert_eq!((r.user_handle, r.cqe, r.comp_vector, r.comp_channel), (cq.as_ptr() as u64, 50, 1, 9));
+        assert_eq!(&w[40..], &[7; 8]);
+        unsafe { assert_eq!(((*cq.as_ptr()).handle, (*cq.as_ptr()).cqe), (1, 64)) };
+        unsafe { (*cq.as_mut_ptr()).handle = 3 };
+
+        // RESIZE_CQ, REQ_NOTIFY_CQ, EX_MODIFY_CQ.
+        let mut cmd = prov_cmd(8, 16, 0x5a, &[]);
+        let w = run(Reply::write(&[200, 0, 0, 0, 0, 0, 0, 0]), &mut || unsafe {
+            ibv_cmd_resize_cq(cq.as_mut_ptr(), 128, cmd.as_mut_ptr().cast(), 24, resp.as_mut_ptr().cast(), 8)
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_RESIZE_CQ, 6, 2));
+        assert_eq!((u32_at(&w, 16), u32_at(&w, 20)), (3, 128));
+        unsafe { assert_eq!((*cq.as_ptr()).cqe, 200) };
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_req_notify_cq(cq.as_mut_ptr(), 2) });
+        assert_eq!(w, [IB_USER_VERBS_CMD_REQ_NOTIFY_CQ as u8, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0]);
+        let mut ma = ibv_modify_cq_attr { attr_mask: 1, moderate: ibv_moderate_cq { cq_count: 7, cq_period: 9 } };
+        let mut cmd = prov_cmd(24, 16, 0x5a, &[6; 8]);
+        let w = run(Reply::write(&[]), &mut || unsafe {
+            ibv_cmd_modify_cq(cq.as_mut_ptr(), &mut ma, cmd.as_mut_ptr().cast(), 48)
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_CQ, 2, 0));
+        assert_eq!(u16_at(&w, 16), 1);
+        assert_eq!((u32_at(&w, 24), u32_at(&w, 28), u16_at(&w, 32), u16_at(&w, 34), u32_at(&w, 36)), (3, 1, 7, 9, 0));
+
+        // CREATE_SRQ (basic), MODIFY_SRQ with driver data, QUERY_SRQ, DESTROY_SRQ.
+        let mut sa = ibv_srq_init_attr {
+            srq_context: ptr::null_mut(),
+            attr: ibv_srq_attr { max_wr: 10, max_sge: 1, srq_limit: 2 },
+        };
+        let mut cmd = prov_cmd(8, 32, 0x5a, &[]);
+        let w = run(Reply::write(&[8, 0, 0, 0, 16, 0, 0, 0, 2, 0, 0, 0]), &mut || unsafe {
+            ibv_cmd_create_srq(
+                &mut pd,
+                srq.as_mut_ptr(),
+                &mut sa,
+                cmd.as_mut_ptr().cast(),
+                40,
+                resp.as_mut_ptr().cast(),
+                16,
+            )
+        });
+        assert_eq!(hdr(&w).0, IB_USER_VERBS_CMD_CREATE_SRQ);
+        let r = ib_uverbs_create_srq::from_bytes(&w[8..]);
+        assert_eq!((r.user_handle, r.pd_handle, r.max_wr, r.max_sge, r.srq_limit), (srq.as_ptr() as u64, 2, 10, 1, 2));
+        assert_eq!((sa.attr.max_wr, sa.attr.max_sge), (16, 2));
+        unsafe { (*srq.as_mut_ptr()).handle = 4 };
+        let mut sattr = ibv_srq_attr { max_wr: 30, max_sge: 0, srq_limit: 3 };
+        let mut cmd = prov_cmd(8, 16, 0x5a, &[1; 8]);
+        let w = run(Reply::write(&[]), &mut || unsafe {
+            ibv_cmd_modify_srq(srq.as_mut_ptr(), &mut sattr, 3, cmd.as_mut_ptr().cast(), 32)
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_MODIFY_SRQ, 8, 0));
+        assert_eq!((u32_at(&w, 8), u32_at(&w, 12), u32_at(&w, 16), u32_at(&w, 20)), (4, 3, 30, 3));
+        assert_eq!(&w[24..], &[1; 8]);
+        let w = run(Reply::write(&[40, 0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0]), &mut || unsafe {
+            ibv_cmd_query_srq(srq.as_mut_ptr(), &mut sattr, ptr::null_mut(), 0)
+        });
+        assert_eq!((hdr(&w).0, u32_at(&w, 16)), (IB_USER_VERBS_CMD_QUERY_SRQ, 4));
+        assert_eq!((sattr.max_wr, sattr.max_sge, sattr.srq_limit), (40, 2, 5));
+        let w = run(Reply::write(&[0; 4]), &mut || unsafe { ibv_cmd_destroy_srq(srq.as_mut_ptr()) });
+        assert_eq!((hdr(&w).0, u32_at(&w, 16)), (IB_USER_VERBS_CMD_DESTROY_SRQ, 4));
+
+        // CREATE_QP (legacy), QUERY_QP, DESTROY_QP.
+        let mut ia: MaybeUninit<ibv_qp_init_attr> = z();
+        unsafe {
+            let i = ia.as_mut_ptr();
+            (*i).send_cq = cq.as_mut_ptr();
+            (*i).recv_cq = cq.as_mut_ptr();
+            (*i).cap.max_send_wr = 4;
+            put_enum(addr_of_mut!((*i).qp_type), QPT_UC);
+        }
+        let mut q2: MaybeUninit<ibv_qp> = z();
+        let mut cmd = prov_cmd(8, 56, 0x5a, &[3; 8]);
+        let mut qresp = [0u8; 32];
+        let w = run(Reply::write(&[6, 0, 0, 0, 0x10, 0, 0, 0, 8, 0, 0, 0]), &mut || unsafe {
+            ibv_cmd_create_qp(
+                &mut pd,
+                q2.as_mut_ptr(),
+                ia.as_mut_ptr(),
+                cmd.as_mut_ptr().cast(),
+                72,
+                qresp.as_mut_ptr().cast(),
+                32,
+            )
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_CREATE_QP, 18, 8));
+        let r = ib_uverbs_create_qp::from_bytes(&w[8..]);
+        assert_eq!((r.pd_handle, r.send_cq_handle, r.qp_type, r.max_send_wr), (2, 3, QPT_UC as u8, 4));
+        assert_eq!(&w[64..], &[3; 8]);
+        unsafe {
+            let q = &*q2.as_ptr();
+            assert_eq!((q.handle, q.qp_num, q.pd, (*ia.as_ptr()).cap.max_send_wr), (6, 0x10, &mut pd as *mut _, 8));
+        }
+        let mut qa: MaybeUninit<ibv_qp_attr> = z();
+        let mut qi: MaybeUninit<ibv_qp_init_attr> = z();
+        let w = run(Reply::write(ib_uverbs_query_qp_resp::zeroed().as_bytes()), &mut || unsafe {
+            ibv_cmd_query_qp(qp.as_mut_ptr(), qa.as_mut_ptr(), 1, qi.as_mut_ptr(), ptr::null_mut(), 0)
+        });
+        assert_eq!((hdr(&w).0, u32_at(&w, 16), u32_at(&w, 20)), (IB_USER_VERBS_CMD_QUERY_QP, 5, 1));
+        let w = run(Reply::write(&[0; 4]), &mut || unsafe { ibv_cmd_destroy_qp(qp.as_mut_ptr()) });
+        assert_eq!((hdr(&w).0, u32_at(&w, 16)), (IB_USER_VERBS_CMD_DESTROY_QP, 5));
+
+        // POST_RECV: header, one request, its SGE.
+        let mut sge = ibv_sge { addr: 0x1000, length: 8, lkey: 1 };
+        let mut rw = ibv_recv_wr { wr_id: 9, next: ptr::null_mut(), sg_list: &mut sge, num_sge: 1 };
+        let mut bad: *mut ibv_recv_wr = ptr::null_mut();
+        let w = run(Reply::write(&[0; 4]), &mut || unsafe { ibv_cmd_post_recv(qp.as_mut_ptr(), &mut rw, &mut bad) });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_POST_RECV, ((8 + 24 + 16 + 16) / 4) as u16, 1));
+        assert_eq!((u32_at(&w, 16), u32_at(&w, 20), u32_at(&w, 24), u32_at(&w, 28)), (5, 1, 1, 16));
+        assert_eq!((u64_at(&w, 32), u32_at(&w, 40), u64_at(&w, 48)), (9, 1, 0x1000));
+        let w =
+            run(Reply::write(&[0; 4]), &mut || unsafe { ibv_cmd_post_srq_recv(srq.as_mut_ptr(), &mut rw, &mut bad) });
+        assert_eq!((hdr(&w).0, u32_at(&w, 16)), (IB_USER_VERBS_CMD_POST_SRQ_RECV, 4));
+
+        // CREATE_AH (response and driver response in the provider's buffer), DESTROY_AH, multicast.
+        let mut ah: MaybeUninit<ibv_ah> = z();
+        let mut aa: MaybeUninit<ibv_ah_attr> = z();
+        unsafe {
+            (*aa.as_mut_ptr()).dlid = 0x77;
+            (*aa.as_mut_ptr()).grh.dgid.raw = [1; 16];
+        }
+        let mut aresp = [0u8; 8];
+        let w = run(Reply::write(&[0x21, 0, 0, 0, 5, 5, 5, 5]), &mut || unsafe {
+            ibv_cmd_create_ah(&mut pd, ah.as_mut_ptr(), aa.as_mut_ptr(), aresp.as_mut_ptr().cast(), 8)
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_CREATE_AH, 16, 2));
+        assert_eq!(u64_at(&w, 8), aresp.as_ptr() as u64);
+        let r = ib_uverbs_create_ah::from_bytes(&w[8..]);
+        assert_eq!((r.user_handle, r.pd_handle, r.attr.dlid, r.attr.grh.dgid), (ah.as_ptr() as u64, 2, 0x77, [1; 16]));
+        assert_eq!(aresp, [0x21, 0, 0, 0, 5, 5, 5, 5]);
+        unsafe { (*ah.as_mut_ptr()).context = c };
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_destroy_ah(ah.as_mut_ptr()) });
+        assert_eq!(w, [IB_USER_VERBS_CMD_DESTROY_AH as u8, 0, 0, 0, 3, 0, 0, 0, 0x21, 0, 0, 0]);
+        let gid = ibv_gid { raw: [2; 16] };
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_attach_mcast(qp.as_mut_ptr(), &gid, 0xc001) });
+        assert_eq!(
+            (hdr(&w), &w[8..24], u32_at(&w, 24), u16_at(&w, 28)),
+            ((IB_USER_VERBS_CMD_ATTACH_MCAST, 8, 0), &[2u8; 16][..], 5, 0xc001)
+        );
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_detach_mcast(qp.as_mut_ptr(), &gid, 0xc001) });
+        assert_eq!(hdr(&w).0, IB_USER_VERBS_CMD_DETACH_MCAST);
+
+        // The plain destroys.
+        let mut flow = ibv_flow { comp_mask: 0, context: c, handle: 0x31 };
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_destroy_flow(&mut flow) });
+        assert_eq!(
+            (hdr(&w), u32_at(&w, 28)),
+            ((IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_DESTROY_FLOW, 1, 0), 0x31)
+        );
+        let mut tbl = ibv_rwq_ind_table { context: c, ind_tbl_handle: 0x32, ind_tbl_num: 0, comp_mask: 0 };
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_destroy_rwq_ind_table(&mut tbl) });
+        assert_eq!(
+            (hdr(&w).0, u32_at(&w, 28)),
+            (IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL, 0x32)
+        );
+        let mut mw: MaybeUninit<ibv_mw> = z();
+        unsafe {
+            (*mw.as_mut_ptr()).context = c;
+            (*mw.as_mut_ptr()).handle = 0x33;
+        }
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_dealloc_mw(mw.as_mut_ptr()) });
+        assert_eq!((hdr(&w).0, u32_at(&w, 8)), (IB_USER_VERBS_CMD_DEALLOC_MW, 0x33));
+        let mut mr: MaybeUninit<verbs_mr> = z();
+        unsafe {
+            (*mr.as_mut_ptr()).ibv_mr.context = c;
+            (*mr.as_mut_ptr()).ibv_mr.handle = 0x34;
+        }
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_dereg_mr(mr.as_mut_ptr()) });
+        assert_eq!((hdr(&w).0, u32_at(&w, 8)), (IB_USER_VERBS_CMD_DEREG_MR, 0x34));
+        let mut xrcd: MaybeUninit<verbs_xrcd> = z();
+        unsafe {
+            (*xrcd.as_mut_ptr()).xrcd.context = c;
+            (*xrcd.as_mut_ptr()).handle = 0x35;
+        }
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_close_xrcd(xrcd.as_mut_ptr()) });
+        assert_eq!((hdr(&w).0, u32_at(&w, 8)), (IB_USER_VERBS_CMD_CLOSE_XRCD, 0x35));
+        let w = run(Reply::write(&[]), &mut || unsafe { ibv_cmd_dealloc_pd(&mut pd) });
+        assert_eq!(w, [IB_USER_VERBS_CMD_DEALLOC_PD as u8, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0]);
+    }
+
+    /// The ioctl-only commands: object and method, the attributes in rdma-core's order.
+    #[test]
+    fn the_other_ioctl_commands_carry_rdma_cores_attributes() {
+        let f = Fake::new();
+        let mut ctx: MaybeUninit<ibv_context> = z();
+        let c = ctx.as_mut_ptr();
+        let mut pd = ibv_pd { context: c, handle: 2 };
+        let ids = |i: usize| -> Vec<(u16, u16)> {
+            let b = f.ioctl(i);
+            (0..u16_at(&b, 6) as usize).map(|k| (u16_at(&b, 24 + 16 * k), u16_at(&b, 26 + 16 * k))).collect()
+        };
+        let obj_method = |i: usize| {
+            let b = f.ioctl(i);
+            (u16_at(&b, 2) as u32, u16_at(&b, 4) as u32)
+        };
+
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, &[4, 0, 0, 0]));
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_query_context(c, ptr::null_mut()) }), 0);
+        assert_eq!(obj_method(0), (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT));
+        assert_eq!(
+            ids(0),
+            [
+                (UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS as u16, 4),
+                (UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT as u16, 8)
+            ]
+        );
+        unsafe { assert_eq!((*c).num_comp_vectors, 4) };
+
+        let mut sge = [ibv_sge { addr: 1, length: 2, lkey: 3 }; 2];
+        f.reply(Reply::ioctl());
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_advise_mr(&mut pd, 1, 1, sge.as_mut_ptr(), 2) }), 0);
+        assert_eq!(obj_method(1), (UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR));
+        assert_eq!(ids(1)[3], (UVERBS_ATTR_ADVISE_MR_SGE_LIST as u16, 32));
+
+        let mut mr: MaybeUninit<verbs_mr> = z();
+        f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0x41));
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_reg_dmabuf_mr(&mut pd, 8, 4096, 0, 5, 1, mr.as_mut_ptr()) }), 0);
+        assert_eq!(obj_method(2), (UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR));
+        assert_eq!(ids(2).len(), 9);
+        unsafe {
+            assert_eq!(
+                ((*mr.as_ptr()).ibv_mr.handle, (*mr.as_ptr()).mr_type, (*mr.as_ptr()).ibv_mr.addr as usize),
+                (0x41, IBV_MR_TYPE_DMABUF_MR, 8)
+            )
+        };
+
+        let mut dm: MaybeUninit<verbs_dm> = z();
+        unsafe {
+            (*dm.as_mut_ptr()).dm.context = c;
+            (*dm.as_mut_ptr()).handle = 0x42;
+        }
+        f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_REG_DM_MR_HANDLE, 0x43));
+        let rc = with_fake(&f, || unsafe {
+            ibv_cmd_reg_dm_mr(&mut pd, dm.as_mut_ptr(), 0, 64, IBV_ACCESS_ZERO_BASED, mr.as_mut_ptr(), ptr::null_mut())
+        });
+        assert_eq!(rc, 0);
+        assert_eq!(obj_method(3), (UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG));
+        assert_eq!(ids(3)[4], (UVERBS_ATTR_REG_DM_MR_DM_HANDLE as u16, 0));
+        f.reply(Reply::ioctl());
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_free_dm(dm.as_mut_ptr()) }), 0);
+        assert_eq!((obj_method(4), u64_at(&f.ioctl(4), 32)), ((UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE), 0x42));
+
+        let mut fa: MaybeUninit<verbs_flow_action> = z();
+        let mut esp: MaybeUninit<ibv_flow_action_esp_attr> = z();
+        let mut keymat = [0x4bu8; 32];
+        unsafe {
+            let e = esp.as_mut_ptr();
+            (*e).keymat_ptr = keymat.as_mut_ptr().cast();
+            (*e).keymat_len = 32;
+            (*e).comp_mask = 1;
+            (*e).esn = 7;
+        }
+        f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE, 0x44));
+        assert_eq!(
+            with_fake(&f, || unsafe {
+                ibv_cmd_create_flow_action_esp(c, esp.as_mut_ptr(), fa.as_mut_ptr(), ptr::null_mut())
+            }),
+            0
+        );
+        assert_eq!(obj_method(5), (UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_ESP_CREATE));
+        assert_eq!(
+            ids(5),
+            [
+                (UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE as u16, 0),
+                (UVERBS_ATTR_FLOW_ACTION_ESP_ESN as u16, 4),
+                (UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT as u16, 32)
+            ]
+        );
+        unsafe { assert_eq!(((*fa.as_ptr()).handle, (*fa.as_ptr()).r#type), (0x44, IBV_FLOW_ACTION_ESP)) };
+        f.reply(Reply::ioctl());
+        assert_eq!(
+            with_fake(&f, || unsafe {
+                ibv_cmd_modify_flow_action_esp(fa.as_mut_ptr(), esp.as_mut_ptr(), ptr::null_mut())
+            }),
+            0
+        );
+        assert_eq!(ids(6)[0], (UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE as u16, 0));
+        f.reply(Reply::ioctl());
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_destroy_flow_action(fa.as_mut_ptr()) }), 0);
+        assert_eq!(obj_method(7), (UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_DESTROY));
+
+        let mut vc: MaybeUninit<verbs_counters> = z();
+        let mut vals = [0u64; 2];
+        unsafe { (*vc.as_mut_ptr()).counters.context = c };
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_READ_COUNTERS_BUFF, &[1, 0, 0, 0, 0, 0, 0, 0]));
+        assert_eq!(
+            with_fake(&f, || unsafe {
+                ibv_cmd_read_counters(vc.as_mut_ptr(), vals.as_mut_ptr(), 2, 1, ptr::null_mut())
+            }),
+            0
+        );
+        assert_eq!(
+            ids(8),
+            [
+                (UVERBS_ATTR_READ_COUNTERS_HANDLE as u16, 0),
+                (UVERBS_ATTR_READ_COUNTERS_BUFF as u16, 16),
+                (UVERBS_ATTR_READ_COUNTERS_FLAGS as u16, 4)
+            ]
+        );
+        assert_eq!(vals[0], 1);
+        f.reply(Reply::ioctl());
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_destroy_counters(vc.as_mut_ptr()) }), 0);
+        assert_eq!(obj_method(9), (UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY));
+
+        // QUERY_PORT: the ioctl, then (no ioctl framework) the write.
+        let mut pa: MaybeUninit<ibv_port_attr> = z();
+        f.reply(Reply::fail(Errno(libc::ENOTTY)));
+        let mut pr = ib_uverbs_query_port_resp::zeroed();
+        pr.lid = 7;
+        f.reply(Reply::write(pr.as_bytes()));
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_query_port(c, 1, pa.as_mut_ptr(), ptr::null_mut(), 0) }), 0);
+        assert_eq!(obj_method(10), (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT));
+        let w = f.write(0);
+        assert_eq!((hdr(&w).0, w[16]), (IB_USER_VERBS_CMD_QUERY_PORT, 1));
+        unsafe { assert_eq!((*pa.as_ptr()).lid, 7) };
+    }
 }

@@ -503,12 +503,17 @@ unsafe fn run_ioctl(
     link: *mut ibv_command_buffer,
 ) -> Result<usize> {
     let mut blocks: Vec<&mut [ib_uverbs_attr]> = Vec::new();
+    let mut seen: Vec<*mut ibv_command_buffer> = Vec::new();
     let mut total = own.len();
     let mut b = link;
     while !b.is_null() {
-        if blocks.len() >= 64 {
-            return Err(Errno::EINVAL); // a cycle
+        // A block linked twice (or the root linked again) would be a cycle, and aliased here.
+        // SAFETY: only the address of the block's attribute array is computed.
+        let attrs = unsafe { addr_of_mut!((*b).hdr.attrs) }.cast::<ib_uverbs_attr>();
+        if seen.contains(&b) || seen.len() >= 64 || attrs == own.as_mut_ptr() {
+            return Err(Errno::EINVAL);
         }
+        seen.push(b);
         // SAFETY: caller's contract.
         unsafe {
             if (*b).flags & BUFFER_ERROR != 0 {
@@ -4413,6 +4418,12 @@ mod tests {
         assert_eq!((root.b.hdr.num_attrs, root.b.hdr.length, root.b.hdr.driver_id), (2, 56, 4));
 
         root.b.flags = BUFFER_ERROR;
+        assert_eq!(with_fake(&f, || unsafe { execute_ioctl(ctx.as_mut_ptr(), &mut root.b) }), libc::EINVAL);
+        // A chain that links back to a block already in it.
+        root.b.flags = 0;
+        drv.b.next = &mut drv.b;
+        assert_eq!(with_fake(&f, || unsafe { execute_ioctl(ctx.as_mut_ptr(), &mut root.b) }), libc::EINVAL);
+        drv.b.next = &mut root.b;
         assert_eq!(with_fake(&f, || unsafe { execute_ioctl(ctx.as_mut_ptr(), &mut root.b) }), libc::EINVAL);
     }
 

@@ -1,6 +1,8 @@
 //! The C boundary toolkit.
 //!
-//! Every `extern "C"` entry point of both libraries has the same shape:
+//! Every `extern "C"` entry point of both libraries that can fail, allocates, or reads through a pointer has this
+//! shape (the rest are pure table lookups or arithmetic that cannot panic: the `*_str` and rate conversions,
+//! `ibv_get_sysfs_path`, the rsocket calls that only answer `EOPNOTSUPP`; docs/architecture.md names them):
 //!
 //! ```ignore
 //! pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
@@ -13,8 +15,9 @@
 //! }
 //! ```
 //!
-//! [`boundary`] runs the body, turns a panic into `EIO` (a panic never unwinds into C), and the adapter named at
-//! the call states the C return convention once:
+//! [`boundary`] runs the body, turns a panic into `EIO` (a panic never unwinds into C; a *non-unwinding* panic,
+//! such as `mem::zeroed` of a type with an invalid all-zero value, aborts the process before any catch, so such
+//! code must not exist), and the adapter named at the call states the C return convention once:
 //!
 //! | adapter | C convention | used by |
 //! |---|---|---|

@@ -27,6 +27,7 @@ pub mod registry;
 
 use crate::kernel::discover::DeviceInfo;
 use crate::provider::rxe::{self, RxeAh, RxeCq, RxeQp, RxeSrq};
+use crate::provider::siw::{self, SiwCq, SiwQp, SiwSrq};
 use crate::provider::verbs::*;
 use crate::provider::{Provider, ProviderAh, ProviderCq, ProviderHost, ProviderQp, ProviderSrq};
 use parking_lot::Mutex;
@@ -357,6 +358,7 @@ unsafe impl rxe::RxeHost for Objects {
         // SAFETY: host contract.
         match unsafe { &(*qp.cast::<Qp>()).prov } {
             ProviderQp::Rxe(r) => r,
+            _ => wrong_provider("rxe", "QP"),
         }
     }
 
@@ -365,6 +367,7 @@ unsafe impl rxe::RxeHost for Objects {
         // SAFETY: host contract.
         match unsafe { &(*cq.cast::<Cq>()).prov } {
             ProviderCq::Rxe(r) => r,
+            _ => wrong_provider("rxe", "CQ"),
         }
     }
 
@@ -373,6 +376,7 @@ unsafe impl rxe::RxeHost for Objects {
         // SAFETY: host contract.
         match unsafe { &(*srq.cast::<Srq>()).prov } {
             ProviderSrq::Rxe(r) => r,
+            _ => wrong_provider("rxe", "SRQ"),
         }
     }
 
@@ -401,6 +405,54 @@ unsafe impl rxe::RxeHost for Objects {
             crate::kernel::cq::req_notify_cq(&u, (*cq).handle, solicited_only)
         }
     }
+}
+
+// SAFETY: every QP/CQ/SRQ of a siw context is one of our objects (allocated by the entry-point layer with the
+// provider state written before the pointer reached C), and none moves.
+unsafe impl siw::SiwHost for Objects {
+    #[inline(always)]
+    unsafe fn siw_qp<'a>(qp: *mut ibv_qp) -> &'a SiwQp {
+        // SAFETY: host contract.
+        match unsafe { &(*qp.cast::<Qp>()).prov } {
+            ProviderQp::Siw(s) => s,
+            _ => wrong_provider("siw", "QP"),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn siw_cq<'a>(cq: *mut ibv_cq) -> &'a SiwCq {
+        // SAFETY: host contract.
+        match unsafe { &(*cq.cast::<Cq>()).prov } {
+            ProviderCq::Siw(s) => s,
+            _ => wrong_provider("siw", "CQ"),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn siw_srq<'a>(srq: *mut ibv_srq) -> &'a SiwSrq {
+        // SAFETY: host contract.
+        match unsafe { &(*srq.cast::<Srq>()).prov } {
+            ProviderSrq::Siw(s) => s,
+            _ => wrong_provider("siw", "SRQ"),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn siw_post_send_doorbell(qp: *mut ibv_qp) -> Result<()> {
+        // SAFETY: host contract: a live QP of a live context.
+        unsafe {
+            let u = crate::kernel::Uverbs::new(cmd_fd((*qp).context), siw::RDMA_DRIVER_SIW);
+            crate::kernel::qp::post_send_doorbell(&u, (*qp).handle)
+        }
+    }
+}
+
+/// A provider's data path was handed another provider's object: impossible through the public API (each context's
+/// ops table is its own provider's), so a broken invariant; the data path's boundary turns it into `EIO`.
+#[cold]
+#[inline(never)]
+fn wrong_provider(provider: &str, object: &str) -> ! {
+    panic!("{provider} data path called on another provider's {object}")
 }
 
 /// The raw fd number of an owned fd (for the public structs' `int` fields).

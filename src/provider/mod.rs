@@ -11,12 +11,13 @@
 //!   their state through a host trait the object layer implements ([`rxe::RxeHost`]); a provider is
 //!   instantiated for that host ([`by_driver_name`], [`select`]).
 //!
-//! Providers: [`rxe`] (Soft-RoCE). Later: `siw`.
+//! Providers: [`rxe`] (Soft-RoCE), [`siw`] (Soft-iWARP).
 #![allow(unsafe_code)]
 
 pub mod cmd;
 pub mod plugin;
 pub mod rxe;
+pub mod siw;
 
 /// The public C types the providers use, and the numbers of the C enums they compare against.
 pub mod verbs {
@@ -114,18 +115,21 @@ pub struct DeviceMatch<'a> {
 #[derive(Debug)]
 pub enum ProviderQp {
     Rxe(rxe::RxeQp),
+    Siw(siw::SiwQp),
 }
 
 /// Per-CQ provider state, stored by the object layer in its `Cq`.
 #[derive(Debug)]
 pub enum ProviderCq {
     Rxe(rxe::RxeCq),
+    Siw(siw::SiwCq),
 }
 
 /// Per-SRQ provider state, stored by the object layer in its `Srq`.
 #[derive(Debug)]
 pub enum ProviderSrq {
     Rxe(rxe::RxeSrq),
+    Siw(siw::SiwSrq),
 }
 
 /// Per-AH provider state, stored by the object layer in its `Ah`.
@@ -453,25 +457,29 @@ use crate::object::native;
 use crate::object::Context as Ctx;
 
 /// The object layer: implements every provider's host trait, once. Providers are instantiated for it.
-pub trait ProviderHost: rxe::RxeHost {}
+pub trait ProviderHost: rxe::RxeHost + siw::SiwHost {}
 
 /// Soft-RoCE for the object layer `H`.
 pub struct Rxe<H>(pub(crate) PhantomData<fn() -> H>);
 
 // `impl Provider for Rxe<H>` is in `rxe/ctrl.rs` (the control path).
 
-/// The provider named `name` (`"rxe"`), instantiated for the object layer `H`.
+/// Soft-iWARP for the object layer `H` (`impl Provider` in `siw/ctrl.rs`).
+pub struct Siw<H>(pub(crate) PhantomData<fn() -> H>);
+
+/// The provider named `name` (`"rxe"`, `"siw"`), instantiated for the object layer `H`.
 pub fn by_driver_name<H: ProviderHost>(name: &str) -> Option<&'static dyn Provider> {
     match name {
         // Zero-sized: leaking the box allocates nothing.
         "rxe" => Some(Box::leak(Box::new(Rxe::<H>(PhantomData)))),
+        "siw" => Some(Box::leak(Box::new(Siw::<H>(PhantomData)))),
         _ => None,
     }
 }
 
 /// The native provider that drives `dev`, if any (rdma-core's `match_device` over the built-in providers).
 pub fn select_native<H: ProviderHost>(dev: &DeviceMatch<'_>) -> Option<&'static dyn Provider> {
-    ["rxe"].iter().filter_map(|n| by_driver_name::<H>(n)).find(|p| p.matches(dev))
+    ["rxe", "siw"].iter().filter_map(|n| by_driver_name::<H>(n)).find(|p| p.matches(dev))
 }
 
 /// The provider that serves a discovered device, as `RDMAV_PROVIDER` says ([`plugin::Mode`]): by default a
@@ -498,7 +506,8 @@ mod tests {
         assert_eq!(select_native::<Host>(&dev(0, "rxe0", 1)).map(|p| p.name()), Some("rxe"), "by name");
         assert!(select_native::<Host>(&dev(0, "mlx5_0", 1)).is_none());
         assert!(select_native::<Host>(&dev(14, "rxe0", 3)).is_none(), "ABI too new");
-        assert!(by_driver_name::<Host>("siw").is_none());
+        assert_eq!(select_native::<Host>(&dev(18, "siw0", 1)).map(|p| p.name()), Some("siw"), "by driver id");
+        assert!(by_driver_name::<Host>("mlx5").is_none());
     }
 
     #[test]

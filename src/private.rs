@@ -264,3 +264,38 @@ pub unsafe extern "C" fn ibv_query_gid_type(
     unsafe { crate::verbs::context::query_gid_type(context.cast(), port_num, index, r#type) }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_half_conventions() {
+        // SAFETY: every call below is given NULL or a local buffer, which each function accepts.
+        unsafe {
+            Errno(0).set();
+            assert!(verbs_open_device(ptr::null_mut(), ptr::null_mut()).is_null());
+            assert_eq!(Errno::last(), Errno::EINVAL, "not a device of ours");
+            let dummy = 1u8;
+            assert!(verbs_open_device(ptr::null_mut(), (&raw const dummy).cast_mut().cast()).is_null());
+            assert_eq!(Errno::last(), Errno::EOPNOTSUPP, "provider private data is refused, not dropped");
+            assert_eq!(ibv_query_gid_type(ptr::null_mut(), 1, 0, ptr::null_mut()), -1);
+            let mut buf = [0 as c_char; 8];
+            assert_eq!(ibv_read_ibdev_sysfs_file(buf.as_mut_ptr(), buf.len(), ptr::null_mut(), c"x".as_ptr()), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            // Registration of NULL, an uninit of NULL, set_ops on NULL and logging are harmless and keep errno.
+            Errno::ENODEV.set();
+            verbs_register_driver_34(ptr::null());
+            verbs_uninit_context(ptr::null_mut());
+            verbs_set_ops(ptr::null_mut(), ptr::null());
+            __verbs_log(ptr::null_mut(), 1, c"x %d\n".as_ptr());
+            assert_eq!(Errno::last(), Errno::ENODEV);
+            // A context for a device that is not ours: NULL with EINVAL, and the fd is closed.
+            let fd = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY);
+            assert!(fd >= 0);
+            assert!(_verbs_init_and_alloc_context(ptr::null_mut(), fd, 4096, ptr::null_mut(), 0).is_null());
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            assert_eq!(libc::fcntl(fd, libc::F_GETFD), -1, "cmd_fd was closed, as the contract says");
+        }
+    }
+}

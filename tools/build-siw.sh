@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Builds the Soft-iWARP kernel module (siw.ko) for the test guest's kernel, out of tree: Debian's 6.1 kernels ship
+# rdma_rxe but not siw (CONFIG_RDMA_SIW is off). It takes the source of exactly the installed kernel's version
+# (`dpkg-query -W -f='${Version}' linux-image-<kver>`): linux-source-6.1=<that version> is downloaded with
+# `apt-get download` (not installed: it is a 140 MB tarball of which siw needs 300 KB), only
+# drivers/infiniband/sw/siw/ is extracted from it, and the module is built against linux-headers-<kver> (installed
+# at the same version if missing) with
+#   make -C /lib/modules/<kver>/build M=<dir> CONFIG_RDMA_SIW=m modules
+# The module (debug info stripped) is cached as
+#   build/siw/<kver>/siw.ko
+# and reused when present: then nothing is downloaded and the script takes a few milliseconds. A build takes
+# ~30 s (most of it the download and unpacking the source tarball). Kernel source and siw.ko stay under build/
+# (ignored by git).
+#
+#   tools/build-siw.sh [KVER]    default: the kernel tests/guest/run boots (the newest /boot/vmlinuz-6.1.* whose
+#                                /lib/modules/<kver>/modules.dep exists; RDMA_GUEST_KVER overrides, as for run)
+#   tools/build-siw.sh --check   exit 1 (and say so) if the module for that kernel is not built yet
+#
+# Prints the module's path on stdout; at most one line of progress on stderr; on failure one line
+# "build-siw: FAILED: <reason>" (after the tail of the failing tool's log) and exit status 1.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+
+die() { echo "build-siw: FAILED: $*" >&2; exit 1; }
+
+check=0
+case "${1:-}" in
+    --check) check=1; shift ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) die "unknown option '$1' (usage: $0 [--check] [KVER])" ;;
+esac
+
+kver=${1:-${RDMA_GUEST_KVER:-}}
+if [[ -z $kver ]]; then
+    best=""
+    for k in /boot/vmlinuz-6.1.*; do
+        [[ -r "$k" && -f "/lib/modules/${k#/boot/vmlinuz-}/modules.dep" ]] && best+="${k#/boot/vmlinuz-}"$'\n'
+    done
+    kver=$(printf '%s' "$best" | sort -V | tail -n 1)
+fi
+[[ -n $kver ]] || die "no Debian 6.1 kernel (/boot/vmlinuz-6.1.* with /lib/modules/<kver>): run tools/install-deps.sh"
+out=$ROOT/build/siw/$kver
+if [[ -s $out/siw.ko ]]; then
+    echo "$out/siw.ko"
+    exit 0
+fi
+if (( check )); then
+    echo "build-siw: $out/siw.ko is not built (run tools/build-siw.sh)" >&2
+    exit 1
+fi
+
+mkdir -p "$out" || die "cannot create $out"
+# Two runners starting at once: the second waits for the first and then finds the module.
+exec 9> "$out/.lock"
+flock -w 900 9 || die "timed out waiting for another build-siw.sh ($out/.lock)"
+if [[ -s $out/siw.ko ]]; then
+    echo "$out/siw.ko"
+    exit 0
+fi
+
+ver=$(dpkg-query -W -f='${Version}' "linux-image-$kver" 2>/dev/null)
+[[ -n $ver ]] || die "package linux-image-$kver is not installed, so its source version is unknown"
+SUDO=()
+if (( EUID != 0 )); then
+    command -v sudo > /dev/null 2>&1 || die "not root and no sudo: cannot install linux-headers-$kver"
+    SUDO=(sudo -n)
+fi
+export DEBIAN_FRONTEND=noninteractive
+APT_OPTS=(-q -y -o DPkg::Lock::Timeout=600)
+
+t0=${EPOCHREALTIME/./}
+printf 'build-siw: building siw.ko for %s from linux-source-6.1 %s (~30 s) ... ' "$kver" "$ver" >&2
+work=$(mktemp -d "${TMPDIR:-/tmp}/build-siw.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$work"' EXIT
+fail_log() { # LOG REASON
+    echo >&2
+    echo "build-siw: ---- last lines of $(basename "$1") ----" >&2
+    tail -n 25 "$1" | sed 's/^/    /' >&2
+    die "$2"
+}
+
+# apt-get with one retry after `apt-get update` (stale package lists on a machine that has not updated lately).
+apt_retry() { # LOG CMD...
+    local log=$1; shift
+    "$@" >> "$log" 2>&1 && return 0
+    "${SUDO[@]}" apt-get "${APT_OPTS[@]}" update >> "$log" 2>&1 || return 1
+    "$@" >> "$log" 2>&1
+}
+
+# The headers (and through them the compiler the kernel was built with) for out-of-tree modules.
+if [[ ! -f /lib/modules/$kver/build/Makefile ]]; then
+    apt_retry "$work/apt-headers.log" "${SUDO[@]}" apt-get "${APT_OPTS[@]}" install --no-install-recommends \
+        "linux-headers-$kver=$ver" ||
+        fail_log "$work/apt-headers.log" "apt-get install linux-headers-$kver=$ver"
+fi
+[[ -f /lib/modules/$kver/build/Makefile ]] || die "no /lib/modules/$kver/build/Makefile after installing linux-headers-$kver"
+command -v make > /dev/null 2>&1 || die "make is not installed (tools/install-deps.sh installs it)"
+
+# The source, at exactly the running image's version: downloaded, never installed.
+(cd "$work" && apt_retry "$work/apt-download.log" apt-get download -q "linux-source-6.1=$ver") ||
+    fail_log "$work/apt-download.log" \
+        "apt-get download linux-source-6.1=$ver (is version $ver still in the archive? a newer kernel is then needed: apt-get install linux-image-amd64)"
+deb=$(ls "$work"/linux-source-6.1_*.deb 2> /dev/null | head -n 1)
+[[ -n $deb ]] || die "apt-get download left no linux-source-6.1_*.deb"
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" ./usr/src/linux-source-6.1.tar.xz 2> "$work/tar.log" ||
+    fail_log "$work/tar.log" "no usr/src/linux-source-6.1.tar.xz in $(basename "$deb")"
+rm -f "$deb"
+tar -xJf "$work/usr/src/linux-source-6.1.tar.xz" -C "$work" linux-source-6.1/drivers/infiniband/sw/siw 2> "$work/tar.log" ||
+    fail_log "$work/tar.log" "no drivers/infiniband/sw/siw in linux-source-6.1.tar.xz"
+rm -f "$work/usr/src/linux-source-6.1.tar.xz"
+src=$work/linux-source-6.1/drivers/infiniband/sw/siw
+
+make -C "/lib/modules/$kver/build" M="$src" CONFIG_RDMA_SIW=m modules > "$work/make.log" 2>&1 ||
+    fail_log "$work/make.log" "make -C /lib/modules/$kver/build M=<siw> CONFIG_RDMA_SIW=m modules"
+[[ -s $src/siw.ko ]] || fail_log "$work/make.log" "make succeeded but produced no siw.ko"
+vm=$(modinfo -F vermagic "$src/siw.ko" 2> /dev/null)
+[[ $vm == "$kver "* ]] || die "siw.ko's vermagic is '$vm', not $kver"
+# Debug info makes it 5 MB, read over 9p at every insmod in the guest: strip it (0.3 MB).
+strip --strip-debug -o "$out/siw.ko.tmp" "$src/siw.ko" 2> /dev/null || cp "$src/siw.ko" "$out/siw.ko.tmp"
+mv -f "$out/siw.ko.tmp" "$out/siw.ko" || die "cannot write $out/siw.ko"
+echo "$ver" > "$out/source-version"
+t1=${EPOCHREALTIME/./}
+printf 'done in %d s\n' $(( (t1 - t0) / 1000000 )) >&2
+echo "$out/siw.ko"

@@ -4,8 +4,7 @@
 #   make test            everything: cargo tests, header/layout/export checks, and the Soft-RoCE guest suite
 #   make install PREFIX=/usr/local   libraries, headers and pkg-config files
 #   make headers         regenerate include/ from the Rust definitions (cbindgen) + cbindgen/ fragments
-#   make deps            install what the tests need (qemu, Debian kernel, rdma-core 44 for comparison, ...) and
-#                        build the Soft-iWARP module for the guest kernel (tools/build-siw.sh)
+#   make deps            install what the tests need (qemu, Debian kernel, rdma-core 44 for comparison, siw.ko, ...)
 
 CARGO    ?= cargo
 PROFILE  ?= release
@@ -62,7 +61,6 @@ uninstall:
 
 deps:
 	tools/install-deps.sh
-	tools/build-siw.sh > /dev/null
 
 # The whole suite: one runner, one summary line ("N passed, N failed") at the end.
 test: deps all examples

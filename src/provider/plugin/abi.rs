@@ -1,13 +1,22 @@
-//! The provider-interface structs of rdma-core 44's `libibverbs/driver.h` that the plug-in loader needs, laid out
-//! as C lays them out (`#[repr(C)]`, same members in the same order).
+//! rdma-core 44's provider-private structs (`libibverbs/driver.h`, `cmd_ioctl.h`, `kern-abi.h`), shared with the
+//! C plug-ins byte for byte: the device and context interface, the provider object structs the `ibv_cmd_*` fill,
+//! the ioctl command buffer, and the write() command layouts (`struct ibv_<cmd>` = header + the kernel's core
+//! request, then the provider's driver data).
+//!
+//! rdma-core installs none of these headers, so their layout was measured once from its v44.0 sources and kept as
+//! data: `tests/layout/private/rdma-core-44.tsv`, made by `tests/layout/private/gen.py`. The tests below check every
+//! row against these definitions (and fail on a row they do not know).
 //!
 //! `verbs_context_ops` keeps its 76 members as untyped function pointers: the loader only copies them (as
 //! rdma-core's `verbs_set_ops`) and casts the few it calls to their prototypes at the call site
 //! ([`super::op`]).
 #![allow(non_camel_case_types)]
 
-use rdma_common::abi::verbs::{ibv_context, ibv_device, ibv_node_type, IBV_SYSFS_NAME_MAX, IBV_SYSFS_PATH_MAX};
+use rdma_common::abi::verbs::*;
+use rdma_common::uapi::ib_user_verbs::*;
+use rdma_common::uapi::rdma_user_ioctl_cmds::ib_uverbs_attr;
 use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::mem::{offset_of, size_of};
 
 /// `struct list_node` (ccan/list.h): a doubly linked list link.
 #[repr(C)]
@@ -93,91 +102,313 @@ pub struct verbs_device {
 /// An untyped provider op (cast to its prototype where called).
 pub type AnyOp = Option<unsafe extern "C" fn()>;
 
-/// `struct verbs_context_ops`: a provider's verbs, sorted by name, NULL where it has none.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct verbs_context_ops {
-    pub advise_mr: AnyOp,
-    pub alloc_dm: AnyOp,
-    pub alloc_mw: AnyOp,
-    pub alloc_null_mr: AnyOp,
-    pub alloc_parent_domain: AnyOp,
-    pub alloc_pd: AnyOp,
-    pub alloc_td: AnyOp,
-    pub async_event: AnyOp,
-    pub attach_counters_point_flow: AnyOp,
-    pub attach_mcast: AnyOp,
-    pub bind_mw: AnyOp,
-    pub close_xrcd: AnyOp,
-    pub cq_event: AnyOp,
-    pub create_ah: AnyOp,
-    pub create_counters: AnyOp,
-    pub create_cq: AnyOp,
-    pub create_cq_ex: AnyOp,
-    pub create_flow: AnyOp,
-    pub create_flow_action_esp: AnyOp,
-    pub create_qp: AnyOp,
-    pub create_qp_ex: AnyOp,
-    pub create_rwq_ind_table: AnyOp,
-    pub create_srq: AnyOp,
-    pub create_srq_ex: AnyOp,
-    pub create_wq: AnyOp,
-    pub dealloc_mw: AnyOp,
-    pub dealloc_pd: AnyOp,
-    pub dealloc_td: AnyOp,
-    pub dereg_mr: AnyOp,
-    pub destroy_ah: AnyOp,
-    pub destroy_counters: AnyOp,
-    pub destroy_cq: AnyOp,
-    pub destroy_flow: AnyOp,
-    pub destroy_flow_action: AnyOp,
-    pub destroy_qp: AnyOp,
-    pub destroy_rwq_ind_table: AnyOp,
-    pub destroy_srq: AnyOp,
-    pub destroy_wq: AnyOp,
-    pub detach_mcast: AnyOp,
-    pub free_context: AnyOp,
-    pub free_dm: AnyOp,
-    pub get_srq_num: AnyOp,
-    pub import_dm: AnyOp,
-    pub import_mr: AnyOp,
-    pub import_pd: AnyOp,
-    pub modify_cq: AnyOp,
-    pub modify_flow_action_esp: AnyOp,
-    pub modify_qp: AnyOp,
-    pub modify_qp_rate_limit: AnyOp,
-    pub modify_srq: AnyOp,
-    pub modify_wq: AnyOp,
-    pub open_qp: AnyOp,
-    pub open_xrcd: AnyOp,
-    pub poll_cq: AnyOp,
-    pub post_recv: AnyOp,
-    pub post_send: AnyOp,
-    pub post_srq_ops: AnyOp,
-    pub post_srq_recv: AnyOp,
-    pub query_device_ex: AnyOp,
-    pub query_ece: AnyOp,
-    pub query_port: AnyOp,
-    pub query_qp: AnyOp,
-    pub query_qp_data_in_order: AnyOp,
-    pub query_rt_values: AnyOp,
-    pub query_srq: AnyOp,
-    pub read_counters: AnyOp,
-    pub reg_dm_mr: AnyOp,
-    pub reg_dmabuf_mr: AnyOp,
-    pub reg_mr: AnyOp,
-    pub req_notify_cq: AnyOp,
-    pub rereg_mr: AnyOp,
-    pub resize_cq: AnyOp,
-    pub set_ece: AnyOp,
-    pub unimport_dm: AnyOp,
-    pub unimport_mr: AnyOp,
-    pub unimport_pd: AnyOp,
+macro_rules! context_ops {
+    ($($n:ident),* $(,)?) => {
+        /// `struct verbs_context_ops`: a provider's verbs, sorted by name, NULL where it has none.
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        pub struct verbs_context_ops {
+            $(pub $n: AnyOp,)*
+        }
+
+        /// The members of `verbs_context_ops`, in order.
+        pub const VERBS_CONTEXT_OPS_NAMES: &[&str] = &[$(stringify!($n)),*];
+    };
 }
+
+context_ops!(
+    advise_mr, alloc_dm, alloc_mw, alloc_null_mr, alloc_parent_domain, alloc_pd,
+    alloc_td, async_event, attach_counters_point_flow, attach_mcast, bind_mw, close_xrcd,
+    cq_event, create_ah, create_counters, create_cq, create_cq_ex, create_flow,
+    create_flow_action_esp, create_qp, create_qp_ex, create_rwq_ind_table, create_srq, create_srq_ex,
+    create_wq, dealloc_mw, dealloc_pd, dealloc_td, dereg_mr, destroy_ah,
+    destroy_counters, destroy_cq, destroy_flow, destroy_flow_action, destroy_qp, destroy_rwq_ind_table,
+    destroy_srq, destroy_wq, detach_mcast, free_context, free_dm, get_srq_num,
+    import_dm, import_mr, import_pd, modify_cq, modify_flow_action_esp, modify_qp,
+    modify_qp_rate_limit, modify_srq, modify_wq, open_qp, open_xrcd, poll_cq,
+    post_recv, post_send, post_srq_ops, post_srq_recv, query_device_ex, query_ece,
+    query_port, query_qp, query_qp_data_in_order, query_rt_values, query_srq, read_counters,
+    reg_dm_mr, reg_dmabuf_mr, reg_mr, req_notify_cq, rereg_mr, resize_cq,
+    set_ece, unimport_dm, unimport_mr, unimport_pd,
+);
 
 const _: () = assert!(std::mem::size_of::<verbs_context_ops>() == 76 * 8);
 const _: () = assert!(std::mem::offset_of!(verbs_device, ops) == std::mem::size_of::<ibv_device>());
 
-/// Unused here but named by the prototypes above.
-#[allow(dead_code)]
-type _Ctx = ibv_context;
+// ---------------------------------------------------------------------------------------------------------------
+// The provider object structs the ibv_cmd_* fill, and the ioctl command buffer.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// `struct verbs_xrcd`: `comp_mask` has `VERBS_XRCD_HANDLE` when `handle` is valid.
+#[repr(C)]
+pub struct verbs_xrcd {
+    pub xrcd: ibv_xrcd,
+    pub comp_mask: u32,
+    pub handle: u32,
+}
+
+/// `struct verbs_srq`.
+#[repr(C)]
+pub struct verbs_srq {
+    pub srq: ibv_srq,
+    /// `enum ibv_srq_type`.
+    pub srq_type: u32,
+    pub xrcd: *mut verbs_xrcd,
+    pub cq: *mut ibv_cq,
+    pub srq_num: u32,
+}
+
+/// `struct verbs_qp`: the union of `ibv_qp` and `ibv_qp_ex` (which starts with `qp_base: ibv_qp`), then
+/// `comp_mask` (`VERBS_QP_XRCD`, `VERBS_QP_EX`) and `xrcd`.
+#[repr(C)]
+pub struct verbs_qp {
+    pub qp_ex: ibv_qp_ex,
+    pub comp_mask: u32,
+    pub xrcd: *mut verbs_xrcd,
+}
+
+/// `struct verbs_cq`: the union of `ibv_cq` and `ibv_cq_ex` (which starts with the `ibv_cq` fields).
+#[repr(C)]
+pub struct verbs_cq {
+    pub cq_ex: ibv_cq_ex,
+}
+
+/// `struct verbs_mr`.
+#[repr(C)]
+pub struct verbs_mr {
+    pub ibv_mr: ibv_mr,
+    /// `enum ibv_mr_type`.
+    pub mr_type: u32,
+    pub access: c_int,
+}
+
+/// `struct verbs_flow_action`.
+#[repr(C)]
+pub struct verbs_flow_action {
+    pub action: ibv_flow_action,
+    pub handle: u32,
+    /// `enum ibv_flow_action_type`.
+    pub r#type: u32,
+}
+
+/// `struct verbs_dm`.
+#[repr(C)]
+pub struct verbs_dm {
+    pub dm: ibv_dm,
+    pub handle: u32,
+}
+
+/// `struct verbs_counters`.
+#[repr(C)]
+pub struct verbs_counters {
+    pub counters: ibv_counters,
+    pub handle: u32,
+}
+
+/// `struct ib_uverbs_ioctl_hdr` (rdma/rdma_user_ioctl_cmds.h), followed by its `attrs[]`.
+#[repr(C)]
+pub struct ib_uverbs_ioctl_hdr {
+    pub length: u16,
+    pub object_id: u16,
+    pub method_id: u16,
+    pub num_attrs: u16,
+    pub reserved1: u64,
+    pub driver_id: u32,
+    pub reserved2: u32,
+    pub attrs: [ib_uverbs_attr; 0],
+}
+
+/// libibverbs' `struct ibv_command_buffer` (cmd_ioctl.h): one block of ioctl attributes, linked to the
+/// blocks of the callers below it (`next`); `next_attr` is the first unfilled slot of `hdr.attrs`.
+#[repr(C)]
+pub struct ibv_command_buffer {
+    pub next: *mut ibv_command_buffer,
+    pub next_attr: *mut ib_uverbs_attr,
+    pub last_attr: *mut ib_uverbs_attr,
+    pub uhw_in_idx: u8,
+    pub uhw_out_idx: u8,
+    pub uhw_in_headroom_dwords: u8,
+    pub uhw_out_headroom_dwords: u8,
+    /// Bit fields: `buffer_error:1, fallback_require_ex:1, fallback_ioctl_only:1`.
+    pub flags: u8,
+    pub hdr: ib_uverbs_ioctl_hdr,
+}
+
+/// `ibv_command_buffer.flags`: a fill function was given what the ABI cannot carry.
+pub const BUFFER_ERROR: u8 = 1 << 0;
+/// `_UHW_NO_INDEX`.
+pub const UHW_NO_INDEX: u8 = 0xff;
+
+/// `VERBS_XRCD_HANDLE`, `VERBS_QP_XRCD`.
+pub const VERBS_XRCD_HANDLE: u32 = 1 << 0;
+pub const VERBS_QP_XRCD: u32 = 1 << 0;
+/// `enum ibv_mr_type`.
+pub const IBV_MR_TYPE_MR: u32 = 0;
+pub const IBV_MR_TYPE_IMPORTED_MR: u32 = 2;
+pub const IBV_MR_TYPE_DMABUF_MR: u32 = 3;
+/// `IBV_FLOW_ACTION_ESP`.
+pub const IBV_FLOW_ACTION_ESP: u32 = 1;
+/// `CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX`.
+pub const CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX: u32 = 1 << 0;
+
+const _: () = {
+    assert!(size_of::<ib_uverbs_attr>() == 16);
+    assert!(size_of::<ib_uverbs_ioctl_hdr>() == 24);
+    assert!(offset_of!(ibv_command_buffer, hdr) == 32);
+    assert!(size_of::<ibv_command_buffer>() == 56);
+    assert!(size_of::<verbs_xrcd>() == 16);
+    assert!(size_of::<verbs_mr>() == size_of::<ibv_mr>() + 8);
+    assert!(offset_of!(verbs_srq, srq_type) == size_of::<ibv_srq>());
+    assert!(offset_of!(verbs_qp, comp_mask) == size_of::<ibv_qp_ex>());
+    assert!(offset_of!(verbs_flow_action, handle) == 8 && size_of::<verbs_flow_action>() == 16);
+    assert!(offset_of!(verbs_dm, handle) == size_of::<ibv_dm>());
+    assert!(offset_of!(verbs_counters, handle) == 8);
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// kern-abi.h: the write() commands the ibv_cmd_* take.
+// ---------------------------------------------------------------------------------------------------------------
+
+/// `struct ex_hdr`: the header of an extended write() command.
+#[repr(C)]
+pub struct ex_hdr {
+    pub hdr: ib_uverbs_cmd_hdr,
+    pub ex_hdr: ib_uverbs_ex_cmd_hdr,
+}
+
+macro_rules! commands {
+    ($($name:ident = $hdr:ty, $core:ty;)*) => {$(
+        #[doc = concat!("`struct ", stringify!($name), "` (kern-abi.h): the write() header, then `struct ",
+                        stringify!($core), "`; the provider's driver data follows.")]
+        #[repr(C)]
+        pub struct $name {
+            pub hdr: $hdr,
+            pub core: $core,
+        }
+    )*};
+}
+
+commands! {
+    ibv_get_context = ib_uverbs_cmd_hdr, ib_uverbs_get_context;
+    ibv_query_port = ib_uverbs_cmd_hdr, ib_uverbs_query_port;
+    ibv_alloc_pd = ib_uverbs_cmd_hdr, ib_uverbs_alloc_pd;
+    ibv_open_xrcd = ib_uverbs_cmd_hdr, ib_uverbs_open_xrcd;
+    ibv_reg_mr = ib_uverbs_cmd_hdr, ib_uverbs_reg_mr;
+    ibv_rereg_mr = ib_uverbs_cmd_hdr, ib_uverbs_rereg_mr;
+    ibv_alloc_mw = ib_uverbs_cmd_hdr, ib_uverbs_alloc_mw;
+    ibv_create_cq = ib_uverbs_cmd_hdr, ib_uverbs_create_cq;
+    ibv_create_cq_ex = ex_hdr, ib_uverbs_ex_create_cq;
+    ibv_resize_cq = ib_uverbs_cmd_hdr, ib_uverbs_resize_cq;
+    ibv_modify_cq = ex_hdr, ib_uverbs_ex_modify_cq;
+    ibv_create_srq = ib_uverbs_cmd_hdr, ib_uverbs_create_srq;
+    ibv_create_xsrq = ib_uverbs_cmd_hdr, ib_uverbs_create_xsrq;
+    ibv_modify_srq = ib_uverbs_cmd_hdr, ib_uverbs_modify_srq;
+    ibv_query_srq = ib_uverbs_cmd_hdr, ib_uverbs_query_srq;
+    ibv_create_qp = ib_uverbs_cmd_hdr, ib_uverbs_create_qp;
+    ibv_create_qp_ex = ex_hdr, ib_uverbs_ex_create_qp;
+    ibv_open_qp = ib_uverbs_cmd_hdr, ib_uverbs_open_qp;
+    ibv_query_qp = ib_uverbs_cmd_hdr, ib_uverbs_query_qp;
+    ibv_modify_qp = ib_uverbs_cmd_hdr, ib_uverbs_modify_qp;
+    ibv_modify_qp_ex = ex_hdr, ib_uverbs_ex_modify_qp;
+    ibv_create_wq = ex_hdr, ib_uverbs_ex_create_wq;
+    ibv_modify_wq = ex_hdr, ib_uverbs_ex_modify_wq;
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    const TABLE: &str = include_str!("../../../tests/layout/private/rdma-core-44.tsv");
+
+    /// (offset, size) of a member of our definition, by the C names of the table.
+    macro_rules! member {
+        ($t:ty, $f:ident) => {{
+            fn size_of_field<T, F>(_: impl Fn(&T) -> &F) -> usize {
+                size_of::<F>()
+            }
+            (offset_of!($t, $f), size_of_field(|x: &$t| &x.$f))
+        }};
+    }
+
+    fn ours() -> HashMap<(&'static str, &'static str), (usize, usize)> {
+        let mut m = HashMap::new();
+        macro_rules! s {
+            ($c:literal = $t:ty { $($cm:literal => $f:ident),* $(,)? }) => {
+                m.insert(($c, "-"), (0, size_of::<$t>()));
+                $( m.insert(($c, $cm), member!($t, $f)); )*
+            };
+        }
+        s!("verbs_match_ent" = verbs_match_ent { "driver_data" => driver_data, "u" => u, "vendor" => vendor,
+            "device" => device, "kind" => kind });
+        s!("verbs_sysfs_dev" = verbs_sysfs_dev { "entry" => entry, "provider_data" => provider_data,
+            "match" => r#match, "flags" => flags, "sysfs_name" => sysfs_name, "sysfs_cdev" => sysfs_cdev,
+            "ibdev_name" => ibdev_name, "ibdev_path" => ibdev_path, "modalias" => modalias, "node_guid" => node_guid,
+            "driver_id" => driver_id, "node_type" => node_type, "ibdev_idx" => ibdev_idx, "num_ports" => num_ports,
+            "abi_ver" => abi_ver, "time_created" => time_created });
+        s!("verbs_device_ops" = verbs_device_ops { "name" => name, "match_min_abi_version" => match_min_abi_version,
+            "match_max_abi_version" => match_max_abi_version, "match_table" => match_table,
+            "static_providers" => static_providers, "match_device" => match_device,
+            "alloc_context" => alloc_context, "import_context" => import_context, "alloc_device" => alloc_device,
+            "uninit_device" => uninit_device });
+        s!("verbs_device" = verbs_device { "device" => device, "ops" => ops, "refcount" => refcount,
+            "entry" => entry, "sysfs" => sysfs, "core_support" => core_support });
+        s!("verbs_xrcd" = verbs_xrcd { "xrcd" => xrcd, "comp_mask" => comp_mask, "handle" => handle });
+        s!("verbs_srq" = verbs_srq { "srq" => srq, "srq_type" => srq_type, "xrcd" => xrcd, "cq" => cq,
+            "srq_num" => srq_num });
+        s!("verbs_mr" = verbs_mr { "ibv_mr" => ibv_mr, "mr_type" => mr_type, "access" => access });
+        // The unions of driver.h: `qp`/`cq` are the first fields of `qp_ex`/`cq_ex`.
+        s!("verbs_qp" = verbs_qp { "qp_ex" => qp_ex, "comp_mask" => comp_mask, "xrcd" => xrcd });
+        m.insert(("verbs_qp", "qp"), (offset_of!(verbs_qp, qp_ex.qp_base), size_of::<ibv_qp>()));
+        s!("verbs_cq" = verbs_cq { "cq_ex" => cq_ex });
+        m.insert(("verbs_cq", "cq"), (offset_of!(verbs_cq, cq_ex), size_of::<ibv_cq>()));
+        s!("verbs_flow_action" = verbs_flow_action { "action" => action, "handle" => handle, "type" => r#type });
+        s!("verbs_dm" = verbs_dm { "dm" => dm, "handle" => handle });
+        s!("verbs_counters" = verbs_counters { "counters" => counters, "handle" => handle });
+        s!("ibv_command_buffer" = ibv_command_buffer { "next" => next, "next_attr" => next_attr,
+            "last_attr" => last_attr, "uhw_in_idx" => uhw_in_idx, "uhw_out_idx" => uhw_out_idx,
+            "uhw_in_headroom_dwords" => uhw_in_headroom_dwords, "uhw_out_headroom_dwords" => uhw_out_headroom_dwords,
+            "hdr" => hdr });
+        s!("ex_hdr" = ex_hdr { "hdr" => hdr, "ex_hdr" => ex_hdr });
+        macro_rules! cmds { ($($c:ident)*) => { $( m.insert((stringify!($c), "-"), (0, size_of::<$c>())); )* }; }
+        cmds!(ibv_get_context ibv_query_port ibv_alloc_pd ibv_open_xrcd ibv_reg_mr ibv_rereg_mr ibv_alloc_mw
+            ibv_create_cq ibv_create_cq_ex ibv_resize_cq ibv_modify_cq ibv_create_srq ibv_create_xsrq ibv_modify_srq
+            ibv_query_srq ibv_create_qp ibv_create_qp_ex ibv_open_qp ibv_query_qp ibv_modify_qp ibv_modify_qp_ex
+            ibv_create_wq ibv_modify_wq);
+        m.insert(("verbs_context_ops", "-"), (0, size_of::<verbs_context_ops>()));
+        m
+    }
+
+    #[test]
+    fn matches_rdma_core_44() {
+        let ours = ours();
+        // verbs_context_ops: its members in rdma-core's order are ours, each one pointer wide.
+        let ops_names = VERBS_CONTEXT_OPS_NAMES;
+        let (mut checked, mut bad) = (0, Vec::new());
+        let mut ops_seen = 0;
+        for line in TABLE.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 4, "malformed row {line:?}");
+            let (off, size): (usize, usize) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+            let got = if f[0] == "verbs_context_ops" && f[1] != "-" {
+                let i = ops_names.iter().position(|n| *n == f[1]);
+                ops_seen += 1;
+                i.map(|i| (i * 8, 8))
+            } else {
+                ours.get(&(f[0], f[1])).copied()
+            };
+            checked += 1;
+            match got {
+                None => bad.push(format!("{}.{}: in the table, not in our definitions", f[0], f[1])),
+                Some(g) if g != (off, size) => {
+                    bad.push(format!("{}.{}: rdma-core 44 at {off} size {size}, ours at {} size {}", f[0], f[1], g.0, g.1))
+                }
+                Some(_) => {}
+            }
+        }
+        assert_eq!(ops_seen, ops_names.len(), "verbs_context_ops member count");
+        println!("private layout: {checked} facts checked against rdma-core 44, {} differences", bad.len());
+        assert!(checked > 150, "the table is too small: {checked} rows");
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+}

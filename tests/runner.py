@@ -58,7 +58,7 @@ def save(name, text):
 
 # The least each layer must report having checked: a layer that runs nothing (a guest that boots and prints no
 # PASS/FAIL line, a cargo run with no test, a script that compares nothing) fails instead of passing.
-MIN_CARGO_TESTS = 200
+MIN_CARGO_TESTS = 100
 MIN_GUEST_CHECKS = 600
 MIN_CASE_CHECKS = 3
 

@@ -136,17 +136,12 @@ pub unsafe extern "C" fn verbs_set_ops(vctx: *mut verbs_context, ops: *const ver
 
 /// `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`.
 ///
-/// `ibv_open_device(3)` with provider private data (mlx5dv_open_device passes its attributes there). Our
-/// `alloc_context` path passes NULL private data, which every provider accepts; a non-NULL `private_data` is
-/// refused with `EOPNOTSUPP` rather than silently dropped. Returns NULL with `errno` on failure.
+/// `ibv_open_device(3)` with provider private data: a plug-in's `alloc_context` receives it (mlx5dv_open_device
+/// passes its attributes there); a device of a native provider refuses non-NULL data with `EOPNOTSUPP`. Returns
+/// NULL with `errno` on failure, as `ibv_open_device(3)`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_open_device(device: *mut ibv_device, private_data: *mut c_void) -> *mut ibv_context {
-    if !private_data.is_null() {
-        Errno::EOPNOTSUPP.set();
-        return ptr::null_mut();
-    }
-    // SAFETY: forwarded C contract.
-    unsafe { crate::verbs::device::ibv_open_device(device.cast()).cast() }
+    crate::verbs::device::open_device_with(device.cast(), private_data).cast()
 }
 
 /// `void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...)`.
@@ -276,9 +271,6 @@ mod tests {
             Errno(0).set();
             assert!(verbs_open_device(ptr::null_mut(), ptr::null_mut()).is_null());
             assert_eq!(Errno::last(), Errno::EINVAL, "not a device of ours");
-            let dummy = 1u8;
-            assert!(verbs_open_device(ptr::null_mut(), (&raw const dummy).cast_mut().cast()).is_null());
-            assert_eq!(Errno::last(), Errno::EOPNOTSUPP, "provider private data is refused, not dropped");
             assert_eq!(ibv_query_gid_type(ptr::null_mut(), 1, 0, ptr::null_mut()), -1);
             let mut buf = [0 as c_char; 8];
             assert_eq!(ibv_read_ibdev_sysfs_file(buf.as_mut_ptr(), buf.len(), ptr::null_mut(), c"x".as_ptr()), -1);

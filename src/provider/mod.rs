@@ -370,10 +370,15 @@ pub trait Provider: Sync + Send + 'static {
     fn public_device(&self) -> Option<*mut ibv_device> {
         None
     }
-    /// `ibv_open_device(3)` on `dev` (rdma-core's `verbs_open_device`); `None` = assemble a native context (the
+    /// `ibv_open_device(3)` on `dev` (rdma-core's `verbs_open_device`), with the provider's private data
+    /// (`mlx5dv_open_device` passes its attributes; NULL otherwise); `None` = assemble a native context (the
     /// entry-point layer's GET_CONTEXT path). A plug-in returns its own context.
-    fn open_context_obj(&self, dev: &'static crate::object::Device) -> Option<Result<*mut ibv_context>> {
-        let _ = dev;
+    fn open_context_obj(
+        &self,
+        dev: &'static crate::object::Device,
+        private_data: *mut c_void,
+    ) -> Option<Result<*mut ibv_context>> {
+        let _ = (dev, private_data);
         None
     }
     /// `ibv_close_device(3)`: `None` = a native context (the entry-point layer frees it).

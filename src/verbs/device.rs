@@ -260,8 +260,8 @@ pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> __be64 
 
 /// Opens a context on `dev` (rdma-core's `verbs_open_device` + the provider's `alloc_context`): the uverbs fd,
 /// GET_CONTEXT (with its async event fd), then the `verbs_context` with every op installed.
-fn open_context(dev: &'static Device) -> Result<*mut ibv_context> {
-    if let Some(r) = dev.provider.open_context_obj(dev) {
+fn open_context(dev: &'static Device, private_data: *mut std::ffi::c_void) -> Result<*mut ibv_context> {
+    if let Some(r) = dev.provider.open_context_obj(dev, private_data) {
         // A provider that assembles its own contexts (a plug-in): then the library's own ops, as rdma-core's
         // set_lib_ops.
         let ibv = r?;
@@ -319,7 +319,22 @@ pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_co
     ffi::boundary("ibv_open_device", || -> Result<*mut ibv_context> {
         ibverbs_init();
         let dev = self::device(device)?;
-        open_context(dev).inspect_err(|e| log::debug!("ibv_open_device({}): {e}", dev.info.name))
+        open_context(dev, std::ptr::null_mut()).inspect_err(|e| log::debug!("ibv_open_device({}): {e}", dev.info.name))
+    })
+    .or_null_errno()
+}
+
+/// rdma-core's `verbs_open_device`: `ibv_open_device(3)` handing `private_data` to the provider's
+/// `alloc_context` (what `mlx5dv_open_device` uses). A native provider takes none: non-NULL data is refused with
+/// `EOPNOTSUPP` there, never dropped. NULL with `errno` on failure, as `ibv_open_device(3)`.
+pub(crate) fn open_device_with(device: *mut ibv_device, private_data: *mut std::ffi::c_void) -> *mut ibv_context {
+    ffi::boundary("verbs_open_device", || -> Result<*mut ibv_context> {
+        ibverbs_init();
+        let dev = self::device(device)?;
+        if !private_data.is_null() && dev.provider.public_device().is_none() {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        open_context(dev, private_data)
     })
     .or_null_errno()
 }

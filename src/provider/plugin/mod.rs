@@ -502,13 +502,13 @@ impl Provider for Plugin {
         Some(unsafe { &raw mut (*self.vdev).device })
     }
 
-    fn open_context_obj(&self, dev: &'static Device) -> Option<Result<*mut ibv_context>> {
+    fn open_context_obj(&self, dev: &'static Device, private_data: *mut c_void) -> Option<Result<*mut ibv_context>> {
         Some((|| {
             let fd = crate::kernel::open_uverbs(&dev.info.uverbs_dev_path)?.into_raw_fd();
             let alloc = self.ops.alloc_context.ok_or(Errno::EOPNOTSUPP)?;
             Errno(0).set();
             // SAFETY: the plug-in's alloc_context takes ownership of fd (closes it on failure).
-            let vctx = unsafe { alloc(dev.public, fd, null_mut()) };
+            let vctx = unsafe { alloc(dev.public, fd, private_data) };
             if vctx.is_null() {
                 return Err(null_errno());
             }

@@ -141,7 +141,8 @@ pub unsafe extern "C" fn verbs_set_ops(vctx: *mut verbs_context, ops: *const ver
 /// NULL with `errno` on failure, as `ibv_open_device(3)`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_open_device(device: *mut ibv_device, private_data: *mut c_void) -> *mut ibv_context {
-    crate::verbs::device::open_device_with(device.cast(), private_data).cast()
+    // SAFETY: forwarded C contract.
+    unsafe { crate::verbs::device::open_device_with(device.cast(), private_data) }.cast()
 }
 
 /// `void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...)`.

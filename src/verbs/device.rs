@@ -327,7 +327,10 @@ pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_co
 /// rdma-core's `verbs_open_device`: `ibv_open_device(3)` handing `private_data` to the provider's
 /// `alloc_context` (what `mlx5dv_open_device` uses). A native provider takes none: non-NULL data is refused with
 /// `EOPNOTSUPP` there, never dropped. NULL with `errno` on failure, as `ibv_open_device(3)`.
-pub(crate) fn open_device_with(device: *mut ibv_device, private_data: *mut std::ffi::c_void) -> *mut ibv_context {
+///
+/// # Safety
+/// `device` is NULL or a pointer from C (checked against the registry); `private_data` is what the provider expects.
+pub(crate) unsafe fn open_device_with(device: *mut ibv_device, private_data: *mut std::ffi::c_void) -> *mut ibv_context {
     ffi::boundary("verbs_open_device", || -> Result<*mut ibv_context> {
         ibverbs_init();
         let dev = self::device(device)?;

@@ -373,7 +373,7 @@ pub trait Provider: Sync + Send + 'static {
     /// `ibv_open_device(3)` on `dev` (rdma-core's `verbs_open_device`), with the provider's private data
     /// (`mlx5dv_open_device` passes its attributes; NULL otherwise); `None` = assemble a native context (the
     /// entry-point layer's GET_CONTEXT path). A plug-in returns its own context.
-    fn open_context_obj(
+    unsafe fn open_context_obj(
         &self,
         dev: &'static crate::object::Device,
         private_data: *mut c_void,

@@ -261,7 +261,8 @@ pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> __be64 
 /// Opens a context on `dev` (rdma-core's `verbs_open_device` + the provider's `alloc_context`): the uverbs fd,
 /// GET_CONTEXT (with its async event fd), then the `verbs_context` with every op installed.
 fn open_context(dev: &'static Device, private_data: *mut std::ffi::c_void) -> Result<*mut ibv_context> {
-    if let Some(r) = dev.provider.open_context_obj(dev, private_data) {
+    // SAFETY: `private_data` is what the caller of verbs_open_device gave for this device's provider (or NULL).
+    if let Some(r) = unsafe { dev.provider.open_context_obj(dev, private_data) } {
         // A provider that assembles its own contexts (a plug-in): then the library's own ops, as rdma-core's
         // set_lib_ops.
         let ibv = r?;

@@ -502,7 +502,7 @@ impl Provider for Plugin {
         Some(unsafe { &raw mut (*self.vdev).device })
     }
 
-    fn open_context_obj(&self, dev: &'static Device, private_data: *mut c_void) -> Option<Result<*mut ibv_context>> {
+    unsafe fn open_context_obj(&self, dev: &'static Device, private_data: *mut c_void) -> Option<Result<*mut ibv_context>> {
         Some((|| {
             let fd = crate::kernel::open_uverbs(&dev.info.uverbs_dev_path)?.into_raw_fd();
             let alloc = self.ops.alloc_context.ok_or(Errno::EOPNOTSUPP)?;

@@ -3,11 +3,13 @@
 # (tests/guest/setup-siw.sh; siw.ko built out of tree by tools/build-siw.sh). Runs last in the boot and puts rxe back.
 # iWARP connects only through the CM, so the programs are librdmacm's and perftest -R:
 #
-#   rping (-C 10 -v; -V verify; -S 4096), ucmatose (-c 2, -c 10), rdma_server/rdma_client,
-#   rdma_xserver/rdma_xclient -c r, cmtime -c 100, ib_{send,write,read}_{lat,bw} -R
+#   ibv_devices / ibv_devinfo (siw0 and siw1, iWARP, ACTIVE), rping (-C 10 -v; -V verify; -S 4096, 23, 65535),
+#   ucmatose (-c 2, -c 10), rdma_server/rdma_client, rdma_xserver/rdma_xclient -c r, cmtime -c 100,
+#   ib_{send,write,read}_{lat,bw} -R
 #
-# in four sections: rdma-core alone (the reference), ours with our native Rust siw provider (RDMAV_PROVIDER=native),
-# ours with Debian's C plug-in libsiw-rdmav34.so (RDMAV_PROVIDER=plugin), and mixed pairs both ways. Where rdma-core
+# in sections: rdma-core alone (the reference), ours with our native Rust siw provider (RDMAV_PROVIDER=native),
+# ours with Debian's C plug-in libsiw-rdmav34.so (RDMAV_PROVIDER=plugin), each of these with mixed pairs both ways
+# (rping, ucmatose, rdma_server, ib_send_bw -R). Where rdma-core
 # fails on siw (measured: rping -q's rdma_establish EINVAL, ib_atomic_bw -R: siw has no atomics, ibv_rc_pingpong: no
 # CM), ours must fail the same way. CASE_LIBS=stock runs the "ours" sides with rdma-core.
 set -u
@@ -28,8 +30,33 @@ if ! siw_setup; then
     exit 1
 fi
 pass siw-setup "siw0 on veth0, siw1 on veth1, ports ACTIVE, rxe links removed"
-out=$(ibv_devinfo -d siw0 2>&1)
-if grep -q 'transport:.*iWARP' <<< "$out"; then pass siw-devinfo "rdma-core sees siw0 as iWARP"; else fail siw-devinfo "$out"; fi
+
+# devices_check TAG LIBS : ibv_devices lists siw0 and siw1 (and no rxe), ibv_devinfo shows both as iWARP with an
+# ACTIVE port.
+devices_check() {
+    local tag=$1 lib=$2 d why="" log="$WORK/siw-$1-devices.log"
+    # shellcheck disable=SC2046
+    env $(libenv "$lib") timeout "$T" ibv_devices > "$log" 2>&1 || why+="ibv_devices exit $? "
+    for d in siw0 siw1; do
+        cm_match "^ +$d[[:space:]]+[0-9a-f]{16}\$" "$log" || why+="ibv_devices does not list $d "
+    done
+    cm_match 'rxe' "$log" && why+="ibv_devices still lists rxe "
+    for d in siw0 siw1; do
+        # shellcheck disable=SC2046
+        env $(libenv "$lib") timeout "$T" ibv_devinfo -d "$d" > "$WORK/siw-$tag-devinfo-$d.log" 2>&1 ||
+            why+="ibv_devinfo -d $d exit $? "
+        cm_match "^hca_id:[[:space:]]+$d\$" "$WORK/siw-$tag-devinfo-$d.log" || why+="no hca_id $d "
+        cm_match 'transport:[[:space:]]+iWARP \(1\)' "$WORK/siw-$tag-devinfo-$d.log" || why+="$d: transport not iWARP "
+        cm_match 'state:[[:space:]]+PORT_ACTIVE \(4\)' "$WORK/siw-$tag-devinfo-$d.log" || why+="$d: port not ACTIVE "
+    done
+    if [[ -z $why ]]; then
+        pass "siw-$tag-devices" "$lib: ibv_devices lists siw0 and siw1, ibv_devinfo: transport iWARP (1), PORT_ACTIVE"
+    else
+        fail "siw-$tag-devices" "$why($lib)" "$log" "$WORK/siw-$tag-devinfo-siw0.log"
+    fi
+}
+echo "# 60-siw: rdma-core alone"
+devices_check stock stock
 
 # suite TAG SERVER_LIBS CLIENT_LIBS BASEPORT : the CM programs over siw with those libraries.
 suite() {
@@ -48,7 +75,19 @@ suite() {
     CM_WAIT_PORT=$((p + 3)) cm_pair "siw-$tag-rdma_server" "$s" "$c" \
         "rdma_server -s $IP0 -p $((p + 3))" "rdma_client -s $IP0 -p $((p + 3))" \
         '^rdma_client: end 0$' '^rdma_server: end 0$'
-    [[ $s != "$c" ]] && return
+    if [[ $s != "$c" ]]; then
+        CM_WAIT_PORT=$((p + 4)) cm_pair "siw-$tag-ib_send_bw-R" "$s" "$c" \
+            "ib_send_bw -R -d $DEV0 -x $GID0 -n $N -p $((p + 4))" \
+            "ib_send_bw -R -d $DEV1 -x $GID1 -n $N -p $((p + 4)) --source_ip $IP1 $IP0" \
+            "$PERF_RE" "$PERF_RE"
+        return
+    fi
+    # rping's sizes: 23 and 65535 are its bounds (it refuses 65536 and then silently keeps its default size).
+    for size in 23 65535; do
+        CM_WAIT_PORT=$((p + 7)) cm_pair "siw-$tag-rping-V-S$size" "$s" "$c" \
+            "rping -s -V -S $size -a $IP0 -p $((p + 7)) -C 5" "rping -c -V -S $size -a $IP0 -I $IP1 -p $((p + 7)) -C 5" \
+            '' '' 'error|failed|FAIL|mismatch|Invalid size'
+    done
     CM_WAIT_PORT=$((p + 4)) cm_pair "siw-$tag-ucmatose-c10" "$s" "$c" \
         "ucmatose -b $IP0 -p $((p + 4)) -c 10 -C 2" "ucmatose -s $IP0 -b $IP1 -p $((p + 4)) -c 10 -C 2" \
         'data transfers complete ;; ^return status 0' 'data transfers complete ;; ^return status 0' \
@@ -91,12 +130,12 @@ maps_check() {
     fi
 }
 
-echo "# 60-siw: rdma-core alone"
 suite stock stock stock 7500
 
 export RDMAV_PROVIDER=native
 echo "# 60-siw: ours, native siw provider"
 [[ $OURS_ != stock ]] && maps_check native native native
+devices_check native "$OURS_"
 suite native "$OURS_" "$OURS_" 7520
 suite native-mixed-ours-server "$OURS_" stock 7540
 suite native-mixed-ours-client stock "$OURS_" 7550
@@ -104,7 +143,10 @@ suite native-mixed-ours-client stock "$OURS_" 7550
 export RDMAV_PROVIDER=plugin
 echo "# 60-siw: ours, Debian's libsiw-rdmav34.so plug-in"
 [[ $OURS_ != stock ]] && maps_check plugin plugin plugin
+devices_check plugin "$OURS_"
 suite plugin "$OURS_" "$OURS_" 7560
+suite plugin-mixed-ours-server "$OURS_" stock 7600
+suite plugin-mixed-ours-client stock "$OURS_" 7610
 unset RDMAV_PROVIDER
 
 # ---- what fails on siw with rdma-core must fail the same way with ours ---------------------------------------------
@@ -134,6 +176,36 @@ outcome_pair() {
         fail "$name" "$why" "$slog" "$clog"
     fi
 }
+# rc_pingpong_fails NAME LIBS PORT : ibv_rc_pingpong between siw0 and siw1 fails as it does with rdma-core.
+rc_pingpong_fails() {
+    local name=$1 lib=$2 port=$3 spid src crc t0 why=""
+    local slog="$WORK/$name.server.log" clog="$WORK/$name.client.log"
+    t0=$(now)
+    # shellcheck disable=SC2046
+    env $(libenv "$lib") timeout 20 ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" > "$slog" 2>&1 &
+    spid=$!
+    if ! wait_tcp_listen "$port" 20; then
+        kill "$spid" 2>/dev/null; wait "$spid"
+        fail "$name" "the server never listened on TCP port $port" "$slog"
+        return
+    fi
+    # shellcheck disable=SC2046
+    env $(libenv "$lib") timeout 20 ibv_rc_pingpong -d "$DEV1" -g "$GID1" -p "$port" "$IP0" > "$clog" 2>&1
+    crc=$?
+    wait "$spid"
+    src=$?
+    (( src != 1 )) && why+="server exit $src (rdma-core: 1) "
+    (( crc != 1 )) && why+="client exit $crc (rdma-core: 1) "
+    cm_match '^Failed to modify QP to RTS$' "$slog" || why+="server output lacks 'Failed to modify QP to RTS' "
+    cm_match "^Couldn't read/write remote address$" "$clog" || why+="client output lacks 'Couldn't read/write remote address' "
+    cm_match ' bytes in .* seconds' "$clog" && why+="the client reports a transfer "
+    if [[ -z $why ]]; then
+        pass "$name" "$(dur "$t0" "$(now)"): $lib server and client exit 1 (Failed to modify QP to RTS), as rdma-core"
+    else
+        fail "$name" "$why($lib)" "$slog" "$clog"
+    fi
+}
+rcport=18600
 for mode in stock native plugin; do
     lib=$OURS_
     [[ $mode == stock ]] && lib=stock
@@ -147,6 +219,11 @@ for mode in stock native plugin; do
     outcome_pair "siw-$mode-same-failure-ib_atomic_bw-R" "$lib" "$lib" '1|124' any '' \
         "ib_atomic_bw -R -d $DEV0 -x $GID0 -n $N -p 7597" \
         "ib_atomic_bw -R -d $DEV1 -x $GID1 -n $N -p 7597 --source_ip $IP1 $IP0"
+    # ibv_rc_pingpong connects its QPs with ibv_modify_qp alone, which iWARP refuses (siw needs the CM): after the
+    # TCP exchange the server prints "Failed to modify QP to RTS" and exits 1, the client's read of the server's
+    # address then fails and it exits 1 (measured with rdma-core, with and without -g).
+    rc_pingpong_fails "siw-$mode-same-failure-ibv_rc_pingpong" "$lib" "$rcport"
+    rcport=$((rcport + 1))
     unset RDMAV_PROVIDER
 done
 

@@ -227,6 +227,35 @@ for mode in stock native plugin; do
     unset RDMAV_PROVIDER
 done
 
+# ---- the manual's srq program (8.3: 4 QPs through rdma_cm sharing one SRQ, 100 messages) over siw ---------------------
+# Built unchanged against our headers by tests/c/compile.sh (tests/out/c/srq, RUNPATH to our build/lib).
+sport=7790
+for mode in stock native plugin; do
+    sport=$((sport + 1))
+    env_=$([[ $mode == stock ]] && echo "LD_LIBRARY_PATH=$SYSLIB" || echo "RDMAV_PROVIDER=$mode")
+    [[ $mode != stock && $OURS_ == stock ]] && env_="LD_LIBRARY_PATH=$SYSLIB"
+    slog="$WORK/siw-$mode-manual-srq.server.log" clog="$WORK/siw-$mode-manual-srq.client.log" t0=$(now)
+    if [[ ! -x $REPO/tests/out/c/srq ]]; then
+        fail "siw-$mode-manual-srq" "tests/out/c/srq not built (tests/c/compile.sh)"; continue
+    fi
+    # shellcheck disable=SC2086
+    env $env_ timeout "$T" stdbuf -oL "$REPO/tests/out/c/srq" -s -a "$IP0" -p "$sport" > "$slog" 2>&1 &
+    spid=$!
+    cm_wait_listen "$sport" "$T" "$spid"   # iWARP's listener appears after the program says it waits
+    # shellcheck disable=SC2086
+    env $env_ timeout "$T" stdbuf -oL "$REPO/tests/out/c/srq" -a "$IP0" -p "$sport" > "$clog" 2>&1
+    crc=$?
+    wait "$spid"
+    src=$?
+    nr=$(grep -Ec '^recv count: [0-9]+, qp_num: [0-9]+$' "$slog")
+    ns=$(grep -Ec '^send count: [0-9]+, qp_num: [0-9]+$' "$clog")
+    if (( src == 0 && crc == 0 && nr == 100 && ns == 100 )); then
+        pass "siw-$mode-manual-srq" "$(dur "$t0" "$(now)"): 100 messages over 4 QPs into one SRQ"
+    else
+        fail "siw-$mode-manual-srq" "server exit $src ($nr receives), client exit $crc ($ns sends)" "$slog" "$clog"
+    fi
+done
+
 siw_teardown
 echo "# 60-siw took $(dur "$case_t0" "$(now)")"
 summary siw

@@ -27,6 +27,16 @@
 //! | [`CResult::or_neg_errno`] | a count, or a negative errno | `ibv_poll_cq`-style |
 //!
 //! Out-parameters are written only on success: bodies build the value and write it as their last step.
+//!
+//! # Thread cancellation
+//! glibc cancels a thread (`pthread_cancel(3)`, `pthread_exit(3)`) by a forced unwind of its stack. It must never
+//! meet a `catch_unwind` (Rust aborts the process with "FATAL: exception not rethrown") nor a Rust frame with
+//! pending destructors (undefined behaviour, RFC 2945). So [`boundary`] holds cancellation off while the library
+//! works, and the calls that block until an event arrives (`ibv_get_cq_event`, `ibv_get_async_event`,
+//! `rdma_get_cm_event`, `rdma_get_request`) are `extern "C-unwind"` and make their one blocking system call
+//! between two boundaries, from a frame holding only plain values: a thread cancelled while it waits there leaves
+//! exactly as it would from rdma-core's. The other blocking waits of the library (a synchronous `rdma_connect`,
+//! `rdma_resolve_addr`, ... waiting for its event) cannot be cancelled: the cancel acts when they return.
 #![allow(unsafe_code)]
 
 use crate::errno::{Errno, Result};
@@ -35,8 +45,22 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 
 /// Run `body` as the body of the C entry point `name`. A panic is caught, logged and reported as `EIO`.
+///
+/// Thread cancellation (`pthread_cancel(3)`) is held off while `body` runs: a cancellation acting inside would
+/// unwind through `catch_unwind`, which cannot let glibc's forced unwind pass and aborts the process. A cancel
+/// requested meanwhile acts at the caller's next cancellation point. Entry points that block until an event
+/// arrives wait *outside* this function instead (see [the module's notes](self#thread-cancellation)).
 #[inline(always)]
 pub fn boundary<T>(name: &'static str, body: impl FnOnce() -> Result<T>) -> Result<T> {
+    let _held = CancelHeld::new();
+    datapath_boundary(name, body)
+}
+
+/// [`boundary`] without holding off cancellation, for the data path (`post_send`, `post_recv`, `poll_cq`,
+/// `req_notify_cq`), whose bodies make no call that is a cancellation point: they touch only mapped queues, and
+/// their one system call, the doorbell, goes through [`crate::sys::write_cmd`], a raw `write` system call.
+#[inline(always)]
+pub fn datapath_boundary<T>(name: &'static str, body: impl FnOnce() -> Result<T>) -> Result<T> {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(r) => r,
         Err(payload) => {
@@ -48,6 +72,35 @@ pub fn boundary<T>(name: &'static str, body: impl FnOnce() -> Result<T>) -> Resu
             log::error!("{name}: internal error (panic: {msg}); returning EIO");
             Err(Errno::EIO)
         }
+    }
+}
+
+unsafe extern "C" {
+    /// glibc's `pthread_setcancelstate(3)` (the `libc` crate does not declare it).
+    fn pthread_setcancelstate(state: c_int, oldstate: *mut c_int) -> c_int;
+}
+/// `PTHREAD_CANCEL_DISABLE` (glibc's value; `PTHREAD_CANCEL_ENABLE` is 0).
+const PTHREAD_CANCEL_DISABLE: c_int = 1;
+
+/// Holds off thread cancellation while alive and restores the caller's cancel state when dropped.
+struct CancelHeld(c_int);
+
+impl CancelHeld {
+    #[inline(always)]
+    fn new() -> Self {
+        let mut old = 0;
+        // SAFETY: a valid state and a valid out-pointer; it only flips a flag of the calling thread.
+        unsafe { pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &mut old) };
+        CancelHeld(old)
+    }
+}
+
+impl Drop for CancelHeld {
+    #[inline(always)]
+    fn drop(&mut self) {
+        let mut ignored = 0;
+        // SAFETY: as above, with the state saved by `new`.
+        unsafe { pthread_setcancelstate(self.0, &mut ignored) };
     }
 }
 

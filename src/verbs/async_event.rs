@@ -12,6 +12,7 @@ use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CResult};
 use rdma_common::Errno;
 use std::ffi::c_int;
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::ptr::addr_of_mut;
 
 /// Which object an event type names.
@@ -53,32 +54,47 @@ fn element_of(event_type: u32) -> Element {
 /// Returns 0, or -1 with `errno` set: `EAGAIN` (non-blocking, none pending), `EINTR`, `EINVAL` for NULL pointers or
 /// an invalid context, `EIO` for a short read.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_get_async_event(context: *mut ibv_context, event: *mut ibv_async_event) -> c_int {
-    ffi::boundary("ibv_get_async_event", || -> Result<c_int> {
+pub unsafe extern "C-unwind" fn ibv_get_async_event(context: *mut ibv_context, event: *mut ibv_async_event) -> c_int {
+    const NAME: &str = "ibv_get_async_event";
+    // The read blocks outside the boundaries, from this frame holding plain values only: a thread waiting in it
+    // may be cancelled (rdma_common::ffi's notes on thread cancellation).
+    let fd = ffi::boundary(NAME, || -> Result<RawFd> {
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
-        let out = ffi::nonnull(event)?.as_ptr();
-        let ev = kernel::async_event::read_async_event(ctx.async_fd()?)?;
-        let element = match element_of(ev.event_type) {
-            Element::Cq => ibv_async_event_element { cq: ev.element as usize as *mut ibv_cq },
-            Element::Qp => ibv_async_event_element { qp: ev.element as usize as *mut ibv_qp },
-            Element::Srq => ibv_async_event_element { srq: ev.element as usize as *mut ibv_srq },
-            Element::Wq => ibv_async_event_element { wq: ev.element as usize as *mut ibv_wq },
-            Element::Port => {
-                // The union is pointer-sized; clear it before storing the 4-byte port number.
-                let mut e = ibv_async_event_element { cq: std::ptr::null_mut() };
-                e.port_num = ev.element as c_int;
-                e
+        ffi::nonnull(event)?;
+        Ok(ctx.async_fd()?.as_raw_fd())
+    });
+    let ev = fd.and_then(|fd| {
+        // SAFETY: a live context's async_fd (closing a context another thread waits on is the caller's error, as in
+        // rdma-core).
+        kernel::async_event::read_async_event(unsafe { BorrowedFd::borrow_raw(fd) })
+    });
+    ev.and_then(|ev| {
+        ffi::boundary(NAME, || -> Result<c_int> {
+            // SAFETY: entry-point contract.
+            let ctx = unsafe { Context::from_ibv(context) }?;
+            let out = event;
+            let element = match element_of(ev.event_type) {
+                Element::Cq => ibv_async_event_element { cq: ev.element as usize as *mut ibv_cq },
+                Element::Qp => ibv_async_event_element { qp: ev.element as usize as *mut ibv_qp },
+                Element::Srq => ibv_async_event_element { srq: ev.element as usize as *mut ibv_srq },
+                Element::Wq => ibv_async_event_element { wq: ev.element as usize as *mut ibv_wq },
+                Element::Port => {
+                    // The union is pointer-sized; clear it before storing the 4-byte port number.
+                    let mut e = ibv_async_event_element { cq: std::ptr::null_mut() };
+                    e.port_num = ev.element as c_int;
+                    e
+                }
+            };
+            log::debug!("async event {} ({:?}) element {:#x}", ev.event_type, element_of(ev.event_type), ev.element);
+            // SAFETY: the caller's event struct (checked non-NULL above); the type is stored as the kernel's number.
+            unsafe {
+                addr_of_mut!((*out).element).write(element);
+                addr_of_mut!((*out).event_type).cast::<u32>().write(ev.event_type);
+                ctx.provider.async_event(context, out);
             }
-        };
-        log::debug!("async event {} ({:?}) element {:#x}", ev.event_type, element_of(ev.event_type), ev.element);
-        // SAFETY: the caller's event struct; the type is stored as the kernel's number.
-        unsafe {
-            addr_of_mut!((*out).element).write(element);
-            addr_of_mut!((*out).event_type).cast::<u32>().write(ev.event_type);
-            ctx.provider.async_event(context, out);
-        }
-        Ok(0)
+            Ok(0)
+        })
     })
     .or_minus_one_errno()
 }

@@ -16,7 +16,7 @@ use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::{c_int, c_uint, c_void};
-use std::os::fd::{AsRawFd, BorrowedFd};
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::ptr::addr_of_mut;
 
 /// `ibv_create_comp_channel(3)`: creates a completion event channel (a file descriptor, `channel->fd`, that CQs
@@ -207,32 +207,44 @@ pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
 /// Returns 0, or -1 with `errno` set: `EAGAIN` (non-blocking, none pending), `EINTR`, `EINVAL` for NULL
 /// pointers or an invalid channel, `EIO` for a short read.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_get_cq_event(
+pub unsafe extern "C-unwind" fn ibv_get_cq_event(
     channel: *mut ibv_comp_channel,
     cq: *mut *mut ibv_cq,
     cq_context: *mut *mut c_void,
 ) -> c_int {
-    ffi::boundary("ibv_get_cq_event", || -> Result<c_int> {
+    const NAME: &str = "ibv_get_cq_event";
+    // The read blocks outside the boundaries, from this frame holding plain values only: a thread waiting in it
+    // may be cancelled (rdma_common::ffi's notes on thread cancellation).
+    let fd = ffi::boundary(NAME, || -> Result<RawFd> {
         // SAFETY: entry-point contract.
         let (ch, _) = unsafe { super::object(channel, Kind::CompChannel) }?;
-        let out_cq = ffi::nonnull(cq)?;
-        let out_ctx = ffi::nonnull(cq_context)?;
-        // SAFETY: a live channel owns its fd (blocking here holds no lock of ours).
-        let ev = kernel::comp_channel::read_comp_event(unsafe { BorrowedFd::borrow_raw((*ch).fd) })?;
-        let c = ev.cq_handle as usize as *mut ibv_cq;
-        if c.is_null() {
-            return Err(Errno::EIO);
-        }
-        // SAFETY: the kernel echoes the user_handle of a CQ that cannot be destroyed before this event is
-        // acknowledged; the out pointers are the caller's.
-        unsafe {
-            out_cq.as_ptr().write(c);
-            out_ctx.as_ptr().write((*c).cq_context);
-            if let Ok(ctx) = Context::from_ibv((*c).context) {
-                ctx.provider.cq_event(c);
+        ffi::nonnull(cq)?;
+        ffi::nonnull(cq_context)?;
+        // SAFETY: a live channel.
+        Ok(unsafe { (*ch).fd })
+    });
+    let ev = fd.and_then(|fd| {
+        // SAFETY: the fd of a live channel (destroying a channel another thread waits on is the caller's error, as
+        // in rdma-core).
+        kernel::comp_channel::read_comp_event(unsafe { BorrowedFd::borrow_raw(fd) })
+    });
+    ev.and_then(|ev| {
+        ffi::boundary(NAME, || -> Result<c_int> {
+            let c = ev.cq_handle as usize as *mut ibv_cq;
+            if c.is_null() {
+                return Err(Errno::EIO);
             }
-        }
-        Ok(0)
+            // SAFETY: the kernel echoes the user_handle of a CQ that cannot be destroyed before this event is
+            // acknowledged; the out pointers are the caller's, checked above.
+            unsafe {
+                cq.write(c);
+                cq_context.write((*c).cq_context);
+                if let Ok(ctx) = Context::from_ibv((*c).context) {
+                    ctx.provider.cq_event(c);
+                }
+            }
+            Ok(0)
+        })
     })
     .or_minus_one_errno()
 }

@@ -428,8 +428,15 @@ extern "C" {
     pub fn rdma_establish(id: *mut rdma_cm_id) -> c_int;
     /// Listens for connection requests on the bound address. `rdma_listen(3)`.
     pub fn rdma_listen(id: *mut rdma_cm_id, backlog: c_int) -> c_int;
+}
+
+// Blocks until an event arrives: a thread waiting here may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Waits for a connection request on a synchronous listening id. `rdma_get_request(3)`.
     pub fn rdma_get_request(listen: *mut rdma_cm_id, id: *mut *mut rdma_cm_id) -> c_int;
+}
+
+extern "C" {
     /// Accepts a connection request. `rdma_accept(3)`.
     pub fn rdma_accept(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int;
     /// Rejects a connection request, with optional private data. `rdma_reject(3)`.
@@ -448,8 +455,15 @@ extern "C" {
         mc_join_attr: *mut rdma_cm_join_mc_attr_ex,
         context: *mut c_void,
     ) -> c_int;
+}
+
+// Blocks until an event arrives: a thread waiting here may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Returns the next event of a channel, blocking unless the fd is non-blocking. `rdma_get_cm_event(3)`.
     pub fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int;
+}
+
+extern "C" {
     /// Releases an event returned by `rdma_get_cm_event`. `rdma_ack_cm_event(3)`.
     pub fn rdma_ack_cm_event(event: *mut rdma_cm_event) -> c_int;
     /// The id's source port, big-endian (0 when unbound). `rdma_get_src_port(3)`.

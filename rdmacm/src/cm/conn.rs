@@ -3,7 +3,7 @@
 //! `ucma_modify_qp_rtr/rts/err/sqd`, with the attributes the kernel's INIT_QP_ATTR computes).
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
-use super::event::{ack, complete, get_event, id_of, kind_status};
+use super::event::{ack, complete, id_of, kind_status, next_event_cancellable};
 use crate::kernel;
 use crate::state::{self, CmId, TRANSPORT_IB, TRANSPORT_IWARP};
 use crate::verbs::{self, QpAttr};
@@ -15,6 +15,7 @@ use rdma_common::ffi::{self, CResult};
 use rdma_common::uapi::rdma_user_cm::{rdma_ucm_conn_param, rdma_ucm_ece};
 use rdma_common::uapi::FromBytes;
 use std::ffi::{c_int, c_uint, c_void};
+use std::os::fd::{AsRawFd, RawFd};
 use std::ptr::{addr_of, null_mut};
 use std::sync::Arc;
 
@@ -76,16 +77,22 @@ pub unsafe extern "C" fn rdma_listen(id: *mut rdma_cm_id, backlog: c_int) -> c_i
 /// `id->event` until the id's next call. Returns 0, or -1 with `errno` (`EINVAL` for a bad or asynchronous id or
 /// another event; `ECONNREFUSED` for a reject).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_get_request(listen: *mut rdma_cm_id, id: *mut *mut rdma_cm_id) -> c_int {
-    ffi::boundary("rdma_get_request", || -> Result<c_int> {
-        let out = ffi::nonnull(id)?;
-        let listen = state::lookup_id(listen)?;
-        let new = get_request(&listen)?;
-        // SAFETY: `out` is the caller's writable out-parameter.
-        unsafe { out.as_ptr().write(new) };
-        Ok(0)
-    })
-    .or_minus_one_errno()
+pub unsafe extern "C-unwind" fn rdma_get_request(listen: *mut rdma_cm_id, id: *mut *mut rdma_cm_id) -> c_int {
+    const NAME: &str = "rdma_get_request";
+    // The wait runs outside the boundaries, from this frame holding plain values only: a thread waiting in it may be
+    // cancelled (rdma_common::ffi's notes on thread cancellation).
+    let fd = ffi::boundary(NAME, || -> Result<RawFd> {
+        ffi::nonnull(id)?;
+        get_request_start(&state::lookup_id(listen)?)
+    });
+    fd.and_then(|fd| next_event_cancellable(NAME, fd, || Ok(state::lookup_id(listen)?.channel())))
+        .and_then(|ev| ffi::boundary(NAME, || get_request_finish(listen, ev)))
+        .map(|new| {
+            // SAFETY: the caller's writable out-parameter, checked non-NULL above.
+            unsafe { id.write(new) };
+            0
+        })
+        .or_minus_one_errno()
 }
 
 /// `rdma_accept(3)`: accepts the connection request of `id` (the id of an `RDMA_CM_EVENT_CONNECT_REQUEST`), with
@@ -325,8 +332,9 @@ pub(crate) unsafe fn accept(id: &Arc<CmId>, param: Option<&rdma_conn_param>) -> 
     complete(id)
 }
 
-/// `rdma_get_request` on a live listening id: the new id, whose `event` is the request.
-pub(crate) fn get_request(listen: &Arc<CmId>) -> Result<*mut rdma_cm_id> {
+/// The first half of `rdma_get_request` on a live listening id: checks that it is synchronous and releases its
+/// previous event; returns the descriptor of its channel, to wait on.
+pub(crate) fn get_request_start(listen: &Arc<CmId>) -> Result<RawFd> {
     if !listen.is_sync() {
         return Err(Errno::EINVAL);
     }
@@ -335,7 +343,20 @@ pub(crate) fn get_request(listen: &Arc<CmId>) -> Result<*mut rdma_cm_id> {
         listen.set_event(null_mut());
         let _ = ack(prev);
     }
-    let ev = get_event(&listen.channel())?;
+    Ok(listen.channel().fd().as_raw_fd())
+}
+
+/// The second half of `rdma_get_request`, with the event `ev` of the listener `listen_c`: the new id, whose `event`
+/// is the request. Any other event stays on the listener (as its `event`) and answers an error.
+pub(crate) fn get_request_finish(listen_c: *mut rdma_cm_id, ev: *mut rdma_cm_event) -> Result<*mut rdma_cm_id> {
+    let listen = match state::lookup_id(listen_c) {
+        Ok(l) => l,
+        Err(e) => {
+            // The listener was destroyed while this thread waited: nobody is left to hold the event.
+            let _ = ack(ev);
+            return Err(e);
+        }
+    };
     let fail = |e: Errno| {
         listen.set_event(ev);
         Err(e)
@@ -352,7 +373,7 @@ pub(crate) fn get_request(listen: &Arc<CmId>) -> Result<*mut rdma_cm_id> {
     }
     let new_c = id_of(ev);
     let new = state::lookup_id(new_c)?;
-    if let Some(mut attr) = super::id::kept_qp_init_attr(listen) {
+    if let Some(mut attr) = super::id::kept_qp_init_attr(&listen) {
         let r = super::qp::create_qp(&new, listen.pd(), attr.as_mut_ptr().cast());
         if let Err(e) = r {
             return fail(e);

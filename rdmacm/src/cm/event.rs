@@ -17,6 +17,7 @@ use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::uapi::rdma_user_cm::{rdma_ucm_conn_param, rdma_ucm_event_resp, rdma_ucm_ud_param};
 use std::cell::UnsafeCell;
 use std::ffi::{c_char, c_int, c_uint, CStr};
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::ptr::{addr_of, addr_of_mut, null_mut};
 use std::sync::Arc;
 
@@ -56,17 +57,20 @@ pub unsafe extern "C" fn rdma_destroy_event_channel(channel: *mut rdma_event_cha
 /// private data stays valid until then. Returns 0, or -1 with `errno` (`EINVAL` for a NULL or unknown channel or
 /// NULL `event`, `EINTR`, the kernel's).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int {
-    ffi::boundary("rdma_get_cm_event", || -> Result<c_int> {
+pub unsafe extern "C-unwind" fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int {
+    const NAME: &str = "rdma_get_cm_event";
+    let fd = ffi::boundary(NAME, || -> Result<RawFd> {
         state::init()?;
-        let out = ffi::nonnull(event)?;
-        let ch = state::lookup_channel(channel)?;
-        let ev = get_event(&ch)?;
-        // SAFETY: `out` is the caller's writable out-parameter.
-        unsafe { out.as_ptr().write(ev) };
-        Ok(0)
-    })
-    .or_minus_one_errno()
+        ffi::nonnull(event)?;
+        Ok(state::lookup_channel(channel)?.fd().as_raw_fd())
+    });
+    fd.and_then(|fd| next_event_cancellable(NAME, fd, || state::lookup_channel(channel)))
+        .map(|ev| {
+            // SAFETY: the caller's writable out-parameter, checked non-NULL above.
+            unsafe { event.write(ev) };
+            0
+        })
+        .or_minus_one_errno()
 }
 
 /// `rdma_ack_cm_event(3)`: releases `event`, returned by `rdma_get_cm_event` (and the private data it points to).
@@ -228,6 +232,27 @@ fn copy_param(e: &Event, id: &CmId, resp: &rdma_ucm_event_resp) {
             copy_ud_event(e, &resp.param.ud)
         } else {
             copy_conn_event(e, &resp.param.conn)
+        }
+    }
+}
+
+/// The blocking half of `rdma_get_cm_event` and `rdma_get_request`: waits in the kernel for the next event of the
+/// channel whose descriptor is `fd`, outside any boundary so that the thread may be cancelled there, then processes
+/// it inside one (`channel` finds the channel again) as [`get_event`] does.
+///
+/// Call it from the entry point's own frame (an `extern "C-unwind"` function holding only plain values: a
+/// cancellation unwinds through it; `rdma_common::ffi`'s notes on thread cancellation). `fd` must stay open while
+/// the channel lives.
+pub(crate) fn next_event_cancellable(
+    name: &'static str,
+    fd: RawFd,
+    channel: impl Fn() -> Result<Arc<Channel>>,
+) -> Result<*mut rdma_cm_event> {
+    loop {
+        // SAFETY: the caller's contract: the channel's open descriptor.
+        let resp = kernel::event::get_event(&kernel::Cancellable(unsafe { BorrowedFd::borrow_raw(fd) }))?;
+        if let Some(e) = ffi::boundary(name, || Ok(process(&channel()?, &resp).map(state::publish_event)))? {
+            return Ok(e);
         }
     }
 }

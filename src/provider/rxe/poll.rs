@@ -35,7 +35,7 @@ pub unsafe extern "C" fn poll_cq<H: RxeHost>(ibcq: *mut ibv_cq, num_entries: c_i
     if ibcq.is_null() || wc.is_null() {
         return -Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_poll_cq", || {
+    ffi::datapath_boundary("ibv_poll_cq", || {
         // SAFETY: caller's contract.
         let cq: &RxeCq = unsafe { H::cq(ibcq) };
         let st = cq.inner.lock();

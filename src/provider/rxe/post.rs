@@ -272,7 +272,7 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
     if ibqp.is_null() || wr_list.is_null() {
         return Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_post_send", || {
+    ffi::datapath_boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
         let qp: &RxeQp = unsafe { H::qp(ibqp) };
         let rc = {
@@ -425,7 +425,7 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
     if ibqp.is_null() || wr_list.is_null() {
         return Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_post_recv", || {
+    ffi::datapath_boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
         let qp = unsafe { H::qp(ibqp) };
         let Some(rq) = &qp.rq else { return Ok(Errno::EINVAL.0) };
@@ -455,7 +455,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
     if ibsrq.is_null() || bad_wr.is_null() {
         return Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_post_srq_recv", || {
+    ffi::datapath_boundary("ibv_post_srq_recv", || {
         // SAFETY: caller's contract.
         let srq = unsafe { H::srq(ibsrq) };
         // SAFETY: caller's contract.

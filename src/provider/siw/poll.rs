@@ -107,7 +107,7 @@ pub unsafe extern "C" fn poll_cq<H: SiwHost>(ibcq: *mut ibv_cq, num_entries: c_i
     if ibcq.is_null() || wc.is_null() {
         return -Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_poll_cq", || {
+    ffi::datapath_boundary("ibv_poll_cq", || {
         // SAFETY: caller's contract.
         let cq: &SiwCq = unsafe { H::siw_cq(ibcq) };
         let mut st = cq.inner.lock();
@@ -136,7 +136,7 @@ pub unsafe extern "C" fn req_notify_cq<H: SiwHost>(ibcq: *mut ibv_cq, solicited_
     if ibcq.is_null() {
         return Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_req_notify_cq", || {
+    ffi::datapath_boundary("ibv_req_notify_cq", || {
         // SAFETY: caller's contract.
         let cq: &SiwCq = unsafe { H::siw_cq(ibcq) };
         let flags = if solicited_only != 0 {

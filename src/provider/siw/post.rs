@@ -251,7 +251,7 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
     if ibqp.is_null() {
         return Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_post_send", || {
+    ffi::datapath_boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
         let qp: &SiwQp = unsafe { H::siw_qp(ibqp) };
         let mut sq = qp.sq.lock();
@@ -358,7 +358,7 @@ pub unsafe extern "C" fn post_recv<H: SiwHost>(
     if bad_wr.is_null() || ibqp.is_null() {
         return Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_post_recv", || {
+    ffi::datapath_boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
         let qp: &SiwQp = unsafe { H::siw_qp(ibqp) };
         let Some(rq) = &qp.rq else {
@@ -390,7 +390,7 @@ pub unsafe extern "C" fn post_srq_recv<H: SiwHost>(
     if bad_wr.is_null() || ibsrq.is_null() {
         return Errno::EINVAL.0;
     }
-    ffi::boundary("ibv_post_srq_recv", || {
+    ffi::datapath_boundary("ibv_post_srq_recv", || {
         // SAFETY: caller's contract.
         let srq = unsafe { H::siw_srq(ibsrq) };
         // SAFETY: caller's contract.

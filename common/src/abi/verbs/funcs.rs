@@ -56,11 +56,16 @@ extern "C" {
 
     /// Frees a DM object from `ibv_import_dm(3)` without freeing the device memory.
     pub fn ibv_unimport_dm(dm: *mut ibv_dm);
+}
 
+// Blocks until an event arrives: a thread waiting here may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Waits for (or, with `async_fd` non-blocking, takes) the next asynchronous event. 0, or -1 with errno set.
     /// Every event must be acknowledged with `ibv_ack_async_event(3)`.
     pub fn ibv_get_async_event(context: *mut ibv_context, event: *mut ibv_async_event) -> c_int;
+}
 
+extern "C" {
     /// Acknowledges an event from `ibv_get_async_event(3)`. Destroying the object an event names waits for this.
     pub fn ibv_ack_async_event(event: *mut ibv_async_event);
 
@@ -171,6 +176,10 @@ extern "C" {
     /// Destroys a CQ. 0, or an errno value.
     pub fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int;
 
+}
+
+// Blocks until an event arrives: a thread waiting here may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Waits for the next completion event of a channel and returns its CQ and that CQ's context. 0, or -1 with
     /// errno set. Every event must be acknowledged with `ibv_ack_cq_events(3)`.
     pub fn ibv_get_cq_event(
@@ -178,6 +187,9 @@ extern "C" {
         cq: *mut *mut ibv_cq,
         cq_context: *mut *mut c_void,
     ) -> c_int;
+}
+
+extern "C" {
 
     /// Acknowledges `nevents` completion events of a CQ. Destroying the CQ waits for all of them.
     pub fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint);

@@ -8,6 +8,11 @@
  *   rdma_init_qp_attr, rdma_notify, disconnect events on both sides, QPs in ERR, teardown.
  * Then two more connections: one rejected with private data (and oversized accept/reject private data refused), and
  * one whose QP the application creates and moves itself (CONNECT_RESPONSE, rdma_init_qp_attr, rdma_establish).
+ *
+ * Over iWARP (siw: RDMA_TEST_DEV0/1=siw0/siw1) the checks follow what rdma-core 44 measures there: private data as
+ * sent, one SGE for an RDMA Read's sink (max_sge_rd), no QP states from siw, rdma_init_qp_attr's iWARP masks, a reject
+ * as REJECTED -ECONNRESET. accept_oversized and manual_qp keep IB's expectations and fail on iWARP, with rdma-core too
+ * (tests/guest/cases/60-siw.sh requires the same results from ours).
  */
 #include "cmutil.h"
 
@@ -366,10 +371,39 @@ static int t_read(char *d, struct why *w)
     return 0;
 }
 
+/* iWARP: the kernel's iw_cm moves the QP itself; rdma_init_qp_attr reports only access flags and port (the masks
+ * below, measured with rdma-core 44 on siw), COMM_EST is accepted, and an id with a QP still cannot be established
+ * by hand. */
+static int connected_attrs_iwarp(char *d, struct why *w)
+{
+    struct ibv_qp_attr qa;
+    int mask;
+    static const struct {
+        enum ibv_qp_state state;
+        int mask;
+    } want[] = {{IBV_QPS_INIT, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_PORT},
+                {IBV_QPS_RTR, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_PORT},
+                {IBV_QPS_RTS, IBV_QP_PORT}};
+    for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+        memset(&qa, 0, sizeof qa);
+        qa.qp_state = want[i].state;
+        mask = 0;
+        REQUIRE_OK(rdma_init_qp_attr(cli.id, &qa, &mask));
+        REQUIRE(mask == want[i].mask, "state %d: mask %#x, expected %#x", want[i].state, mask, want[i].mask);
+    }
+    REQUIRE_OK(rdma_notify(srv.id, IBV_EVENT_COMM_EST));
+    REQUIRE_ERRNO(rdma_establish(cli.id), EINVAL);
+    snprintf(d, 256, "iWARP: init_qp_attr masks INIT/RTR %#x, RTS %#x; notify COMM_EST 0; establish with QP EINVAL",
+             want[0].mask, want[2].mask);
+    return 0;
+}
+
 static int t_connected_attrs(char *d, struct why *w)
 {
     struct ibv_qp_attr qa;
     int mask = 0;
+    if (iwarp)
+        return connected_attrs_iwarp(d, w);
     memset(&qa, 0, sizeof qa);
     qa.qp_state = IBV_QPS_RTR;
     REQUIRE_OK(rdma_init_qp_attr(cli.id, &qa, &mask));
@@ -495,6 +529,25 @@ static int reject_flow(struct why *w, struct side *s, struct rdma_cm_id **lid, s
     struct rdma_cm_event *ev;
     if (pending_request(w, s, lid, c, req, &ev, "please"))
         return -1;
+    if (iwarp) {
+        REQUIRE_OK(rdma_reject(*req, "go away", 8));
+        rdma_ack_cm_event(ev);
+        flow_ev = NULL;
+        errno = 0;
+        int r = cm_wait_event(c->ch, CM_EVENT_MS, &ev);
+        REQUIRE(r == 0, "no event after the reject: %s", errname(errno));
+        int type = ev->event, status = ev->status;
+        unsigned len = ev->param.conn.private_data_len;
+        int same = ev->param.conn.private_data && !memcmp(ev->param.conn.private_data, "go away", 8);
+        rdma_ack_cm_event(ev);
+        /* iWARP (measured with rdma-core 44 on siw): the MPA reject arrives as REJECTED with status -ECONNRESET and
+         * exactly the private data sent (IB: status 28, consumer-defined, and 148 bytes). */
+        REQUIRE(type == RDMA_CM_EVENT_REJECTED && status == -ECONNRESET, "got %s status %d, expected REJECTED -%d",
+                rdma_event_str(type), status, ECONNRESET);
+        REQUIRE(len == 8 && same, "REJECTED private data: %u bytes, content %s (expected the 8 sent)", len,
+                same ? "ok" : "differs");
+        return 0;
+    }
     uint8_t big[255];
     memset(big, 0x11, sizeof big);
     REQUIRE_ERRNO(rdma_reject(*req, big, 149), EINVAL);
@@ -520,7 +573,9 @@ static int t_reject(char *d, struct why *w)
     struct rdma_cm_id *lid = NULL, *req = NULL;
     int ret = reject_flow(w, &s, &lid, &c, &req);
     close_pending(&s, lid, &c, req);
-    if (!ret)
+    if (!ret && iwarp)
+        snprintf(d, 256, "iWARP: REJECTED status -ECONNRESET with the 8 bytes \"go away\"");
+    else if (!ret)
         snprintf(d, 256, "149 bytes EINVAL; REJECTED status 28 with 148 bytes starting \"go away\", client QP ERR");
     return ret;
 }

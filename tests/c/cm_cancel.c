@@ -5,7 +5,8 @@
  * not rethrown"). For each call that blocks until an event arrives, a thread waits in it, the main thread cancels
  * it, and the check requires that the thread ends as cancelled (PTHREAD_CANCELED), that the process lives on, and
  * that the objects the thread waited on can still be used and destroyed:
- *   ibv_get_cq_event, ibv_get_async_event, rdma_get_cm_event, rdma_get_request (a synchronous listener).
+ *   ibv_get_cq_event, ibv_get_async_event, rdma_get_cm_event, rdma_get_request (a synchronous listener), and a
+ *   synchronous rdma_connect whose request the listener never answers.
  * Last, a cancel that is already pending when a thread enters the library (ibv_get_device_list reads sysfs, full of
  * cancellation points) must not abort the process either; the thread ends cancelled.
  */
@@ -163,6 +164,53 @@ static int t_get_request(char *d, struct why *w)
     return 0;
 }
 
+static void *sync_connect(void *arg)
+{
+    struct rdma_conn_param p;
+    memset(&p, 0, sizeof p);
+    p.retry_count = 7;
+    p.rnr_retry_count = 7;
+    p.qp_num = 0x123; /* no QP on the id: the parameters name one */
+    rdma_connect(arg, &p);
+    return (void *)1;
+}
+
+static int t_sync_connect(char *d, struct why *w)
+{
+    struct rdma_event_channel *sch = rdma_create_event_channel();
+    REQUIRE(sch, "rdma_create_event_channel: %s", errname(errno));
+    struct rdma_cm_id *lid, *id;
+    REQUIRE_OK(rdma_create_id(sch, &lid, NULL, RDMA_PS_TCP));
+    struct sockaddr_in a = sin4(IP0, 0);
+    REQUIRE_OK(rdma_bind_addr(lid, (struct sockaddr *)&a));
+    REQUIRE_OK(rdma_listen(lid, 4));
+    uint16_t port = ntohs(rdma_get_src_port(lid));
+    /* The client's id has no channel: every call on it is synchronous. */
+    REQUIRE_OK(rdma_create_id(NULL, &id, NULL, RDMA_PS_TCP));
+    struct sockaddr_in src = sin4(IP1, 0), dst = sin4(IP0, port);
+    REQUIRE_OK(rdma_resolve_addr(id, (struct sockaddr *)&src, (struct sockaddr *)&dst, 2000));
+    REQUIRE_OK(rdma_resolve_route(id, 2000));
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, sync_connect, id) == 0, "pthread_create");
+    /* The request reaches the listener, which never answers: the client's rdma_connect keeps waiting. */
+    struct rdma_cm_event *ev;
+    REQUIRE_EVENT(sch, RDMA_CM_EVENT_CONNECT_REQUEST, &ev);
+    if (cancel_after(w, t) || join_cancelled(w, t, 10)) {
+        rdma_ack_cm_event(ev);
+        return -1;
+    }
+    struct rdma_cm_id *req = ev->id;
+    REQUIRE_OK(rdma_reject(req, NULL, 0));
+    rdma_ack_cm_event(ev);
+    REQUIRE_OK(rdma_destroy_id(req));
+    REQUIRE_OK(rdma_destroy_id(id));
+    REQUIRE_OK(rdma_destroy_id(lid));
+    rdma_destroy_event_channel(sch);
+    snprintf(d, 256, "thread in a synchronous rdma_connect to %s:%u cancelled; request rejected, ids destroyed", IP0,
+             port);
+    return 0;
+}
+
 static pthread_barrier_t pending_barrier;
 static volatile int pending_returned;
 
@@ -204,6 +252,7 @@ int main(void)
     CHECK("cancel_in_get_async_event", t_async_event);
     CHECK("cancel_in_get_cm_event", t_cm_event);
     CHECK("cancel_in_get_request", t_get_request);
+    CHECK("cancel_in_sync_connect", t_sync_connect);
     /* Last: rdma-core may be cancelled inside ibv_get_device_list, holding its device-list lock. */
     CHECK("cancel_pending_on_entry", t_pending_cancel);
     return cm_done();

@@ -407,6 +407,11 @@ extern "C" {
     pub fn rdma_destroy_id(id: *mut rdma_cm_id) -> c_int;
     /// Binds an id to a local address (and thereby, maybe, a device). `rdma_bind_addr(3)`.
     pub fn rdma_bind_addr(id: *mut rdma_cm_id, addr: *mut sockaddr) -> c_int;
+}
+
+// These wait for an event (on a synchronous id, or in rdma_get_cm_event / rdma_get_request): a thread waiting
+// there may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Resolves `dst_addr` (and binds `src_addr` if given) to an RDMA address. `rdma_resolve_addr(3)`.
     pub fn rdma_resolve_addr(
         id: *mut rdma_cm_id,
@@ -416,49 +421,70 @@ extern "C" {
     ) -> c_int;
     /// Resolves the route to the resolved destination. `rdma_resolve_route(3)`.
     pub fn rdma_resolve_route(id: *mut rdma_cm_id, timeout_ms: c_int) -> c_int;
+}
+
+extern "C" {
     /// Creates the id's QP on `pd` (NULL: the device's default PD). `rdma_create_qp(3)`.
     pub fn rdma_create_qp(id: *mut rdma_cm_id, pd: *mut ibv_pd, qp_init_attr: *mut ibv_qp_init_attr) -> c_int;
     /// Creates the id's QP with extended attributes. `rdma_create_qp_ex(3)`.
     pub fn rdma_create_qp_ex(id: *mut rdma_cm_id, qp_init_attr: *mut ibv_qp_init_attr_ex) -> c_int;
     /// Destroys the id's QP. `rdma_destroy_qp(3)`.
     pub fn rdma_destroy_qp(id: *mut rdma_cm_id);
+}
+
+// These wait for an event (on a synchronous id, or in rdma_get_cm_event / rdma_get_request): a thread waiting
+// there may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Starts connecting to the resolved destination. `rdma_connect(3)`.
     pub fn rdma_connect(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int;
+}
+
+extern "C" {
     /// Completes an active connection on an id without a QP. `rdma_establish(3)`.
     pub fn rdma_establish(id: *mut rdma_cm_id) -> c_int;
     /// Listens for connection requests on the bound address. `rdma_listen(3)`.
     pub fn rdma_listen(id: *mut rdma_cm_id, backlog: c_int) -> c_int;
 }
 
-// Blocks until an event arrives: a thread waiting here may be cancelled (`ffi`'s notes on thread cancellation).
+// These wait for an event (on a synchronous id, or in rdma_get_cm_event / rdma_get_request): a thread waiting
+// there may be cancelled (`ffi`'s notes on thread cancellation).
 extern "C-unwind" {
     /// Waits for a connection request on a synchronous listening id. `rdma_get_request(3)`.
     pub fn rdma_get_request(listen: *mut rdma_cm_id, id: *mut *mut rdma_cm_id) -> c_int;
+    /// Accepts a connection request. `rdma_accept(3)`.
+    pub fn rdma_accept(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int;
 }
 
 extern "C" {
-    /// Accepts a connection request. `rdma_accept(3)`.
-    pub fn rdma_accept(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int;
     /// Rejects a connection request, with optional private data. `rdma_reject(3)`.
     pub fn rdma_reject(id: *mut rdma_cm_id, private_data: *const c_void, private_data_len: u8) -> c_int;
     /// Rejects a connection request because of unsupported ECE options. `rdma_reject_ece(3)`.
     pub fn rdma_reject_ece(id: *mut rdma_cm_id, private_data: *const c_void, private_data_len: u8) -> c_int;
+}
+
+// These wait for an event (on a synchronous id, or in rdma_get_cm_event / rdma_get_request): a thread waiting
+// there may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Disconnects, moving the QP to the error state. `rdma_disconnect(3)`.
     pub fn rdma_disconnect(id: *mut rdma_cm_id) -> c_int;
     /// Joins a multicast group and attaches the id's QP to it. `rdma_join_multicast(3)`.
     pub fn rdma_join_multicast(id: *mut rdma_cm_id, addr: *mut sockaddr, context: *mut c_void) -> c_int;
+}
+
+extern "C" {
     /// Leaves a multicast group. `rdma_leave_multicast(3)`.
     pub fn rdma_leave_multicast(id: *mut rdma_cm_id, addr: *mut sockaddr) -> c_int;
+}
+
+// These wait for an event (on a synchronous id, or in rdma_get_cm_event / rdma_get_request): a thread waiting
+// there may be cancelled (`ffi`'s notes on thread cancellation).
+extern "C-unwind" {
     /// Joins a multicast group with join flags. `rdma_join_multicast_ex(3)`.
     pub fn rdma_join_multicast_ex(
         id: *mut rdma_cm_id,
         mc_join_attr: *mut rdma_cm_join_mc_attr_ex,
         context: *mut c_void,
     ) -> c_int;
-}
-
-// Blocks until an event arrives: a thread waiting here may be cancelled (`ffi`'s notes on thread cancellation).
-extern "C-unwind" {
     /// Returns the next event of a channel, blocking unless the fd is non-blocking. `rdma_get_cm_event(3)`.
     pub fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int;
 }

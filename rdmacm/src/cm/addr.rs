@@ -3,7 +3,7 @@
 //! `_route`).
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
-use super::event::complete;
+use super::event::{complete, sync_entry};
 use super::{addr_bytes, addrlen};
 use crate::kernel;
 use crate::state::{self, CmId};
@@ -45,13 +45,13 @@ pub unsafe extern "C" fn rdma_bind_addr(id: *mut rdma_cm_id, addr: *mut sockaddr
 /// Completion is reported by `RDMA_CM_EVENT_ADDR_RESOLVED` or `_ADDR_ERROR` (a synchronous id waits for it).
 /// Returns 0, or -1 with `errno` (`EINVAL` for a NULL/unknown id or address, the kernel's).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_resolve_addr(
+pub unsafe extern "C-unwind" fn rdma_resolve_addr(
     id: *mut rdma_cm_id,
     src_addr: *mut sockaddr,
     dst_addr: *mut sockaddr,
     timeout_ms: c_int,
 ) -> c_int {
-    ffi::boundary("rdma_resolve_addr", || -> Result<c_int> {
+    sync_entry("rdma_resolve_addr", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         // SAFETY: non-NULL addresses are socket addresses of their family's size (the C contract).
         let (dst_len, src_len) = unsafe { (addrlen(dst_addr), addrlen(src_addr)) };
@@ -63,7 +63,6 @@ pub unsafe extern "C" fn rdma_resolve_addr(
         resolve(&id, src, dst, timeout_ms)?;
         Ok(0)
     })
-    .or_minus_one_errno()
 }
 
 /// `rdma_resolve_route(3)`: resolves the route (path records) to the resolved destination of `id` within
@@ -71,8 +70,8 @@ pub unsafe extern "C" fn rdma_resolve_addr(
 /// synchronous id waits for it). Returns 0, or -1 with `errno` (`EINVAL` for a NULL/unknown id or one whose address
 /// is not resolved).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_resolve_route(id: *mut rdma_cm_id, timeout_ms: c_int) -> c_int {
-    ffi::boundary("rdma_resolve_route", || -> Result<c_int> {
+pub unsafe extern "C-unwind" fn rdma_resolve_route(id: *mut rdma_cm_id, timeout_ms: c_int) -> c_int {
+    sync_entry("rdma_resolve_route", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         // rdma-core first asks ibacm for IB paths (RDMA_OPTION_IB_PATH); without ibacm it falls back to the kernel,
         // which is what we always do.
@@ -80,7 +79,6 @@ pub unsafe extern "C" fn rdma_resolve_route(id: *mut rdma_cm_id, timeout_ms: c_i
         complete(&id)?;
         Ok(0)
     })
-    .or_minus_one_errno()
 }
 
 rdma_common::check_signatures!(rdma_common::abi::rdma_cma; rdma_bind_addr, rdma_resolve_addr, rdma_resolve_route);

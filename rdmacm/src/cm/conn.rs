@@ -3,7 +3,7 @@
 //! `ucma_modify_qp_rtr/rts/err/sqd`, with the attributes the kernel's INIT_QP_ATTR computes).
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
-use super::event::{ack, complete, id_of, kind_status, next_event_cancellable};
+use super::event::{ack, complete, id_of, kind_status, next_event_cancellable, sync_entry};
 use crate::kernel;
 use crate::state::{self, CmId, TRANSPORT_IB, TRANSPORT_IWARP};
 use crate::verbs::{self, QpAttr};
@@ -26,8 +26,8 @@ use std::sync::Arc;
 /// bad id, `conn_param` missing without a QP, depths beyond the device's, private data too long; `ECONNREFUSED`
 /// when a synchronous id is rejected).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_connect(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int {
-    ffi::boundary("rdma_connect", || -> Result<c_int> {
+pub unsafe extern "C-unwind" fn rdma_connect(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int {
+    sync_entry("rdma_connect", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         // SAFETY: a non-NULL `conn_param` is a readable struct of integers and a pointer.
         let param = unsafe { read_param(conn_param) };
@@ -35,7 +35,6 @@ pub unsafe extern "C" fn rdma_connect(id: *mut rdma_cm_id, conn_param: *mut rdma
         unsafe { connect(&id, param.as_ref()) }?;
         Ok(0)
     })
-    .or_minus_one_errno()
 }
 
 /// `rdma_establish(3)`: completes an active connection on an id without a QP, after its
@@ -100,8 +99,8 @@ pub unsafe extern "C-unwind" fn rdma_get_request(listen: *mut rdma_cm_id, id: *m
 /// RTS first; a synchronous id waits for `ESTABLISHED`. Returns 0, or -1 with `errno` (`EINVAL` for a bad id, bad
 /// depths, too much private data; the kernel's).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_accept(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int {
-    ffi::boundary("rdma_accept", || -> Result<c_int> {
+pub unsafe extern "C-unwind" fn rdma_accept(id: *mut rdma_cm_id, conn_param: *mut rdma_conn_param) -> c_int {
+    sync_entry("rdma_accept", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         // SAFETY: as in rdma_connect.
         let param = unsafe { read_param(conn_param) };
@@ -109,7 +108,6 @@ pub unsafe extern "C" fn rdma_accept(id: *mut rdma_cm_id, conn_param: *mut rdma_
         unsafe { accept(&id, param.as_ref()) }?;
         Ok(0)
     })
-    .or_minus_one_errno()
 }
 
 /// `rdma_reject(3)`: rejects the connection request of `id`, sending `private_data_len` bytes of `private_data`
@@ -144,8 +142,8 @@ pub unsafe extern "C" fn rdma_notify(id: *mut rdma_cm_id, event: c_uint) -> c_in
 /// `RDMA_CM_EVENT_DISCONNECTED` (a synchronous id waits for its own). Returns 0, or -1 with `errno` (`EINVAL` for a
 /// bad id or one not on a device; the kernel's `EINVAL` when not connected).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_disconnect(id: *mut rdma_cm_id) -> c_int {
-    ffi::boundary("rdma_disconnect", || -> Result<c_int> {
+pub unsafe extern "C-unwind" fn rdma_disconnect(id: *mut rdma_cm_id) -> c_int {
+    sync_entry("rdma_disconnect", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         match id.transport() {
             Some(TRANSPORT_IB) => modify_qp_err(&id)?,
@@ -156,7 +154,6 @@ pub unsafe extern "C" fn rdma_disconnect(id: *mut rdma_cm_id) -> c_int {
         complete(&id)?;
         Ok(0)
     })
-    .or_minus_one_errno()
 }
 
 rdma_common::check_signatures!(rdma_common::abi::rdma_cma;

@@ -15,7 +15,7 @@ use rdma_common::abi::verbs::{ibv_attach_mcast, ibv_gid};
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::uapi::rdma_user_cm::{rdma_ucm_conn_param, rdma_ucm_event_resp, rdma_ucm_ud_param};
-use std::cell::UnsafeCell;
+use std::cell::{Cell, UnsafeCell};
 use std::ffi::{c_char, c_int, c_uint, CStr};
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::ptr::{addr_of, addr_of_mut, null_mut};
@@ -480,9 +480,41 @@ pub(crate) fn ack(event: *mut rdma_cm_event) -> Result<()> {
     Ok(())
 }
 
+thread_local! {
+    /// Set by [`sync_entry`] while its body runs: the body's final [`complete`] leaves its wait to `sync_entry`.
+    static DEFER_WAIT: Cell<bool> = const { Cell::new(false) };
+    /// The wait [`complete`] left: the id's channel descriptor and the id.
+    static DEFERRED: Cell<Option<(RawFd, *mut rdma_cm_id)>> = const { Cell::new(None) };
+}
+
+/// Runs the body of an entry point whose synchronous form ends waiting for the id's next event (rdma-core's
+/// `ucma_complete`: `rdma_resolve_addr`, `rdma_resolve_route`, `rdma_connect`, `rdma_accept`, `rdma_disconnect`,
+/// `rdma_join_multicast`). The body runs in a boundary and must call [`complete`] as its last step; on a synchronous
+/// id the wait then happens here, outside any boundary, so that a thread waiting in it may be cancelled as in
+/// rdma-core (`rdma_common::ffi`'s notes on thread cancellation), and the event is stored in a second boundary.
+/// Returns the C value: 0, or -1 with `errno`.
+///
+/// Call it from the entry point's own `extern "C-unwind"` frame, holding nothing that needs dropping.
+pub(crate) fn sync_entry(name: &'static str, body: impl FnOnce() -> Result<c_int>) -> c_int {
+    DEFERRED.set(None);
+    DEFER_WAIT.set(true);
+    let r = ffi::boundary(name, body);
+    DEFER_WAIT.set(false);
+    match (r, DEFERRED.take()) {
+        (Ok(_), Some((fd, id_c))) => {
+            next_event_cancellable(name, fd, || Ok(state::lookup_id(id_c)?.channel()))
+                .and_then(|ev| ffi::boundary(name, || complete_with(&state::lookup_id(id_c)?, ev)))
+                .map(|()| 0)
+                .or_minus_one_errno()
+        }
+        (r, _) => r.or_minus_one_errno(),
+    }
+}
+
 /// `ucma_complete`: on a synchronous id, acknowledges the previous event, waits for the id's next one and stores
 /// it in `id->event`; its failure status becomes the call's errno (`ECONNREFUSED` for a reject). Nothing on an id
-/// with an event channel.
+/// with an event channel. Inside [`sync_entry`]'s body, the wait is left to `sync_entry` (this is the body's last
+/// step).
 pub(crate) fn complete(id: &Arc<CmId>) -> Result<()> {
     if !id.is_sync() {
         return Ok(());
@@ -492,7 +524,16 @@ pub(crate) fn complete(id: &Arc<CmId>) -> Result<()> {
         let _ = ack(prev);
         id.set_event(null_mut());
     }
+    if DEFER_WAIT.replace(false) {
+        DEFERRED.set(Some((id.channel().fd().as_raw_fd(), id.c())));
+        return Ok(());
+    }
     let ev = get_event(&id.channel())?;
+    complete_with(id, ev)
+}
+
+/// The end of [`complete`]: stores `ev` as the id's event; its failure status becomes the errno.
+fn complete_with(id: &Arc<CmId>, ev: *mut rdma_cm_event) -> Result<()> {
     id.set_event(ev);
     let status = status_of(ev);
     if status != 0 {

@@ -1,7 +1,7 @@
 //! Multicast: `rdma_join_multicast`, `rdma_join_multicast_ex`, `rdma_leave_multicast`.
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
-use super::event::complete;
+use super::event::{complete, sync_entry};
 use super::{addr_bytes, addrlen};
 use crate::kernel;
 use crate::state::{self, CmId, Mc};
@@ -23,8 +23,8 @@ use std::sync::Arc;
 /// `param.ud.private_data` is `context`; at that event the id's QP (if any) is attached to the group. Returns 0, or
 /// -1 with `errno` (`EINVAL` for a bad id or address, the kernel's `ENODEV`, ...).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_join_multicast(id: *mut rdma_cm_id, addr: *mut sockaddr, context: *mut c_void) -> c_int {
-    ffi::boundary("rdma_join_multicast", || -> Result<c_int> {
+pub unsafe extern "C-unwind" fn rdma_join_multicast(id: *mut rdma_cm_id, addr: *mut sockaddr, context: *mut c_void) -> c_int {
+    sync_entry("rdma_join_multicast", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         // SAFETY: a non-NULL address is readable for its family's size (the C contract).
         let len = unsafe { addrlen(addr) };
@@ -35,19 +35,18 @@ pub unsafe extern "C" fn rdma_join_multicast(id: *mut rdma_cm_id, addr: *mut soc
         join(&id, unsafe { addr_bytes(addr, len) }, RDMA_MC_JOIN_FLAG_FULLMEMBER as u16, context)?;
         Ok(0)
     })
-    .or_minus_one_errno()
 }
 
 /// `rdma_join_multicast_ex(3)`: as `rdma_join_multicast`, with the group address and join flags
 /// (`RDMA_MC_JOIN_FLAG_FULLMEMBER`, `_SENDONLY_FULLMEMBER`: not attached) of `mc_join_attr`. Returns 0, or -1 with
 /// `errno` (`EOPNOTSUPP` for unknown `comp_mask` bits; `EINVAL` without address or flags, for unknown flags).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn rdma_join_multicast_ex(
+pub unsafe extern "C-unwind" fn rdma_join_multicast_ex(
     id: *mut rdma_cm_id,
     mc_join_attr: *mut rdma_cm_join_mc_attr_ex,
     context: *mut c_void,
 ) -> c_int {
-    ffi::boundary("rdma_join_multicast_ex", || -> Result<c_int> {
+    sync_entry("rdma_join_multicast_ex", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         let a = ffi::nonnull(mc_join_attr)?.as_ptr();
         // SAFETY: a readable rdma_cm_join_mc_attr_ex (integers and a pointer).
@@ -70,7 +69,6 @@ pub unsafe extern "C" fn rdma_join_multicast_ex(
         join(&id, unsafe { addr_bytes(addr, len) }, flags as u16, context)?;
         Ok(0)
     })
-    .or_minus_one_errno()
 }
 
 /// `rdma_leave_multicast(3)`: leaves the multicast group `addr` (cancelling a join in progress), detaching the

@@ -286,7 +286,7 @@ done
 #   from the bytes before the object)
 C_KNOWN="verbs_qp:qp_to_qp_ex-plain-qp-NULL"
 c_results() { grep -oE '^(PASS|FAIL) [^ :]+' "$1" | sort; }
-for prog in cm_basic cm_conn cm_cancel cm_ud cm_mcast verbs_device verbs_pd_mr verbs_cq verbs_srq verbs_qp verbs_async; do
+for prog in cm_basic cm_conn cm_ep cm_cancel cm_ud cm_mcast verbs_device verbs_pd_mr verbs_cq verbs_srq verbs_qp verbs_async; do
     bin=$REPO/tests/out/c/$prog
     if [[ ! -x $bin ]]; then
         fail "siw-c-$prog" "$bin not built (tests/c/compile.sh)"; continue

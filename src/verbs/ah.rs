@@ -13,9 +13,16 @@ use rdma_common::Errno;
 use std::ffi::c_int;
 use std::mem::MaybeUninit;
 
+/// Whether `rate` is a value of `enum ibv_rate` (`IBV_RATE_MAX` 0, then 2 to `IBV_RATE_1200_GBPS` 24; 1 is none).
+/// rdma-core passes any byte to the kernel, which stores it unchecked; we refuse the others with `EINVAL`.
+pub(crate) fn valid_static_rate(rate: u8) -> bool {
+    rate == ibv_rate::IBV_RATE_MAX as u8 || (2..=ibv_rate::IBV_RATE_1200_GBPS as u8).contains(&rate)
+}
+
 /// `ibv_create_ah(3)`: creates an address handle for UD sends on `pd` from `attr`.
 ///
-/// Returns NULL with `errno` set on failure: `EINVAL` for an invalid PD or NULL `attr`, a bad port or SGID index,
+/// Returns NULL with `errno` set on failure: `EINVAL` for an invalid PD or NULL `attr`, a `static_rate` that is not
+/// an `enum ibv_rate` (rdma-core lets the kernel store it), a bad port or SGID index,
 /// no GRH on a RoCE port (the kernel's); `ENETUNREACH`/`EHOSTUNREACH` when the kernel cannot resolve the
 /// destination; `ENOMEM`.
 #[unsafe(no_mangle)]
@@ -24,6 +31,12 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }?;
         let attr = ffi::nonnull(attr)?.as_ptr();
+        // SAFETY: the caller's attributes (a plain byte).
+        let rate = unsafe { (*attr).static_rate };
+        if !valid_static_rate(rate) {
+            log::debug!("ibv_create_ah: static_rate {rate} is not an enum ibv_rate: EINVAL");
+            return Err(Errno::EINVAL);
+        }
         // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
         let ah = unsafe { ctx.provider.create_ah_obj(ctx, pd, attr) }?;
         registry::insert(ah, Kind::Ah);

@@ -360,8 +360,9 @@ fn gid_table_sysfs(ctx: &Context, max_entries: usize) -> Result<Vec<ib_uverbs_gi
 /// `_ibv_query_gid_table`, the symbol behind the inline `ibv_query_gid_table(3)`: stores every valid GID-table
 /// entry of every port into `entries`, at most `max_entries` of `entry_size` bytes each; `flags` must be 0.
 ///
-/// Returns the number of entries stored, or a negative errno value: `-EINVAL` for bad arguments or when the
-/// valid entries do not fit, `-EOPNOTSUPP` for flags the kernel does not know.
+/// Returns the number of entries stored, or a negative errno value: `-EINVAL` for bad arguments (among them an
+/// `entry_size` smaller than `struct ibv_gid_entry`, which rdma-core passes to the kernel) or when the valid
+/// entries do not fit, `-EOPNOTSUPP` for flags the kernel does not know.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _ibv_query_gid_table(
     context: *mut ibv_context,
@@ -373,7 +374,9 @@ pub unsafe extern "C" fn _ibv_query_gid_table(
     let r = ffi::boundary("_ibv_query_gid_table", || -> Result<libc::ssize_t> {
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
-        if entry_size == 0 || max_entries == 0 {
+        if entry_size < GID_ENTRY_SIZE || max_entries == 0 {
+            // The kernel would store truncated entries for a smaller size; rdma-core lets it.
+            log::debug!("ibv_query_gid_table: entry_size {entry_size} (< {GID_ENTRY_SIZE}) or max_entries 0: EINVAL");
             return Err(Errno::EINVAL);
         }
         let entries = ffi::nonnull(entries)?;

@@ -304,6 +304,22 @@ pub unsafe fn ack_events(
     }
 }
 
+/// Whether the acknowledgements `completed` have caught up with the events the kernel `reported` for an object
+/// being destroyed: the wait condition of every `ibv_destroy_*` (rdma-core waits for equality). Counting with
+/// wrap-around, a count ahead of the kernel's also ends the wait, with a warning: the application acknowledged
+/// more events than it was given (`ibv_ack_cq_events` with too large a count, an async event acknowledged twice),
+/// and rdma-core would wait forever.
+pub fn all_acked(what: &str, completed: u32, reported: u32) -> bool {
+    let ahead = completed.wrapping_sub(reported) as i32;
+    if ahead > 0 {
+        log::warn!(
+            "{what}: {ahead} more events acknowledged than were delivered ({completed} acknowledged, {reported} \
+             reported by the kernel); not waiting"
+        );
+    }
+    ahead >= 0
+}
+
 /// Waits until `done()` (evaluated under `mutex`) holds (the end of rdma-core's `ibv_cmd_destroy_*`).
 ///
 /// # Safety

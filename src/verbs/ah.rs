@@ -47,13 +47,14 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
 
 /// `ibv_destroy_ah(3)`: destroys an address handle.
 ///
-/// Returns 0, or an errno value: `EINVAL` for NULL or a pointer that is not a live AH of this library; the
-/// kernel's.
+/// Returns 0, or an errno value: `EINVAL` for NULL, `ENOENT` for a pointer that is not a live AH of this
+/// library (what the kernel answers rdma-core); the kernel's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
     ffi::boundary("ibv_destroy_ah", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (ah, ctx) = unsafe { super::object(ah, Kind::Ah) }?;
+        let (ah, ctx) = unsafe { super::object(ah, Kind::Ah) }
+            .map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
         if !registry::begin_destroy(ah, Kind::Ah) {
             return Err(Errno::EINVAL);
         }

@@ -28,12 +28,13 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
 /// `ibv_dealloc_pd(3)`: frees a protection domain no object uses any more.
 ///
 /// Returns 0, or an errno value: `EBUSY` while QPs, MRs, MWs, SRQs or AHs still use it (the kernel's), `EINVAL`
-/// for NULL or a pointer that is not a live PD of this library.
+/// for NULL, `ENOENT` for a pointer that is not a live PD of this library (what the kernel answers rdma-core).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     ffi::boundary("ibv_dealloc_pd", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (pd, ctx) = unsafe { super::pd(pd) }?;
+        let (pd, ctx) = unsafe { super::pd(pd) }
+            .map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
         if !registry::begin_destroy(pd, Kind::Pd) {
             return Err(Errno::EINVAL);
         }

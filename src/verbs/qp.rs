@@ -191,13 +191,14 @@ pub unsafe extern "C" fn ibv_query_qp(
 /// `ibv_destroy_qp(3)`: destroys a QP (detaching it from its multicast groups); first waits until every async
 /// event the kernel delivered for it was acknowledged (`ibv_ack_async_event(3)`).
 ///
-/// Returns 0, or an errno value: `EINVAL` for NULL or a pointer that is not a live QP of this library; the
-/// kernel's.
+/// Returns 0, or an errno value: `EINVAL` for NULL, `ENOENT` for a pointer that is not a live QP of this
+/// library (what the kernel answers rdma-core); the kernel's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
     ffi::boundary("ibv_destroy_qp", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (qp, ctx) = unsafe { super::qp(qp) }?;
+        let (qp, ctx) = unsafe { super::qp(qp) }
+            .map_err(|e| super::unknown_handle(qp, e, Errno::ENOENT))?;
         if !registry::begin_destroy(qp, Kind::Qp) {
             return Err(Errno::EINVAL);
         }

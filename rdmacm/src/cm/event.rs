@@ -53,14 +53,14 @@ pub unsafe extern "C" fn rdma_destroy_event_channel(channel: *mut rdma_event_cha
 
 /// `rdma_get_cm_event(3)`: stores in `*event` the next event of `channel`, blocking until there is one unless the
 /// channel's descriptor is non-blocking (then `EAGAIN`). Each event must be released with `rdma_ack_cm_event`; its
-/// private data stays valid until then. Returns 0, or -1 with `errno` (`EINVAL` for a NULL or unknown channel or
-/// NULL `event`, `EINTR`, the kernel's).
+/// private data stays valid until then. Returns 0, or -1 with `errno` (`EINVAL` for a NULL channel or NULL
+/// `event`, `EBADF` for a destroyed or unknown channel (rdma-core's `read` on its fd), `EINTR`, the kernel's).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int {
     ffi::boundary("rdma_get_cm_event", || -> Result<c_int> {
         state::init()?;
         let out = ffi::nonnull(event)?;
-        let ch = state::lookup_channel(channel)?;
+        let ch = state::lookup_channel_fd(channel)?;
         let ev = get_event(&ch)?;
         // SAFETY: `out` is the caller's writable out-parameter.
         unsafe { out.as_ptr().write(ev) };

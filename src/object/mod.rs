@@ -475,3 +475,17 @@ fn wrong_provider(provider: &str, object: &str) -> ! {
 pub fn raw(fd: &OwnedFd) -> c_int {
     fd.as_raw_fd()
 }
+
+#[cfg(test)]
+mod ack_tests {
+    use super::all_acked;
+
+    #[test]
+    fn acknowledgements_caught_up_or_ahead_end_the_wait() {
+        assert!(!all_acked("t", 0, 1), "one event still unacknowledged");
+        assert!(all_acked("t", 1, 1));
+        assert!(all_acked("t", 4, 1), "over-acknowledged: no eternal wait");
+        assert!(!all_acked("t", u32::MAX, 1), "behind, across the wrap");
+        assert!(all_acked("t", 2, u32::MAX), "ahead, across the wrap");
+    }
+}

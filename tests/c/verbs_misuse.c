@@ -24,6 +24,12 @@ static const char *lib(void)
 	return tu_ours() ? "ours" : "rdma-core";
 }
 
+/* Who drives the device: our provider, rdma-core's plug-in under our libibverbs, or rdma-core. */
+static const char *provider(void)
+{
+	return tu_native() ? "ours" : tu_ours() ? "rdma-core's plug-in" : "rdma-core";
+}
+
 /* ---- Rejected arguments ----------------------------------------------------------------------------------------- */
 
 static void opcode_unknown(void)
@@ -51,7 +57,7 @@ static void opcode_unknown(void)
 		      "post %s, %d completions (%s)", tu_errname(ret), n, n == 1 ? tu_wc_str(&wc) : "-");
 	} else {
 		/* rdma-core's rxe posts it; the kernel completes it with an error. */
-		tu_pass("opcode_unknown", "%s provider: post %s, then %s", lib(), tu_errname(ret),
+		tu_pass("opcode_unknown", "%s provider: post %s, then %s", provider(), tu_errname(ret),
 			n == 1 ? ibv_wc_status_str(wc.status) : "no completion");
 	}
 out:
@@ -339,7 +345,7 @@ static void no_deadlock(void)
 		CHECK("wr_start_twice", r == EINVAL, "child %s; want exit %d (ibv_wr_complete's EINVAL)", child_str(r),
 		      EINVAL);
 	else
-		tu_pass("wr_start_twice", "%s provider: %s", lib(), child_str(r));
+		tu_pass("wr_start_twice", "%s provider: %s", provider(), child_str(r));
 
 	r = tu_run_child(child_ack_cq, NULL, 5);
 	if (tu_ours())
@@ -359,7 +365,7 @@ static void no_deadlock(void)
 int main(void)
 {
 	tu_init();
-	printf("# libibverbs: %s, provider: %s\n", lib(), tu_native() ? "ours" : "rdma-core's");
+	printf("# libibverbs: %s, provider: %s\n", lib(), provider());
 	no_deadlock();
 	opcode_unknown();
 	modify_and_ah();

@@ -188,13 +188,16 @@ impl Context {
         self.ibv
     }
 
-    /// The context behind a `struct ibv_context *` from C, if it is a live context of this library (`EINVAL`
-    /// otherwise).
+    /// The context behind a `struct ibv_context *` from C, if it is a live context of this library: `EINVAL` for
+    /// NULL, `EBADF` for anything else (a closed context, garbage): rdma-core does not check the pointer and issues
+    /// its command on the `cmd_fd` it reads there, which the kernel answers with `EBADF` (measured by guest case
+    /// 55-reliability for `ibv_query_device`, `ibv_alloc_pd`, `ibv_create_cq`, `ibv_create_comp_channel`,
+    /// `ibv_get_async_event`).
     ///
     /// # Safety
     /// The returned reference must not outlive the context (a later `ibv_close_device`).
     pub unsafe fn from_ibv<'a>(p: *mut ibv_context) -> Result<&'a Context> {
-        let p = registry::check(p, Kind::Context)?;
+        let p = registry::check(p, Kind::Context).map_err(|e| if p.is_null() { e } else { Errno::EBADF })?;
         // SAFETY: registered contexts are the last member of a verbs_context whose `priv` is their `Context`.
         let c = unsafe { (*vctx_of(p.as_ptr())).r#priv.cast::<Context>() };
         // SAFETY: as above; set before the context was registered, cleared only after it was unregistered.

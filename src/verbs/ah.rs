@@ -221,7 +221,7 @@ unsafe fn init_ah_from_wc(
 /// (a RoCE v2 IPv4 header is recognised in its last 20 bytes). The source GID index is the local GID the packet
 /// was sent to.
 ///
-/// Returns 0, or -1 with `errno` set: `EINVAL` for NULL pointers, an invalid context, a multicast destination or
+/// Returns 0, or -1 with `errno` set: `EINVAL` for NULL pointers, a NULL context (`EBADF`: closed or unknown), a multicast destination or
 /// a destination GID not in the table; `EPROTONOSUPPORT` for a header that is neither IPv4 nor IPv6/IB.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_init_ah_from_wc(
@@ -281,7 +281,7 @@ pub unsafe extern "C" fn ibv_create_ah_from_wc(
 /// address (resolved with a probe, waiting up to 3 s); `*vid` is the interface's VLAN id or `0xffff`.
 ///
 /// Returns 0; `ibv_query_gid(3)`'s positive errno when the source GID cannot be read; as rdma-core, a *negative*
-/// errno for its own failures: `-EINVAL` (NULL pointers, an invalid context, no interface owns the source address),
+/// errno for its own failures: `-EINVAL` (NULL pointers, a NULL context (`EBADF`: closed or unknown), no interface owns the source address),
 /// `-EHOSTUNREACH` (the destination is this host's own address, or does not answer), `-EOPNOTSUPP` (a global IPv6
 /// destination: not implemented here).
 #[unsafe(no_mangle)]

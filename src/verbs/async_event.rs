@@ -57,8 +57,7 @@ fn element_of(event_type: u32) -> Element {
 pub unsafe extern "C" fn ibv_get_async_event(context: *mut ibv_context, event: *mut ibv_async_event) -> c_int {
     ffi::boundary("ibv_get_async_event", || -> Result<c_int> {
         // SAFETY: entry-point contract.
-        let ctx = unsafe { Context::from_ibv(context) }
-            .map_err(|e| super::unknown_handle(context, e, Errno::EBADF))?;
+        let ctx = unsafe { Context::from_ibv(context) }?;
         let out = ffi::nonnull(event)?.as_ptr();
         let ev = kernel::async_event::read_async_event(ctx.async_fd()?)?;
         let element = match element_of(ev.event_type) {

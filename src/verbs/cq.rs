@@ -22,7 +22,7 @@ use std::ptr::addr_of_mut;
 /// `ibv_create_comp_channel(3)`: creates a completion event channel (a file descriptor, `channel->fd`, that CQs
 /// created with it report events to; it can be made non-blocking and polled).
 ///
-/// Returns NULL with `errno` set on failure: `EINVAL` for NULL or an invalid context; the kernel's (`EMFILE`,
+/// Returns NULL with `errno` set on failure: `EINVAL` for NULL or a NULL context (`EBADF`: closed or unknown); the kernel's (`EMFILE`,
 /// ...).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_create_comp_channel(context: *mut ibv_context) -> *mut ibv_comp_channel {
@@ -93,7 +93,7 @@ unsafe fn create_cq(ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: boo
 /// `cq_context` is returned with its events, which go to `channel` (may be NULL) on completion vector
 /// `comp_vector` (below `context->num_comp_vectors`).
 ///
-/// Returns NULL with `errno` set on failure: `EINVAL` for an invalid context or channel (or one of another
+/// Returns NULL with `errno` set on failure: `EINVAL` for a NULL context (`EBADF`: closed or unknown) or channel (or one of another
 /// context), a `cqe` below 1 or above the device's `max_cqe`, a bad `comp_vector` (the kernel's); `ENOMEM`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_create_cq(

@@ -52,7 +52,7 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
 /// `ibv_import_pd(3)`: creates a PD object for the protection domain `pd_handle` of an imported context.
 ///
 /// Returns NULL with `errno` set: `EOPNOTSUPP` (no context can be imported here: rxe has no
-/// `import_context`, and rdma-core's dummy op answers the same), `EINVAL` for an invalid context.
+/// `import_context`, and rdma-core's dummy op answers the same), `EINVAL` for a NULL context (`EBADF`: closed or unknown).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd {
     let _ = pd_handle;

@@ -5,7 +5,8 @@
  * check every handle against their registry first (no crash, no use after free) and must answer with the same errno.
  * Each case runs in a forked child (5 s limit), so a crash or a hang is reported, not suffered. The expected errno
  * per case is rdma-core's, measured in the test guest (Debian 12, kernel 6.1, Soft-RoCE); a case where rdma-core
- * crashes or hangs is not compared (and is not listed here).
+ * crashes or hangs is not compared (and is not listed here: e.g. ibv_query_port on a closed context, a header inline
+ * that reads the freed context, crashes with rdma-core and with ours).
  *
  * Prints one line per case: PASS/FAIL <case> (<library>: <result>[, rdma-core: <errno>]). Run by guest case
  * 55-reliability, against our libraries and against rdma-core's (where every check must pass too).
@@ -171,6 +172,66 @@ static int c_create_id_garbage_channel(void *arg)
 	return fail_status(0, rdma_create_id(&g, &id, NULL, RDMA_PS_TCP));
 }
 
+static int c_query_device_closed_context(void *arg)
+{
+	struct ibv_context *ctx = tu_open(tu_dev_name[0]);
+	struct ibv_device_attr da;
+
+	(void)arg;
+	if (!ctx)
+		return 251;
+	ibv_close_device(ctx);
+	return fail_status(1, ibv_query_device(ctx, &da));
+}
+
+static int c_alloc_pd_closed_context(void *arg)
+{
+	struct ibv_context *ctx = tu_open(tu_dev_name[0]);
+
+	(void)arg;
+	if (!ctx)
+		return 251;
+	ibv_close_device(ctx);
+	errno = 0;
+	return ibv_alloc_pd(ctx) ? OK_STATUS : errno;
+}
+
+static int c_comp_channel_closed_context(void *arg)
+{
+	struct ibv_context *ctx = tu_open(tu_dev_name[0]);
+
+	(void)arg;
+	if (!ctx)
+		return 251;
+	ibv_close_device(ctx);
+	errno = 0;
+	return ibv_create_comp_channel(ctx) ? OK_STATUS : errno;
+}
+
+static int c_create_cq_closed_context(void *arg)
+{
+	struct ibv_context *ctx = tu_open(tu_dev_name[0]);
+
+	(void)arg;
+	if (!ctx)
+		return 251;
+	ibv_close_device(ctx);
+	errno = 0;
+	return ibv_create_cq(ctx, 4, NULL, NULL, 0) ? OK_STATUS : errno;
+}
+
+static int c_migrate_id_garbage_channel(void *arg)
+{
+	struct rdma_event_channel g = { .fd = 987 };
+	struct rdma_cm_id *id;
+
+	(void)arg;
+	if (rdma_create_id(NULL, &id, NULL, RDMA_PS_TCP))
+		return 251;
+	errno = 0;
+	return fail_status(0, rdma_migrate_id(id, &g));
+}
+
 struct errcase {
 	const char *name;
 	int (*fn)(void *);
@@ -188,6 +249,11 @@ static const struct errcase cases[] = {
 	{ "cm_event_destroyed_channel", c_cm_event_destroyed_channel, EBADF },
 	{ "cm_event_garbage_channel", c_cm_event_garbage_channel, EBADF },
 	{ "create_id_garbage_channel", c_create_id_garbage_channel, EBADF },
+	{ "query_device_closed_context", c_query_device_closed_context, EBADF },
+	{ "alloc_pd_closed_context", c_alloc_pd_closed_context, EBADF },
+	{ "comp_channel_closed_context", c_comp_channel_closed_context, EBADF },
+	{ "create_cq_closed_context", c_create_cq_closed_context, EBADF },
+	{ "migrate_id_garbage_channel", c_migrate_id_garbage_channel, EBADF },
 };
 
 static const char *status_str(int r)

@@ -107,13 +107,13 @@ pub unsafe extern "C" fn rdma_destroy_ep(id: *mut rdma_cm_id) {
 
 /// `rdma_migrate_id(3)`: moves `id` and its pending events to event channel `channel` (NULL: make the id
 /// synchronous with a private channel), then waits until the events reported on the old channel are acknowledged.
-/// Returns 0, or -1 with `errno` (`EINVAL` for a NULL/unknown id or channel, or NULL for an id already
-/// synchronous).
+/// Returns 0, or -1 with `errno` (`EINVAL` for a NULL/unknown id, or NULL for an id already synchronous; `EBADF`
+/// for a destroyed or unknown channel, as rdma-core's command on its fd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_migrate_id(id: *mut rdma_cm_id, channel: *mut rdma_event_channel) -> c_int {
     ffi::boundary("rdma_migrate_id", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
-        let chan = if channel.is_null() { None } else { Some(state::lookup_channel(channel)?) };
+        let chan = if channel.is_null() { None } else { Some(state::lookup_channel_fd(channel)?) };
         migrate(&id, chan)?;
         Ok(0)
     })

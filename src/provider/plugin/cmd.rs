@@ -3481,12 +3481,13 @@ mod tests {
     }
 
     #[test]
-    fn contexts_not_ours_and_null_objects_are_einval() {
+    fn contexts_not_ours_are_ebadf_and_null_objects_einval() {
         let mut ctx: MaybeUninit<ibv_context> = z();
         let mut pd = ibv_pd { context: ctx.as_mut_ptr(), handle: 1 };
         unsafe {
-            assert_eq!(ibv_cmd_dealloc_pd(&mut pd), libc::EINVAL);
-            assert_eq!(Errno::last(), Errno::EINVAL);
+            // A context that is not live: EBADF, what rdma-core gets from the kernel for its fd.
+            assert_eq!(ibv_cmd_dealloc_pd(&mut pd), libc::EBADF);
+            assert_eq!(Errno::last(), Errno::EBADF);
             assert_eq!(ibv_cmd_dealloc_pd(ptr::null_mut()), libc::EINVAL);
             assert_eq!(ibv_cmd_poll_cq(ptr::null_mut(), 1, ptr::null_mut()), -1);
             assert_eq!(execute_ioctl(ctx.as_mut_ptr(), ptr::null_mut()), libc::EINVAL);

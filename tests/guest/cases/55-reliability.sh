@@ -6,8 +6,9 @@
 #    closed context, objects whose handle the kernel does not know) answer with rdma-core 44's errno (EBADF, ENOENT),
 #    each case in a forked child. Run against ours and, as the reference, against the system's rdma-core.
 #  * setuid/*: a set-uid-root copy of tests/c/rel_setuid run as nobody (setpriv) is an AT_SECURE process: with
-#    VERBS_LOG_LEVEL=4 VERBS_LOG_FILE=<file> our libraries must not create the file, and SYSFS_PATH must not move
-#    sysfs. The same program without set-uid does create it (the variable works). rdma-core's behaviour (it creates
+#    VERBS_LOG_LEVEL=4 VERBS_LOG_FILE=<file> our libraries must not create the file, SYSFS_PATH must not move
+#    sysfs, and RDMAV_DRIVERS=/tmp/su-logs/evil (with RDMAV_PROVIDER=plugin, so that plug-ins are loaded) must not
+#    make them try /tmp/su-logs/evil-rdmav34.so (seen in the debug log). The same program without set-uid does create it (the variable works). rdma-core's behaviour (it creates
 #    the log file even set-uid, as root) is recorded as a comparison line.
 #
 # Runs before 60-siw (which replaces the rxe links). CASE_LIBS=stock runs the errno checks on rdma-core.
@@ -54,7 +55,7 @@ setuid_run() {
     cp "$exe" "$copy" && chown root:root "$copy" && chmod "$([[ $setuid == 1 ]] && echo 4755 || echo 0755)" "$copy"
     rm -f "$logfile"
     SU_OUT=$(cd /tmp && env -i PATH=/usr/bin:/bin VERBS_LOG_LEVEL=4 VERBS_LOG_FILE="$logfile" \
-        SYSFS_PATH=/tmp/no-such-sysfs timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$copy" \
+        SYSFS_PATH=/tmp/no-such-sysfs RDMAV_PROVIDER=plugin RDMAV_DRIVERS=/tmp/su-logs/evil timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$copy" \
         2> "$WORK/su.$name.stderr")
 }
 
@@ -71,6 +72,11 @@ else
     else
         fail setuid/control-log-file "not set-uid: no log file /tmp/su-logs/plain.log (the check would prove nothing): $SU_OUT"
     fi
+    if grep -q "su-logs/evil" /tmp/su-logs/plain.log 2> /dev/null; then
+        pass setuid/control-drivers "not set-uid: RDMAV_DRIVERS honoured ($(grep -m1 -o "couldn't load driver '[^']*'" /tmp/su-logs/plain.log))"
+    else
+        fail setuid/control-drivers "not set-uid: the log does not show RDMAV_DRIVERS=/tmp/su-logs/evil being tried" /tmp/su-logs/plain.log
+    fi
     if [[ $SU_OUT == *"sysfs /tmp/no-such-sysfs "* ]]; then
         pass setuid/control-sysfs-path "not set-uid: SYSFS_PATH honoured; $SU_OUT"
     else
@@ -85,6 +91,14 @@ else
             fail setuid/log-file-ignored "set-uid: VERBS_LOG_FILE was created ($(stat -c '%U %a' /tmp/su-logs/ours.log)): $SU_OUT"
         else
             pass setuid/log-file-ignored "set-uid, as nobody: no /tmp/su-logs/ours.log; $SU_OUT"
+        fi
+        # The log went to stderr (VERBS_LOG_FILE ignored): it must show debug lines, and no attempt at the driver.
+        if ! grep -q "debug" "$WORK/su.ours.stderr"; then
+            fail setuid/drivers-ignored "no debug log on stderr: nothing to judge" "$WORK/su.ours.stderr"
+        elif grep -q "su-logs/evil" "$WORK/su.ours.stderr"; then
+            fail setuid/drivers-ignored "set-uid: RDMAV_DRIVERS was used: $(grep -m1 "su-logs/evil" "$WORK/su.ours.stderr")"
+        else
+            pass setuid/drivers-ignored "set-uid: /tmp/su-logs/evil-rdmav34.so never tried ($(grep -c debug "$WORK/su.ours.stderr") debug lines)"
         fi
         if [[ $SU_OUT == *"devices 2 sysfs /sys "* ]]; then
             pass setuid/sysfs-path-ignored "SYSFS_PATH=/tmp/no-such-sysfs ignored: $SU_OUT"

@@ -100,8 +100,9 @@ unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
 // ---------------------------------------------------------------------------------------------------------------
 
 /// rdma-core's `validate_send_wr`: `EINVAL` for an opcode that is not an `enum ibv_wr_opcode` (ours), too many
-/// SGEs (checked by [`sge_slice`]), an atomic with less than 8 bytes of local buffer or a remote address not 8-aligned, inline data longer than `max_inline`, or a
-/// bind-MW WR with data, SGEs or immediate data, or on a QP that is neither RC nor UC.
+/// SGEs (checked by [`sge_slice`]), an atomic with less than 8 bytes of local buffer or a remote address not
+/// 8-aligned, inline data longer than `max_inline`, or a bind-MW WR with data, SGEs or immediate data, or on a QP
+/// that is neither RC nor UC.
 #[inline(always)]
 fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
     // Not an `enum ibv_wr_opcode` value (0..=11, 15): refused here, where rdma-core posts it and the kernel

@@ -10,6 +10,7 @@
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
 
 pub mod abi;
+pub mod env;
 pub mod errno;
 pub mod ffi;
 pub mod logging;

@@ -9,9 +9,10 @@
 use rdma_common::errno::{Errno, Result};
 use std::path::{Path, PathBuf};
 
-/// The sysfs mount point: `$SYSFS_PATH` (trailing slashes removed) when set and non-empty, else `/sys`.
+/// The sysfs mount point: `$SYSFS_PATH` (trailing slashes removed) when set and non-empty in a process that is not
+/// set-uid (`rdma_common::env::path`), else `/sys`.
 pub fn root() -> PathBuf {
-    match std::env::var_os("SYSFS_PATH") {
+    match rdma_common::env::path("SYSFS_PATH") {
         Some(p) if !p.is_empty() => {
             let s = p.to_string_lossy().trim_end_matches('/').to_string();
             PathBuf::from(if s.is_empty() { "/".to_string() } else { s })

@@ -17,7 +17,7 @@
 //! readable and writable as their C prototypes imply).
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
-use super::{destroy_sync, free, init_sync, wait_events, Ah, Context, Cq, Mr, Mw, Pd, Pending, Qp, Srq};
+use super::{all_acked, destroy_sync, free, init_sync, wait_events, Ah, Context, Cq, Mr, Mw, Pd, Pending, Qp, Srq};
 use crate::provider::cmd::put_enum;
 use crate::provider::verbs::*;
 use rdma_common::errno::Result;
@@ -155,7 +155,8 @@ pub unsafe fn finish_destroyed_cq(ctx: &Context, cq: *mut ibv_cq, comp_reported:
     unsafe {
         let (m, c) = (addr_of_mut!((*cq).mutex), addr_of_mut!((*cq).cond));
         wait_events(m, c, || {
-            (*cq).comp_events_completed == comp_reported && (*cq).async_events_completed == async_reported
+            all_acked("ibv_destroy_cq (completion events)", (*cq).comp_events_completed, comp_reported)
+                && all_acked("ibv_destroy_cq (async events)", (*cq).async_events_completed, async_reported)
         });
         let channel = (*cq).channel;
         if !channel.is_null() {
@@ -215,7 +216,7 @@ pub unsafe fn finish_destroyed(
 ) {
     // SAFETY: the kernel destroyed the object; acknowledgements touch it only under its mutex.
     unsafe {
-        wait_events(mutex, cond, || *completed == reported);
+        wait_events(mutex, cond, || all_acked("ibv_destroy_qp/srq (async events)", *completed, reported));
         destroy_sync(mutex, cond);
     }
 }

@@ -51,8 +51,7 @@ pub unsafe fn put_enum<E>(field: *mut E, value: u32) {
 pub fn is_destroy_err(e: Errno) -> bool {
     static ALLOW: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let allow = *ALLOW.get_or_init(|| {
-        let on = |v: &str| std::env::var(v).is_ok_and(|s| s != "0");
-        on("RDMAV_ALLOW_DISASSOC_DESTROY") || on("MLX4_DEVICE_FATAL_CLEANUP")
+        rdma_common::env::flag("RDMAV_ALLOW_DISASSOC_DESTROY") || rdma_common::env::flag("MLX4_DEVICE_FATAL_CLEANUP")
     });
     !(e == Errno::EIO && allow)
 }

@@ -13,9 +13,16 @@ use rdma_common::Errno;
 use std::ffi::c_int;
 use std::mem::MaybeUninit;
 
+/// Whether `rate` is a value of `enum ibv_rate` (`IBV_RATE_MAX` 0, then 2 to `IBV_RATE_1200_GBPS` 24; 1 is none).
+/// rdma-core passes any byte to the kernel, which stores it unchecked; we refuse the others with `EINVAL`.
+pub(crate) fn valid_static_rate(rate: u8) -> bool {
+    rate == ibv_rate::IBV_RATE_MAX as u8 || (2..=ibv_rate::IBV_RATE_1200_GBPS as u8).contains(&rate)
+}
+
 /// `ibv_create_ah(3)`: creates an address handle for UD sends on `pd` from `attr`.
 ///
-/// Returns NULL with `errno` set on failure: `EINVAL` for an invalid PD or NULL `attr`, a bad port or SGID index,
+/// Returns NULL with `errno` set on failure: `EINVAL` for an invalid PD or NULL `attr`, a `static_rate` that is not
+/// an `enum ibv_rate` (rdma-core lets the kernel store it), a bad port or SGID index,
 /// no GRH on a RoCE port (the kernel's); `ENETUNREACH`/`EHOSTUNREACH` when the kernel cannot resolve the
 /// destination; `ENOMEM`.
 #[unsafe(no_mangle)]
@@ -24,6 +31,12 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }?;
         let attr = ffi::nonnull(attr)?.as_ptr();
+        // SAFETY: the caller's attributes (a plain byte).
+        let rate = unsafe { (*attr).static_rate };
+        if !valid_static_rate(rate) {
+            log::debug!("ibv_create_ah: static_rate {rate} is not an enum ibv_rate: EINVAL");
+            return Err(Errno::EINVAL);
+        }
         // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
         let ah = unsafe { ctx.provider.create_ah_obj(ctx, pd, attr) }?;
         registry::insert(ah, Kind::Ah);
@@ -34,13 +47,14 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
 
 /// `ibv_destroy_ah(3)`: destroys an address handle.
 ///
-/// Returns 0, or an errno value: `EINVAL` for NULL or a pointer that is not a live AH of this library; the
-/// kernel's.
+/// Returns 0, or an errno value: `EINVAL` for NULL, `ENOENT` for a pointer that is not a live AH of this
+/// library (what the kernel answers rdma-core); the kernel's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
     ffi::boundary("ibv_destroy_ah", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (ah, ctx) = unsafe { super::object(ah, Kind::Ah) }?;
+        let (ah, ctx) = unsafe { super::object(ah, Kind::Ah) }
+            .map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
         if !registry::begin_destroy(ah, Kind::Ah) {
             return Err(Errno::EINVAL);
         }
@@ -207,7 +221,7 @@ unsafe fn init_ah_from_wc(
 /// (a RoCE v2 IPv4 header is recognised in its last 20 bytes). The source GID index is the local GID the packet
 /// was sent to.
 ///
-/// Returns 0, or -1 with `errno` set: `EINVAL` for NULL pointers, an invalid context, a multicast destination or
+/// Returns 0, or -1 with `errno` set: `EINVAL` for NULL pointers, a NULL context (`EBADF`: closed or unknown), a multicast destination or
 /// a destination GID not in the table; `EPROTONOSUPPORT` for a header that is neither IPv4 nor IPv6/IB.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_init_ah_from_wc(
@@ -267,7 +281,7 @@ pub unsafe extern "C" fn ibv_create_ah_from_wc(
 /// address (resolved with a probe, waiting up to 3 s); `*vid` is the interface's VLAN id or `0xffff`.
 ///
 /// Returns 0; `ibv_query_gid(3)`'s positive errno when the source GID cannot be read; as rdma-core, a *negative*
-/// errno for its own failures: `-EINVAL` (NULL pointers, an invalid context, no interface owns the source address),
+/// errno for its own failures: `-EINVAL` (NULL pointers, a NULL context (`EBADF`: closed or unknown), no interface owns the source address),
 /// `-EHOSTUNREACH` (the destination is this host's own address, or does not answer), `-EOPNOTSUPP` (a global IPv6
 /// destination: not implemented here).
 #[unsafe(no_mangle)]

@@ -51,8 +51,9 @@ fn element_of(event_type: u32) -> Element {
 /// (their pointers) or the port number (port events; `IBV_EVENT_DEVICE_FATAL` carries the device's). Each event
 /// must be acknowledged with `ibv_ack_async_event(3)`.
 ///
-/// Returns 0, or -1 with `errno` set: `EAGAIN` (non-blocking, none pending), `EINTR`, `EINVAL` for NULL pointers or
-/// an invalid context, `EIO` for a short read.
+/// Returns 0, or -1 with `errno` set: `EAGAIN` (non-blocking, none pending), `EINTR`, `EINVAL` for NULL pointers,
+/// `EBADF` for a context that is not a live one of this library (closed: what `read` on its fd answers
+/// rdma-core), `EIO` for a short read.
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn ibv_get_async_event(context: *mut ibv_context, event: *mut ibv_async_event) -> c_int {
     const NAME: &str = "ibv_get_async_event";

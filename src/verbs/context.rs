@@ -45,7 +45,7 @@ unsafe fn query_port_into(ctx: &Context, port_num: u8, attr: *mut ibv_port_attr,
 }
 
 /// `verbs_context.query_port`, what the header's `ibv_query_port` inline calls with its `sizeof(struct
-/// ibv_port_attr)`. Returns 0 or a positive errno (`EINVAL` for an invalid context or NULL `port_attr`; the
+/// ibv_port_attr)`. Returns 0 or a positive errno (`EINVAL` for a NULL context (`EBADF`: closed or unknown) or NULL `port_attr`; the
 /// kernel's, e.g. `EINVAL` for a port number the device does not have).
 pub(crate) unsafe extern "C" fn lib_query_port(
     context: *mut ibv_context,
@@ -66,7 +66,7 @@ pub(crate) unsafe extern "C" fn lib_query_port(
 /// `struct ibv_port_attr` without `port_cap_flags2`). Applications compiled against `verbs.h` reach it through the
 /// `ibv_query_port` macro only when the context has no extended `query_port` op (ours always has one).
 ///
-/// Returns 0, or an errno value (`EINVAL` for NULL pointers, an invalid context or port).
+/// Returns 0, or an errno value (`EINVAL` for NULL pointers, a NULL context (`EBADF`: closed or unknown) or port).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_port(
     context: *mut ibv_context,
@@ -86,7 +86,7 @@ pub unsafe extern "C" fn ibv_query_port(
 /// `ibv_query_device(3)`: reads the attributes of a device into `*device_attr` (the provider's
 /// `query_device_ex` with the size of `struct ibv_device_attr`, as rdma-core does: the legacy QUERY_DEVICE).
 ///
-/// Returns 0, or an errno value (`EINVAL` for NULL pointers or an invalid context; the kernel's).
+/// Returns 0, or an errno value (`EINVAL` for NULL pointers or a NULL context (`EBADF`: closed or unknown); the kernel's).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_device(context: *mut ibv_context, device_attr: *mut ibv_device_attr) -> c_int {
     ffi::boundary("ibv_query_device", || -> Result<()> {
@@ -245,7 +245,7 @@ unsafe fn put_gid_entry(dst: *mut u8, e: &ib_uverbs_gid_entry, entry_size: usize
 /// `ibv_query_gid(3)`: reads entry `index` of the GID table of port `port_num` into `*gid` (all zeros for an
 /// empty entry, as rdma-core preserves).
 ///
-/// Returns 0, or -1 with `errno` set (`EINVAL` for NULL pointers, an invalid context, port or index).
+/// Returns 0, or -1 with `errno` set (`EINVAL` for NULL pointers, a NULL context (`EBADF`: closed or unknown), port or index).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_gid(
     context: *mut ibv_context,
@@ -360,8 +360,9 @@ fn gid_table_sysfs(ctx: &Context, max_entries: usize) -> Result<Vec<ib_uverbs_gi
 /// `_ibv_query_gid_table`, the symbol behind the inline `ibv_query_gid_table(3)`: stores every valid GID-table
 /// entry of every port into `entries`, at most `max_entries` of `entry_size` bytes each; `flags` must be 0.
 ///
-/// Returns the number of entries stored, or a negative errno value: `-EINVAL` for bad arguments or when the
-/// valid entries do not fit, `-EOPNOTSUPP` for flags the kernel does not know.
+/// Returns the number of entries stored, or a negative errno value: `-EINVAL` for bad arguments (among them an
+/// `entry_size` smaller than `struct ibv_gid_entry`, which rdma-core passes to the kernel) or when the valid
+/// entries do not fit, `-EOPNOTSUPP` for flags the kernel does not know.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _ibv_query_gid_table(
     context: *mut ibv_context,
@@ -373,7 +374,9 @@ pub unsafe extern "C" fn _ibv_query_gid_table(
     let r = ffi::boundary("_ibv_query_gid_table", || -> Result<libc::ssize_t> {
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
-        if entry_size == 0 || max_entries == 0 {
+        if entry_size < GID_ENTRY_SIZE || max_entries == 0 {
+            // The kernel would store truncated entries for a smaller size; rdma-core lets it.
+            log::debug!("ibv_query_gid_table: entry_size {entry_size} (< {GID_ENTRY_SIZE}) or max_entries 0: EINVAL");
             return Err(Errno::EINVAL);
         }
         let entries = ffi::nonnull(entries)?;
@@ -416,7 +419,7 @@ fn pkey(ctx: &Context, port: u8, index: c_int) -> Result<u16> {
 /// from sysfs.
 ///
 /// Returns 0, or -1 with `errno` set (`ENOENT` for a port or index the table does not have, `EINVAL` for NULL
-/// pointers or an invalid context).
+/// pointers or a NULL context (`EBADF`: closed or unknown)).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_pkey(
     context: *mut ibv_context,
@@ -440,7 +443,7 @@ pub unsafe extern "C" fn ibv_query_pkey(
 /// `port_num`, searching from index 0.
 ///
 /// Returns the index, or -1 with `errno` set (from the first index that cannot be read: `ENOENT` when the P_Key
-/// is not in the table; `EINVAL` for an invalid context).
+/// is not in the table; `EINVAL` for a NULL context (`EBADF`: closed or unknown)).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_pkey_index(context: *mut ibv_context, port_num: u8, pkey: __be16) -> c_int {
     ffi::boundary("ibv_get_pkey_index", || -> Result<c_int> {

@@ -22,7 +22,7 @@ use std::ptr::addr_of_mut;
 /// `ibv_create_comp_channel(3)`: creates a completion event channel (a file descriptor, `channel->fd`, that CQs
 /// created with it report events to; it can be made non-blocking and polled).
 ///
-/// Returns NULL with `errno` set on failure: `EINVAL` for NULL or an invalid context; the kernel's (`EMFILE`,
+/// Returns NULL with `errno` set on failure: `EINVAL` for NULL or a NULL context (`EBADF`: closed or unknown); the kernel's (`EMFILE`,
 /// ...).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_create_comp_channel(context: *mut ibv_context) -> *mut ibv_comp_channel {
@@ -93,7 +93,7 @@ unsafe fn create_cq(ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: boo
 /// `cq_context` is returned with its events, which go to `channel` (may be NULL) on completion vector
 /// `comp_vector` (below `context->num_comp_vectors`).
 ///
-/// Returns NULL with `errno` set on failure: `EINVAL` for an invalid context or channel (or one of another
+/// Returns NULL with `errno` set on failure: `EINVAL` for a NULL context (`EBADF`: closed or unknown) or channel (or one of another
 /// context), a `cqe` below 1 or above the device's `max_cqe`, a bad `comp_vector` (the kernel's); `ENOMEM`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_create_cq(
@@ -179,13 +179,14 @@ pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
 /// `ibv_destroy_cq(3)`: destroys a CQ; first waits until every event the kernel delivered for it was
 /// acknowledged (`ibv_ack_cq_events(3)`, `ibv_ack_async_event(3)`).
 ///
-/// Returns 0, or an errno value: `EBUSY` while QPs or SRQs use it (the kernel's), `EINVAL` for NULL or a
-/// pointer that is not a live CQ of this library.
+/// Returns 0, or an errno value: `EBUSY` while QPs or SRQs use it (the kernel's), `EINVAL` for NULL,
+/// `ENOENT` for a pointer that is not a live CQ of this library (what the kernel answers rdma-core).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
     ffi::boundary("ibv_destroy_cq", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (cq, ctx) = unsafe { super::cq(cq) }?;
+        let (cq, ctx) = unsafe { super::cq(cq) }
+            .map_err(|e| super::unknown_handle(cq, e, Errno::ENOENT))?;
         if !registry::begin_destroy(cq, Kind::Cq) {
             return Err(Errno::EINVAL);
         }
@@ -205,7 +206,8 @@ pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
 /// acknowledged with `ibv_ack_cq_events(3)`; the CQ must be re-armed with `ibv_req_notify_cq(3)` for the next.
 ///
 /// Returns 0, or -1 with `errno` set: `EAGAIN` (non-blocking, none pending), `EINTR`, `EINVAL` for NULL
-/// pointers or an invalid channel, `EIO` for a short read.
+/// pointers, `EBADF` for a channel that is not a live one of this library (destroyed or garbage: what `read` on
+/// its fd answers rdma-core), `EIO` for a short read.
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn ibv_get_cq_event(
     channel: *mut ibv_comp_channel,
@@ -217,7 +219,8 @@ pub unsafe extern "C-unwind" fn ibv_get_cq_event(
     // may be cancelled (rdma_common::ffi's notes on thread cancellation).
     let fd = ffi::boundary(NAME, || -> Result<RawFd> {
         // SAFETY: entry-point contract.
-        let (ch, _) = unsafe { super::object(channel, Kind::CompChannel) }?;
+        let (ch, _) = unsafe { super::object(channel, Kind::CompChannel) }
+            .map_err(|e| super::unknown_handle(channel, e, Errno::EBADF))?;
         ffi::nonnull(cq)?;
         ffi::nonnull(cq_context)?;
         // SAFETY: a live channel.

@@ -28,7 +28,7 @@ static DEVICES: Lazy<Mutex<Vec<&'static Device>>> = Lazy::new(|| Mutex::new(Vec:
 
 /// `getenv(name)` set and not `"0"` (rdma-core's `check_env`).
 pub(crate) fn check_env(name: &str) -> bool {
-    std::env::var_os(name).is_some_and(|v| v != "0")
+    rdma_common::env::flag(name)
 }
 
 /// rdma-core's `ibverbs_init`, once per process: logging, fork protection when `RDMAV_FORK_SAFE` /
@@ -135,7 +135,7 @@ fn refresh() -> Result<Vec<&'static Device>> {
         match provider::select::<Objects>(&m, &info) {
             Some(p) => fresh.push(new_device(info, p)),
             None => {
-                if std::env::var_os("IBV_SHOW_WARNINGS").is_some() {
+                if rdma_common::env::is_set("IBV_SHOW_WARNINGS") {
                     eprintln!("libibverbs: Warning: no userspace device-specific driver found for {}", info.name);
                 }
                 log::info!("{}: no built-in provider drives this device (driver {:?})", info.name, info.driver);

@@ -11,7 +11,7 @@ use rdma_common::Errno;
 /// `ibv_import_dm(3)`: creates a DM object for the device memory `dm_handle` of an imported context.
 ///
 /// Returns NULL with `errno` set: `EOPNOTSUPP` (no provider here has device memory or imports contexts; rdma-core's
-/// dummy op answers the same), `EINVAL` for an invalid context.
+/// dummy op answers the same), `EINVAL` for a NULL context (`EBADF`: closed or unknown).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_dm(context: *mut ibv_context, dm_handle: u32) -> *mut ibv_dm {
     let _ = dm_handle;

@@ -187,7 +187,7 @@ impl Ranges {
 /// rdma-core's `ibv_fork_init`: 0, or `EINVAL` (memory was registered already), `ENOSYS` (the kernel has no
 /// `MADV_DONTFORK`), `ENOMEM`.
 pub(crate) fn fork_init() -> c_int {
-    if std::env::var_os("RDMAV_HUGEPAGES_SAFE").is_some() {
+    if rdma_common::env::is_set("RDMAV_HUGEPAGES_SAFE") {
         HUGE_PAGES.store(true, Ordering::Relaxed);
     }
     let mut r = RANGES.lock();

@@ -86,6 +86,19 @@ pub(crate) unsafe fn srq<'a>(p: *mut ibv_srq) -> Result<(*mut ibv_srq, &'a Conte
     unsafe { object(p, Kind::Srq) }
 }
 
+/// rdma-core's errno for a non-NULL handle our registry refused (`e`, `EINVAL`: destroyed, garbage, of another
+/// type, or on a closed context): rdma-core does not check it but reads an fd or an object handle out of it and lets
+/// the kernel answer, `kernel` (`EBADF` for an fd, `ENOENT` for an object handle; measured by guest case
+/// 55-reliability, `tests/c/rel_errno.c`). We keep the check (no read through a dead pointer) and return that
+/// errno; NULL stays `EINVAL` (rdma-core crashes on it).
+pub(crate) fn unknown_handle<T>(p: *const T, e: Errno, kernel: Errno) -> Errno {
+    if !p.is_null() && e == Errno::EINVAL {
+        kernel
+    } else {
+        e
+    }
+}
+
 /// `EINVAL` unless `other` (an object's context) is `ctx`: objects of two contexts cannot be combined.
 pub(crate) fn same_context(ctx: &Context, other: &Context) -> Result<()> {
     if std::ptr::eq(ctx, other) {

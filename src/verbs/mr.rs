@@ -197,13 +197,15 @@ pub unsafe extern "C" fn ibv_rereg_mr(
 /// `ibv_dereg_mr(3)`: deregisters a memory region (and, with fork protection on, lets its pages be inherited
 /// again).
 ///
-/// Returns 0, or an errno value: `EINVAL` for NULL or a pointer that is not a live MR of this library; `EBUSY`
+/// Returns 0, or an errno value: `EINVAL` for NULL, `ENOENT` for a pointer that is not a live MR of this
+/// library (what the kernel answers rdma-core); `EBUSY`
 /// while memory windows are bound to it (the kernel's).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
     ffi::boundary("ibv_dereg_mr", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (mr, ctx) = unsafe { super::object(mr, Kind::Mr) }?;
+        let (mr, ctx) = unsafe { super::object(mr, Kind::Mr) }
+            .map_err(|e| super::unknown_handle(mr, e, Errno::ENOENT))?;
         if !registry::begin_destroy(mr, Kind::Mr) {
             return Err(Errno::EINVAL);
         }

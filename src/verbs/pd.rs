@@ -28,12 +28,13 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
 /// `ibv_dealloc_pd(3)`: frees a protection domain no object uses any more.
 ///
 /// Returns 0, or an errno value: `EBUSY` while QPs, MRs, MWs, SRQs or AHs still use it (the kernel's), `EINVAL`
-/// for NULL or a pointer that is not a live PD of this library.
+/// for NULL, `ENOENT` for a pointer that is not a live PD of this library (what the kernel answers rdma-core).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     ffi::boundary("ibv_dealloc_pd", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (pd, ctx) = unsafe { super::pd(pd) }?;
+        let (pd, ctx) = unsafe { super::pd(pd) }
+            .map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
         if !registry::begin_destroy(pd, Kind::Pd) {
             return Err(Errno::EINVAL);
         }
@@ -51,7 +52,7 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
 /// `ibv_import_pd(3)`: creates a PD object for the protection domain `pd_handle` of an imported context.
 ///
 /// Returns NULL with `errno` set: `EOPNOTSUPP` (no context can be imported here: rxe has no
-/// `import_context`, and rdma-core's dummy op answers the same), `EINVAL` for an invalid context.
+/// `import_context`, and rdma-core's dummy op answers the same), `EINVAL` for a NULL context (`EBADF`: closed or unknown).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd {
     let _ = pd_handle;

@@ -20,6 +20,32 @@ use std::ptr::{addr_of, addr_of_mut};
 
 const QP_INIT_ATTR_PD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
 const QP_STATE: c_int = ibv_qp_attr_mask::IBV_QP_STATE as c_int;
+const QP_AV: c_int = ibv_qp_attr_mask::IBV_QP_AV as c_int;
+const QP_ALT_PATH: c_int = ibv_qp_attr_mask::IBV_QP_ALT_PATH as c_int;
+const QP_DEST_QPN: c_int = ibv_qp_attr_mask::IBV_QP_DEST_QPN as c_int;
+
+/// What `ibv_modify_qp` refuses before the kernel sees it (rdma-core passes these on and the kernel stores them
+/// unchecked): a `dest_qp_num` wider than the 24 bits of a QP number, a `static_rate` in the primary or alternate
+/// path that is not an `enum ibv_rate`. `EINVAL`, logged at debug level.
+///
+/// # Safety
+/// `attr` is a readable `ibv_qp_attr`.
+unsafe fn check_modify_attr(attr: *const ibv_qp_attr, mask: c_int) -> Result<()> {
+    // SAFETY: caller's contract; plain integers.
+    let (dqpn, rate, alt_rate) =
+        unsafe { ((*attr).dest_qp_num, (*attr).ah_attr.static_rate, (*attr).alt_ah_attr.static_rate) };
+    if mask & QP_DEST_QPN != 0 && dqpn > 0x00ff_ffff {
+        log::debug!("ibv_modify_qp: dest_qp_num {dqpn:#x} is wider than 24 bits: EINVAL");
+        return Err(Errno::EINVAL);
+    }
+    for (bit, r, what) in [(QP_AV, rate, "ah_attr"), (QP_ALT_PATH, alt_rate, "alt_ah_attr")] {
+        if mask & bit != 0 && !super::ah::valid_static_rate(r) {
+            log::debug!("ibv_modify_qp: {what}.static_rate {r} is not an enum ibv_rate: EINVAL");
+            return Err(Errno::EINVAL);
+        }
+    }
+    Ok(())
+}
 
 /// Creates a QP (rdma-core's `ibv_create_qp` / the provider's `create_qp_ex`, then `set_qp`): checks every object
 /// the attributes name (live, of this context), lets the provider create it, fills the generic fields.
@@ -110,8 +136,9 @@ pub(crate) unsafe extern "C" fn create_qp_ex_op(
 /// typically moving it through RESET -> INIT -> RTR -> RTS; on success with `IBV_QP_STATE`, `qp->state` becomes
 /// `attr->qp_state`.
 ///
-/// Returns 0, or an errno value: `EINVAL` for an invalid QP or NULL `attr`, an illegal transition or an attribute
-/// the transition does not allow or lacks (the kernel's); `EOPNOTSUPP` for `IBV_QP_RATE_LIMIT` (as rdma-core's
+/// Returns 0, or an errno value: `EINVAL` for an invalid QP or NULL `attr`, a `dest_qp_num` wider than 24 bits or a
+/// `static_rate` (primary or alternate path) that is not an `enum ibv_rate` (both refused here; rdma-core lets the
+/// kernel store them), an illegal transition or an attribute the transition does not allow or lacks (the kernel's); `EOPNOTSUPP` for `IBV_QP_RATE_LIMIT` (as rdma-core's
 /// rxe).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> c_int {
@@ -119,6 +146,8 @@ pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, 
         // SAFETY: entry-point contract.
         let (qp, ctx) = unsafe { super::qp(qp) }?;
         let attr = ffi::nonnull(attr)?.as_ptr();
+        // SAFETY: the caller's attributes, non-NULL.
+        unsafe { check_modify_attr(attr, attr_mask) }?;
         // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
         unsafe { ctx.provider.modify_qp(qp, attr, attr_mask) }?;
         if attr_mask & QP_STATE != 0 {
@@ -162,13 +191,14 @@ pub unsafe extern "C" fn ibv_query_qp(
 /// `ibv_destroy_qp(3)`: destroys a QP (detaching it from its multicast groups); first waits until every async
 /// event the kernel delivered for it was acknowledged (`ibv_ack_async_event(3)`).
 ///
-/// Returns 0, or an errno value: `EINVAL` for NULL or a pointer that is not a live QP of this library; the
-/// kernel's.
+/// Returns 0, or an errno value: `EINVAL` for NULL, `ENOENT` for a pointer that is not a live QP of this
+/// library (what the kernel answers rdma-core); the kernel's.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
     ffi::boundary("ibv_destroy_qp", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (qp, ctx) = unsafe { super::qp(qp) }?;
+        let (qp, ctx) = unsafe { super::qp(qp) }
+            .map_err(|e| super::unknown_handle(qp, e, Errno::ENOENT))?;
         if !registry::begin_destroy(qp, Kind::Qp) {
             return Err(Errno::EINVAL);
         }

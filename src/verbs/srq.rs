@@ -137,13 +137,14 @@ pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq
 /// `ibv_destroy_srq(3)`: destroys an SRQ; first waits until every async event the kernel delivered for it was
 /// acknowledged.
 ///
-/// Returns 0, or an errno value: `EBUSY` while QPs use it (the kernel's), `EINVAL` for NULL or a pointer that is
-/// not a live SRQ of this library.
+/// Returns 0, or an errno value: `EBUSY` while QPs use it (the kernel's), `EINVAL` for NULL, `ENOENT` for a pointer
+/// that is not a live SRQ of this library (what the kernel answers rdma-core).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
     ffi::boundary("ibv_destroy_srq", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (srq, ctx) = unsafe { super::srq(srq) }?;
+        let (srq, ctx) = unsafe { super::srq(srq) }
+            .map_err(|e| super::unknown_handle(srq, e, Errno::ENOENT))?;
         if !registry::begin_destroy(srq, Kind::Srq) {
             return Err(Errno::EINVAL);
         }

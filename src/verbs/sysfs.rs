@@ -18,10 +18,7 @@ static SYSFS_PATH: OnceCell<CString> = OnceCell::new();
 /// slashes, when it is set and the process is not set-uid; `/sys` otherwise.
 fn sysfs_path() -> &'static CStr {
     SYSFS_PATH.get_or_init(|| {
-        // SAFETY: getuid/geteuid cannot fail and touch no memory.
-        let trusted = unsafe { libc::getuid() == libc::geteuid() };
-        let env = if trusted { std::env::var_os("SYSFS_PATH") } else { None };
-        match env {
+        match rdma_common::env::path("SYSFS_PATH") {
             Some(v) => {
                 let mut bytes = v.as_bytes();
                 bytes = &bytes[..bytes.len().min(IBV_SYSFS_PATH_MAX)];

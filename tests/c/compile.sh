@@ -66,5 +66,13 @@ for src in tests/c/*.c; do
         fail "c/$prog" "does not compile" "$OUT/$prog.log"
     fi
 done
+# rel_setuid also against the system's rdma-core (system headers, no RUNPATH): a set-uid program ignores
+# LD_LIBRARY_PATH, so guest case 55-reliability needs this second binary for its rdma-core comparison.
+if gcc -std=gnu11 -Wall -Wextra -Werror -o "$OUT/rel_setuid.stock" tests/c/rel_setuid.c -libverbs -lrdmacm \
+    > "$OUT/rel_setuid.stock.log" 2>&1; then
+    pass "c/rel_setuid.stock"
+else
+    fail "c/rel_setuid.stock" "does not compile against the system's rdma-core" "$OUT/rel_setuid.stock.log"
+fi
 echo "c-compile: $passed passed, $failed failed"
 (( failed == 0 ))

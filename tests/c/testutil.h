@@ -13,6 +13,12 @@
 #ifndef RDMA_CORE_RS_TESTUTIL_H
 #define RDMA_CORE_RS_TESTUTIL_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
+#include <dlfcn.h>
+#include <sys/wait.h>
+
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +122,14 @@ static TU_UNUSED const char *tu_errname(int e)
 	}
 }
 
+static TU_UNUSED uint64_t tu_now_ms_early(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static TU_UNUSED void tu_on_alarm(int sig)
 {
 	static const char msg[] = "FAIL timeout: the program ran past RDMA_TEST_TIMEOUT (a call or a poll hung)\n";
@@ -125,6 +139,61 @@ static TU_UNUSED void tu_on_alarm(int sig)
 		/* nothing to do */
 	}
 	_exit(3);
+}
+
+/* 1 when the libibverbs.so.1 this process runs is not the system's rdma-core (i.e. ours): for the few checks where
+ * we deliberately answer differently (misuse rdma-core lets through, crashes or hangs on); they record rdma-core's
+ * behaviour when run against it (CASE_LIBS=stock). */
+static TU_UNUSED int tu_ours(void)
+{
+	Dl_info info;
+	void *sym = dlsym(RTLD_DEFAULT, "ibv_get_device_list");
+
+	if (!sym || !dladdr(sym, &info) || !info.dli_fname)
+		return 0;
+	return strncmp(info.dli_fname, "/usr/lib/", 9) != 0 && strncmp(info.dli_fname, "/lib/", 5) != 0;
+}
+
+/* 1 when our libibverbs drives the device with its own Rust provider (not rdma-core's C plug-in, which
+ * RDMAV_PROVIDER=plugin selects): provider-level checks (the data path) depend on it. */
+static TU_UNUSED int tu_native(void)
+{
+	const char *m = getenv("RDMAV_PROVIDER");
+
+	return tu_ours() && !(m && !strcmp(m, "plugin"));
+}
+
+/* Runs fn(arg) in a forked child with a limit of `secs` seconds. Returns the child's exit status (0-255), -1 when
+ * it hung (killed after `secs`), -2 - signal when it died of a signal, -100 when fork failed. */
+static TU_UNUSED int tu_run_child(int (*fn)(void *), void *arg, unsigned secs)
+{
+	uint64_t deadline;
+	pid_t pid, r;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -100;
+	if (pid == 0) {
+		alarm(0);
+		_exit(fn(arg) & 0xff);
+	}
+	deadline = tu_now_ms_early() + secs * 1000ull;
+	for (;;) {
+		r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			break;
+		if (tu_now_ms_early() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			return -1;
+		}
+		usleep(20000);
+	}
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return -2 - WTERMSIG(st);
 }
 
 static const char *tu_dev_name[2];

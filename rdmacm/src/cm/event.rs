@@ -54,15 +54,15 @@ pub unsafe extern "C" fn rdma_destroy_event_channel(channel: *mut rdma_event_cha
 
 /// `rdma_get_cm_event(3)`: stores in `*event` the next event of `channel`, blocking until there is one unless the
 /// channel's descriptor is non-blocking (then `EAGAIN`). Each event must be released with `rdma_ack_cm_event`; its
-/// private data stays valid until then. Returns 0, or -1 with `errno` (`EINVAL` for a NULL or unknown channel or
-/// NULL `event`, `EINTR`, the kernel's).
+/// private data stays valid until then. Returns 0, or -1 with `errno` (`EINVAL` for a NULL channel or NULL
+/// `event`, `EBADF` for a destroyed or unknown channel (rdma-core's `read` on its fd), `EINTR`, the kernel's).
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int {
     const NAME: &str = "rdma_get_cm_event";
     let fd = ffi::boundary(NAME, || -> Result<RawFd> {
         state::init()?;
         ffi::nonnull(event)?;
-        Ok(state::lookup_channel(channel)?.fd().as_raw_fd())
+        Ok(state::lookup_channel_fd(channel)?.fd().as_raw_fd())
     });
     fd.and_then(|fd| next_event_cancellable(NAME, fd, || state::lookup_channel(channel)))
         .map(|ev| {

@@ -17,8 +17,8 @@ use std::sync::Arc;
 /// `rdma_create_id(3)`: allocates an id (the RDMA analogue of a socket) in port space `ps` (`RDMA_PS_TCP`,
 /// `RDMA_PS_UDP`, `RDMA_PS_IB`, `RDMA_PS_IPOIB`), stores it in `*id` with the user's `context`, and reports its
 /// events on `channel` (NULL: the id's calls are synchronous, with a private channel). The QP type is UD for the
-/// UDP and IPoIB spaces, RC otherwise. Returns 0, or -1 with `errno` (`EINVAL` for an unknown port space, a NULL
-/// `id` or an unknown channel; `ENOMEM`; `ENODEV` without RDMA devices; `EPERM` for an unsupported kernel ABI).
+/// UDP and IPoIB spaces, RC otherwise. Returns 0, or -1 with `errno` (`EINVAL` for an unknown port space or a NULL
+/// `id`; `EBADF` for a destroyed or unknown channel, as rdma-core's `write` on its fd; `ENOMEM`; `ENODEV` without RDMA devices; `EPERM` for an unsupported kernel ABI).
 ///
 /// `ps` is the enum's integer (the C prototype says `enum rdma_port_space`, same ABI), so any number is safe.
 #[unsafe(no_mangle)]
@@ -35,7 +35,7 @@ pub unsafe extern "C" fn rdma_create_id(
             rdma_port_space::RDMA_PS_IPOIB | rdma_port_space::RDMA_PS_UDP => ibv_qp_type::IBV_QPT_UD,
             _ => ibv_qp_type::IBV_QPT_RC,
         };
-        let chan = if channel.is_null() { None } else { Some(state::lookup_channel(channel)?) };
+        let chan = if channel.is_null() { None } else { Some(state::lookup_channel_fd(channel)?) };
         let new = create(chan, context, ps, qp_type)?;
         // SAFETY: `out` is the caller's writable out-parameter.
         unsafe { out.as_ptr().write(new.c()) };
@@ -107,13 +107,13 @@ pub unsafe extern "C" fn rdma_destroy_ep(id: *mut rdma_cm_id) {
 
 /// `rdma_migrate_id(3)`: moves `id` and its pending events to event channel `channel` (NULL: make the id
 /// synchronous with a private channel), then waits until the events reported on the old channel are acknowledged.
-/// Returns 0, or -1 with `errno` (`EINVAL` for a NULL/unknown id or channel, or NULL for an id already
-/// synchronous).
+/// Returns 0, or -1 with `errno` (`EINVAL` for a NULL/unknown id, or NULL for an id already synchronous; `EBADF`
+/// for a destroyed or unknown channel, as rdma-core's command on its fd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_migrate_id(id: *mut rdma_cm_id, channel: *mut rdma_event_channel) -> c_int {
     ffi::boundary("rdma_migrate_id", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
-        let chan = if channel.is_null() { None } else { Some(state::lookup_channel(channel)?) };
+        let chan = if channel.is_null() { None } else { Some(state::lookup_channel_fd(channel)?) };
         migrate(&id, chan)?;
         Ok(0)
     })

@@ -1563,8 +1563,12 @@ pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
             let u = fd_of((*cq).context)?;
             if let Some(r) = destroyed(kernel::cq::destroy_cq(&u, (*cq).handle))? {
                 wait(addr_of_mut!((*cq).mutex), addr_of_mut!((*cq).cond), || {
-                    (*cq).comp_events_completed == r.comp_events_reported
-                        && (*cq).async_events_completed == r.async_events_reported
+                    object::all_acked("ibv_destroy_cq (completion events)", (*cq).comp_events_completed, r.comp_events_reported)
+                        && object::all_acked(
+                            "ibv_destroy_cq (async events)",
+                            (*cq).async_events_completed,
+                            r.async_events_reported,
+                        )
                 });
             }
         }
@@ -1849,7 +1853,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_srq(srq: *mut ibv_srq) -> c_int {
         unsafe {
             let u = fd_of((*srq).context)?;
             if let Some(reported) = destroyed(kernel::srq::destroy_srq(&u, (*srq).handle))? {
-                wait(addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond), || (*srq).events_completed == reported);
+                wait(addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond), || object::all_acked("ibv_destroy_srq (async events)", (*srq).events_completed, reported));
             }
         }
         Ok(())
@@ -2462,7 +2466,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_qp(qp: *mut ibv_qp) -> c_int {
         unsafe {
             let u = fd_of((*qp).context)?;
             if let Some(reported) = destroyed(kernel::qp::destroy_qp(&u, (*qp).handle))? {
-                wait(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond), || (*qp).events_completed == reported);
+                wait(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond), || object::all_acked("ibv_destroy_qp (async events)", (*qp).events_completed, reported));
             }
         }
         Ok(())
@@ -3250,7 +3254,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_wq(wq: *mut ibv_wq) -> c_int {
             let r = kernel::write_ex_raw(&u, IB_USER_VERBS_EX_CMD_DESTROY_WQ, req.as_bytes(), &[], Some((&mut out, n)));
             if destroyed(r)?.is_some() {
                 let reported = ib_uverbs_ex_destroy_wq_resp::from_bytes(&out).events_reported;
-                wait(addr_of_mut!((*wq).mutex), addr_of_mut!((*wq).cond), || (*wq).events_completed == reported);
+                wait(addr_of_mut!((*wq).mutex), addr_of_mut!((*wq).cond), || object::all_acked("ibv_destroy_wq (async events)", (*wq).events_completed, reported));
             }
         }
         Ok(())
@@ -3477,12 +3481,13 @@ mod tests {
     }
 
     #[test]
-    fn contexts_not_ours_and_null_objects_are_einval() {
+    fn contexts_not_ours_are_ebadf_and_null_objects_einval() {
         let mut ctx: MaybeUninit<ibv_context> = z();
         let mut pd = ibv_pd { context: ctx.as_mut_ptr(), handle: 1 };
         unsafe {
-            assert_eq!(ibv_cmd_dealloc_pd(&mut pd), libc::EINVAL);
-            assert_eq!(Errno::last(), Errno::EINVAL);
+            // A context that is not live: EBADF, what rdma-core gets from the kernel for its fd.
+            assert_eq!(ibv_cmd_dealloc_pd(&mut pd), libc::EBADF);
+            assert_eq!(Errno::last(), Errno::EBADF);
             assert_eq!(ibv_cmd_dealloc_pd(ptr::null_mut()), libc::EINVAL);
             assert_eq!(ibv_cmd_poll_cq(ptr::null_mut(), 1, ptr::null_mut()), -1);
             assert_eq!(execute_ioctl(ctx.as_mut_ptr(), ptr::null_mut()), libc::EINVAL);

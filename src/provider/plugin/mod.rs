@@ -52,11 +52,11 @@ pub enum Mode {
 
 /// The selection mode from `RDMAV_PROVIDER` (unknown values: `auto`, with a warning).
 pub fn mode() -> Mode {
-    static MODE: Lazy<Mode> = Lazy::new(|| match std::env::var("RDMAV_PROVIDER").as_deref() {
-        Err(_) | Ok("") | Ok("auto") => Mode::Auto,
-        Ok("plugin") => Mode::Plugin,
-        Ok("native") => Mode::Native,
-        Ok(other) => {
+    static MODE: Lazy<Mode> = Lazy::new(|| match rdma_common::env::var("RDMAV_PROVIDER").as_deref() {
+        None | Some("") | Some("auto") => Mode::Auto,
+        Some("plugin") => Mode::Plugin,
+        Some("native") => Mode::Native,
+        Some(other) => {
             log::warn!("RDMAV_PROVIDER={other}: unknown (auto, plugin, native); using auto");
             Mode::Auto
         }
@@ -90,12 +90,6 @@ fn cstr<'a>(p: *const c_char) -> std::borrow::Cow<'a, str> {
     }
     // SAFETY: callers pass NUL-terminated strings.
     unsafe { CStr::from_ptr(p) }.to_string_lossy()
-}
-
-/// Whether the process runs set-uid/set-gid (glibc's `secure_getenv` rule).
-fn secure() -> bool {
-    // SAFETY: plain libc query.
-    unsafe { libc::getauxval(libc::AT_SECURE) != 0 }
 }
 
 /// The `driver NAME` entries of rdma-core's config directory.
@@ -149,11 +143,10 @@ pub fn load_plugins() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let mut names = Vec::new();
-        if !secure() {
-            if let Some(v) = std::env::var_os("RDMAV_DRIVERS").or_else(|| std::env::var_os("IBV_DRIVERS")) {
-                let v = v.to_string_lossy().into_owned();
-                names.extend(v.split([':', ';']).filter(|s| !s.is_empty()).map(str::to_string));
-            }
+        // Ignored in a set-uid process (rdma_common::env::path).
+        if let Some(v) = rdma_common::env::path("RDMAV_DRIVERS").or_else(|| rdma_common::env::path("IBV_DRIVERS")) {
+            let v = v.to_string_lossy().into_owned();
+            names.extend(v.split([':', ';']).filter(|s| !s.is_empty()).map(str::to_string));
         }
         names.extend(config_names(CONFIG_DIR));
         for n in names {

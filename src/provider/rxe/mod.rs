@@ -18,6 +18,7 @@
 #![allow(unsafe_code)]
 
 pub mod abi;
+pub mod batch;
 pub mod ctrl;
 pub mod poll;
 pub mod post;
@@ -31,6 +32,7 @@ use rdma_common::{errno::Result, Errno};
 use std::ffi::c_int;
 use std::mem::size_of;
 use std::os::fd::BorrowedFd;
+use std::sync::atomic::AtomicUsize;
 
 /// `RDMA_DRIVER_RXE` from `<rdma/ib_user_ioctl_verbs.h>`.
 pub const RDMA_DRIVER_RXE: u32 = 14;
@@ -113,6 +115,8 @@ pub struct RxeQp {
     pub(crate) rq: Option<Mutex<Rq>>,
     /// `ibv_qp_type` as a number (fixed at creation).
     pub(crate) qp_type: u32,
+    /// The thread inside an `ibv_wr_start` batch, 0 if none (see [`batch`]).
+    pub(crate) batch_owner: AtomicUsize,
 }
 
 /// Provider state of a CQ (rdma-core's `struct rxe_cq` without the `verbs_cq`).
@@ -200,6 +204,7 @@ impl RxeQp {
             sq: Mutex::new(Sq { queue: sq, max_sge, max_inline, ssn: 0, batch_start: start, cur_index: start, err: 0 }),
             rq,
             qp_type,
+            batch_owner: AtomicUsize::new(0),
         })
     }
 
@@ -452,9 +457,10 @@ pub fn set_qp_send_ops<H: RxeHost>(qpx: &mut ibv_qp_ex, flags: u64) {
     qpx.wr_set_inline_data_list = Some(wr_set_inline_data_list::<H>);
     qpx.wr_set_sge = Some(wr_set_sge::<H>);
     qpx.wr_set_sge_list = Some(wr_set_sge_list::<H>);
-    qpx.wr_start = Some(wr_start::<H>);
-    qpx.wr_complete = Some(wr_complete::<H>);
-    qpx.wr_abort = Some(wr_abort::<H>);
+    // With the re-entry check of [`batch`] in front of post's.
+    qpx.wr_start = Some(batch::wr_start::<H>);
+    qpx.wr_complete = Some(batch::wr_complete::<H>);
+    qpx.wr_abort = Some(batch::wr_abort::<H>);
 }
 
 /// Fills the `ibv_cq_ex` polling pointers (rdma-core's `rxe_create_cq_ex`): `start_poll`, `next_poll`,

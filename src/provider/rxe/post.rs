@@ -99,11 +99,17 @@ unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
 // ibv_post_send
 // ---------------------------------------------------------------------------------------------------------------
 
-/// rdma-core's `validate_send_wr`: `EINVAL` for too many SGEs (checked by [`sge_slice`]), an atomic with less
-/// than 8 bytes of local buffer or a remote address not 8-aligned, inline data longer than `max_inline`, or a
-/// bind-MW WR with data, SGEs or immediate data, or on a QP that is neither RC nor UC.
+/// rdma-core's `validate_send_wr`: `EINVAL` for an opcode that is not an `enum ibv_wr_opcode` (ours), too many
+/// SGEs (checked by [`sge_slice`]), an atomic with less than 8 bytes of local buffer or a remote address not
+/// 8-aligned, inline data longer than `max_inline`, or a bind-MW WR with data, SGEs or immediate data, or on a QP
+/// that is neither RC nor UC.
 #[inline(always)]
 fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
+    // Not an `enum ibv_wr_opcode` value (0..=11, 15): refused here, where rdma-core posts it and the kernel
+    // completes it with an error and moves the QP to ERROR.
+    if opcode > ibv_wr_opcode::IBV_WR_DRIVER1 as u32 && opcode != WR_ATOMIC_WRITE {
+        return Err(Errno::EINVAL);
+    }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
         let atomic = abi::send_wr_atomic(wr);
         if length < 8 || atomic.remote_addr & 7 != 0 {

@@ -1,0 +1,375 @@
+/* verbs_misuse: what is clearly invalid is refused before the kernel or the wire sees it, and misuse that
+ * deadlocks rdma-core returns instead.
+ *
+ * Rejected arguments (EINVAL with our libibverbs; rdma-core passes them on and the kernel takes them, which these
+ * checks record when run against it):
+ *   opcode_unknown       ibv_post_send with an opcode that is not an enum ibv_wr_opcode (our rxe provider; with
+ *                        rdma-core's the WR completes in error and the QP goes to ERROR)
+ *   dest_qpn_24bit       ibv_modify_qp(RTR) with dest_qp_num >= 2^24
+ *   modify_static_rate   ibv_modify_qp(RTR) with ah_attr.static_rate not an enum ibv_rate
+ *   ah_static_rate       ibv_create_ah with such a static_rate
+ *   qp_ex_foreign_{pd,cq,srq}  ibv_create_qp_ex with a PD, CQ or SRQ of another context (rdma-core sends the other
+ *                        context's handle numbers to the kernel, which resolves them in this context)
+ *   gid_ex_entry_size    _ibv_query_gid_ex / _ibv_query_gid_table with entry_size < sizeof(struct ibv_gid_entry)
+ * No deadlock (each in a forked child with a 5 s limit; rdma-core hangs):
+ *   wr_start_twice       ibv_wr_start twice: the second is refused (logged), ibv_wr_complete returns EINVAL, the
+ *                        QP's batch API works again afterwards
+ *   ack_cq_too_many      ibv_ack_cq_events with more events than were delivered, then ibv_destroy_cq returns 0
+ *   ack_async_too_many   ibv_ack_async_event for a QP event never delivered, then ibv_destroy_qp returns 0
+ */
+#include "testutil.h"
+
+static const char *lib(void)
+{
+	return tu_ours() ? "ours" : "rdma-core";
+}
+
+/* Who drives the device: our provider, rdma-core's plug-in under our libibverbs, or rdma-core. */
+static const char *provider(void)
+{
+	return tu_native() ? "ours" : tu_ours() ? "rdma-core's plug-in" : "rdma-core";
+}
+
+/* ---- Rejected arguments ----------------------------------------------------------------------------------------- */
+
+static void opcode_unknown(void)
+{
+	struct tu_ep a, b;
+	struct ibv_wc wc;
+	const char *why;
+	int ret, n;
+
+	if ((why = tu_pair_open(&a, &b, IBV_QPT_RC, 0))) {
+		tu_fail("opcode_unknown", "setup: %s: %s", why, tu_errname(errno));
+		goto out;
+	}
+	ret = tu_post_send1(a.qp, 1, (enum ibv_wr_opcode)99, a.buf, 64, a.mr->lkey, (uintptr_t)b.buf, b.mr->rkey,
+			    IBV_SEND_SIGNALED);
+	n = tu_poll(a.scq, &wc, 1, 1000);
+	if (tu_native()) {
+		CHECK("opcode_unknown", ret == EINVAL && n == 0, "post %s, %d completions (%s); want EINVAL and none",
+		      tu_errname(ret), n, n == 1 ? tu_wc_str(&wc) : "-");
+		/* The QP is untouched: a valid WR still works. */
+		ret = tu_post_send1(a.qp, 2, IBV_WR_RDMA_WRITE, a.buf, 64, a.mr->lkey, (uintptr_t)b.buf, b.mr->rkey,
+				    IBV_SEND_SIGNALED);
+		n = tu_poll1(a.scq, &wc);
+		CHECK("opcode_unknown-qp-usable", ret == 0 && n == 1 && wc.status == IBV_WC_SUCCESS && wc.wr_id == 2,
+		      "post %s, %d completions (%s)", tu_errname(ret), n, n == 1 ? tu_wc_str(&wc) : "-");
+	} else {
+		/* rdma-core's rxe posts it; the kernel completes it with an error. */
+		tu_pass("opcode_unknown", "%s provider: post %s, then %s", provider(), tu_errname(ret),
+			n == 1 ? ibv_wc_status_str(wc.status) : "no completion");
+	}
+out:
+	tu_ep_close(&a);
+	tu_ep_close(&b);
+}
+
+/* RESET -> INIT -> RTR of ep's QP towards (dqpn, gid) with the given static rate. ibv_modify_qp's result of RTR. */
+static int rtr_with(struct tu_ep *e, uint32_t dqpn, uint8_t rate)
+{
+	struct ibv_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RESET;
+	ibv_modify_qp(e->qp, &a, IBV_QP_STATE);
+	if ((ret = tu_qp_init(e->qp, IBV_QPT_RC)))
+		return 1000 + ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = 1;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	tu_ah_attr(&a.ah_attr, &e->gid, e->gid_index);
+	a.ah_attr.static_rate = rate;
+	return ibv_modify_qp(e->qp, &a,
+			     IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+}
+
+static void modify_and_ah(void)
+{
+	struct tu_ep e;
+	struct ibv_ah_attr ah;
+	struct ibv_ah *h;
+	const char *why;
+	int ret, ok;
+
+	if ((why = tu_ep_open(&e, 0)) || (why = tu_ep_qp(&e, IBV_QPT_RC, NULL, 0))) {
+		tu_fail("dest_qpn_24bit", "setup: %s: %s", why, tu_errname(errno));
+		tu_ep_close(&e);
+		return;
+	}
+	ok = rtr_with(&e, e.qp->qp_num, IBV_RATE_MAX);
+	if (!CHECK("rtr-baseline", ok == 0, "a valid RTR failed: %s", tu_errname(ok)))
+		goto out;
+
+	ret = rtr_with(&e, 0x1000000 | e.qp->qp_num, IBV_RATE_MAX);
+	if (tu_ours())
+		CHECK("dest_qpn_24bit", ret == EINVAL, "dest_qp_num %#x: %s, want EINVAL", 0x1000000 | e.qp->qp_num,
+		      tu_errname(ret));
+	else
+		tu_pass("dest_qpn_24bit", "rdma-core: dest_qp_num %#x answered %s", 0x1000000 | e.qp->qp_num,
+			tu_errname(ret));
+
+	ret = rtr_with(&e, e.qp->qp_num, 200);
+	if (tu_ours())
+		CHECK("modify_static_rate", ret == EINVAL, "static_rate 200: %s, want EINVAL", tu_errname(ret));
+	else
+		tu_pass("modify_static_rate", "rdma-core: static_rate 200 answered %s", tu_errname(ret));
+	ret = rtr_with(&e, e.qp->qp_num, 1);
+	if (tu_ours())
+		CHECK("modify_static_rate-1", ret == EINVAL, "static_rate 1 (no enum value): %s, want EINVAL",
+		      tu_errname(ret));
+	else
+		tu_pass("modify_static_rate-1", "rdma-core: static_rate 1 answered %s", tu_errname(ret));
+	ret = rtr_with(&e, e.qp->qp_num, IBV_RATE_100_GBPS);
+	CHECK("modify_static_rate-valid", ret == 0, "static_rate IBV_RATE_100_GBPS: %s", tu_errname(ret));
+
+	tu_ah_attr(&ah, &e.gid, e.gid_index);
+	ah.static_rate = 200;
+	errno = 0;
+	h = ibv_create_ah(e.pd, &ah);
+	if (tu_ours())
+		CHECK("ah_static_rate", !h && errno == EINVAL, "ibv_create_ah(static_rate 200): %p, errno %s",
+		      (void *)h, tu_errname(errno));
+	else
+		tu_pass("ah_static_rate", "rdma-core: ibv_create_ah(static_rate 200) %s", h ? "created" : tu_errname(errno));
+	if (h)
+		ibv_destroy_ah(h);
+	ah.static_rate = IBV_RATE_10_GBPS;
+	h = ibv_create_ah(e.pd, &ah);
+	CHECK("ah_static_rate-valid", h != NULL, "ibv_create_ah(IBV_RATE_10_GBPS): %s", tu_errname(errno));
+	if (h)
+		ibv_destroy_ah(h);
+out:
+	tu_ep_close(&e);
+}
+
+/* ibv_create_qp_ex on a's context with one object of b's: NULL/EINVAL with ours. */
+static void qp_ex_foreign_one(const char *name, struct tu_ep *a, struct tu_ep *b, int which)
+{
+	struct ibv_qp_init_attr_ex ia;
+	struct ibv_srq_init_attr sa;
+	struct ibv_srq *srq = NULL;
+	struct ibv_qp *qp;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = IBV_QPT_RC;
+	ia.send_cq = a->scq;
+	ia.recv_cq = a->rcq;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+	/* With send ops flags, so the inline takes the extended op, not ibv_create_qp. */
+	ia.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ia.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	ia.pd = a->pd;
+	if (which == 0)
+		ia.pd = b->pd;
+	else if (which == 1)
+		ia.recv_cq = b->rcq;
+	else {
+		memset(&sa, 0, sizeof(sa));
+		sa.attr.max_wr = 4;
+		sa.attr.max_sge = 1;
+		srq = ibv_create_srq(b->pd, &sa);
+		if (!srq) {
+			tu_fail(name, "setup: ibv_create_srq: %s", tu_errname(errno));
+			return;
+		}
+		ia.srq = srq;
+		ia.cap.max_recv_wr = ia.cap.max_recv_sge = 0;
+	}
+	errno = 0;
+	qp = ibv_create_qp_ex(a->ctx, &ia);
+	if (tu_ours())
+		CHECK(name, !qp && errno == EINVAL, "ibv_create_qp_ex: %p, errno %s; want NULL, EINVAL", (void *)qp,
+		      tu_errname(errno));
+	else
+		tu_pass(name, "rdma-core: ibv_create_qp_ex %s", qp ? "created a QP" : tu_errname(errno));
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (srq)
+		ibv_destroy_srq(srq);
+}
+
+static void qp_ex_foreign(void)
+{
+	struct tu_ep a, b;
+	const char *why;
+
+	if ((why = tu_ep_open(&a, 0)) || (why = tu_ep_open(&b, 1))) {
+		tu_fail("qp_ex_foreign", "setup: %s: %s", why, tu_errname(errno));
+	} else {
+		qp_ex_foreign_one("qp_ex_foreign_pd", &a, &b, 0);
+		qp_ex_foreign_one("qp_ex_foreign_cq", &a, &b, 1);
+		qp_ex_foreign_one("qp_ex_foreign_srq", &a, &b, 2);
+	}
+	tu_ep_close(&a);
+	tu_ep_close(&b);
+}
+
+static void gid_entry_size(void)
+{
+	struct ibv_gid_entry ent[64];
+	struct ibv_context *ctx = tu_open(tu_dev_name[0]);
+	ssize_t n;
+	int ret;
+
+	if (!ctx) {
+		tu_fail("gid_ex_entry_size", "setup: ibv_open_device: %s", tu_errname(errno));
+		return;
+	}
+	ret = _ibv_query_gid_ex(ctx, 1, tu_gid_index[0], ent, 0, 16);
+	if (tu_ours())
+		CHECK("gid_ex_entry_size", ret == EINVAL, "_ibv_query_gid_ex(entry_size 16): %s, want EINVAL",
+		      tu_errname(ret));
+	else
+		tu_pass("gid_ex_entry_size", "rdma-core: _ibv_query_gid_ex(entry_size 16) answered %s", tu_errname(ret));
+	ret = ibv_query_gid_ex(ctx, 1, tu_gid_index[0], ent, 0);
+	CHECK("gid_ex_entry_size-valid", ret == 0, "ibv_query_gid_ex: %s", tu_errname(ret));
+
+	n = _ibv_query_gid_table(ctx, ent, 64, 0, 16);
+	if (tu_ours())
+		CHECK("gid_table_entry_size", n == -EINVAL, "_ibv_query_gid_table(entry_size 16): %zd, want -EINVAL", n);
+	else
+		tu_pass("gid_table_entry_size", "rdma-core: _ibv_query_gid_table(entry_size 16) answered %zd", n);
+	n = ibv_query_gid_table(ctx, ent, 64, 0);
+	CHECK("gid_table_entry_size-valid", n > 0, "ibv_query_gid_table: %zd", n);
+	ibv_close_device(ctx);
+}
+
+/* ---- No deadlock ------------------------------------------------------------------------------------------------ */
+
+/* Child: wr_start twice on a fresh ibv_qp_ex, then wr_complete. Exits with wr_complete's result (0-255), 200 + n
+ * for a setup failure, or 199 when the QP's batch API does not work again afterwards. */
+static int child_wr_start_twice(void *arg)
+{
+	struct tu_ep e;
+	struct ibv_qp_init_attr_ex ia;
+	struct ibv_qp_ex *qx;
+	struct ibv_qp *qp;
+	int ret;
+
+	(void)arg;
+	if (tu_ep_open(&e, 0))
+		return 201;
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = IBV_QPT_RC;
+	ia.send_cq = e.scq;
+	ia.recv_cq = e.rcq;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+	ia.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ia.pd = e.pd;
+	ia.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	qp = ibv_create_qp_ex(e.ctx, &ia);
+	if (!qp)
+		return 202;
+	qx = ibv_qp_to_qp_ex(qp);
+	if (!qx)
+		return 203;
+	ibv_wr_start(qx);
+	ibv_wr_start(qx); /* deadlocks in rdma-core */
+	ret = ibv_wr_complete(qx);
+	/* Usable again: a batch that is aborted, then an empty one. */
+	ibv_wr_start(qx);
+	ibv_wr_abort(qx);
+	ibv_wr_start(qx);
+	ibv_wr_abort(qx);
+	ibv_destroy_qp(qp);
+	tu_ep_close(&e);
+	return ret;
+}
+
+static int child_ack_cq(void *arg)
+{
+	struct ibv_context *ctx = tu_open(tu_dev_name[0]);
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *cq;
+
+	(void)arg;
+	if (!ctx || !(ch = ibv_create_comp_channel(ctx)) || !(cq = ibv_create_cq(ctx, 4, NULL, ch, 0)))
+		return 201;
+	ibv_ack_cq_events(cq, 3); /* none was delivered */
+	if (ibv_destroy_cq(cq)) /* waits forever in rdma-core */
+		return 1;
+	ibv_destroy_comp_channel(ch);
+	ibv_close_device(ctx);
+	return 0;
+}
+
+static int child_ack_async(void *arg)
+{
+	struct tu_ep e;
+	struct ibv_async_event ev;
+
+	(void)arg;
+	if (tu_ep_open(&e, 0) || tu_ep_qp(&e, IBV_QPT_RC, NULL, 0))
+		return 201;
+	memset(&ev, 0, sizeof(ev));
+	ev.element.qp = e.qp;
+	ev.event_type = IBV_EVENT_QP_FATAL;
+	ibv_ack_async_event(&ev); /* never delivered */
+	if (ibv_destroy_qp(e.qp)) /* waits forever in rdma-core */
+		return 1;
+	e.qp = NULL;
+	tu_ep_close(&e);
+	return 0;
+}
+
+static const char *child_str(int r)
+{
+	static char buf[64];
+
+	if (r == -1)
+		return "hung (killed after 5 s)";
+	if (r <= -2 && r > -100)
+		snprintf(buf, sizeof(buf), "died of signal %d", -2 - r);
+	else if (r == -100)
+		return "fork failed";
+	else
+		snprintf(buf, sizeof(buf), "exit %d", r);
+	return buf;
+}
+
+static void no_deadlock(void)
+{
+	int r;
+
+	r = tu_run_child(child_wr_start_twice, NULL, 5);
+	if (tu_native())
+		CHECK("wr_start_twice", r == EINVAL, "child %s; want exit %d (ibv_wr_complete's EINVAL)", child_str(r),
+		      EINVAL);
+	else
+		tu_pass("wr_start_twice", "%s provider: %s", provider(), child_str(r));
+
+	r = tu_run_child(child_ack_cq, NULL, 5);
+	if (tu_ours())
+		CHECK("ack_cq_too_many", r == 0, "child %s; want ibv_destroy_cq to return 0", child_str(r));
+	else
+		tu_pass("ack_cq_too_many", "rdma-core: ibv_destroy_cq after acknowledging 3 undelivered events: %s",
+			child_str(r));
+
+	r = tu_run_child(child_ack_async, NULL, 5);
+	if (tu_ours())
+		CHECK("ack_async_too_many", r == 0, "child %s; want ibv_destroy_qp to return 0", child_str(r));
+	else
+		tu_pass("ack_async_too_many", "rdma-core: ibv_destroy_qp after acknowledging an undelivered event: %s",
+			child_str(r));
+}
+
+int main(void)
+{
+	tu_init();
+	printf("# libibverbs: %s, provider: %s\n", lib(), provider());
+	no_deadlock();
+	opcode_unknown();
+	modify_and_ah();
+	qp_ex_foreign();
+	gid_entry_size();
+	return tu_finish("verbs_misuse");
+}

@@ -17,18 +17,13 @@
 //! imports `ibv_query_gid_type` from this node as well.
 //!
 //! # What they do here
-//! Our libibverbs has its own providers (in Rust) and never loads rdma-core's, so nothing in our stack ever hands a
-//! provider the objects these functions operate on. Each one therefore fails safely, in rdma-core's convention for
-//! that function, and logs once (warning level, see [`crate::verbs::unsupported`]):
-//!
-//! * `int` `ibv_cmd_*` and `execute_ioctl`: return `EOPNOTSUPP` (a positive errno, as rdma-core's do); the exceptions
-//!   keep their own convention (`ibv_cmd_poll_cq`: `-1` with `errno`).
-//! * `ibv_query_gid_type` is implemented (`ibv_devinfo` prints GID types with it), over the verbs layer.
-//! * pointer returns: NULL with `errno = EOPNOTSUPP`.
-//! * `void` functions: do nothing.
-//! * `verbs_register_driver_34`: accepts and ignores the registration (debug log).
-//! * `__verbs_log`: logs the provider's message through `log`.
-//! * `__ioctl_final_num_attrs`: pure arithmetic on the caller's buffers, implemented faithfully.
+//! The same as in rdma-core: a provider plug-in that our libibverbs loads (`src/provider/plugin`, issue 9) builds its
+//! objects with them. Each entry point here checks its arguments and hands over to `crate::provider::plugin`
+//! (context set-up, registration, the `ibv_cmd_*` marshallers and `execute_ioctl` in `plugin::cmd`), in rdma-core's
+//! convention for that function: `int` `ibv_cmd_*` return a positive errno (`ibv_cmd_poll_cq`: `-1` with `errno`),
+//! pointer returns NULL with `errno`; `verbs_register_driver_34` lists the plug-in; `__verbs_log` logs the
+//! provider's message through `log`; `__ioctl_final_num_attrs` is arithmetic on the caller's buffers;
+//! `ibv_query_gid_type` answers over the verbs layer (`ibv_devinfo` imports it). docs/providers.md has the details.
 //!
 //! # Types
 //! Pointer parameters to structs are written with the C type's name, aliased to `c_void` below: a pointer is a
@@ -52,7 +47,6 @@ use rdma_common::ffi;
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::ptr;
-use std::sync::atomic::AtomicBool;
 
 // Provider-private and public C structs, opaque here (see the module docs). `union ibv_gid` is a union, the rest
 // are structs; all are only ever seen through pointers.
@@ -178,15 +172,7 @@ pub unsafe extern "C" fn __verbs_log(ctx: *mut verbs_context, level: u32, fmt: *
     saved.set();
 }
 
-/// `bool verbs_allow_disassociate_destroy` (data, 1 byte).
-///
-/// rdma-core: when a provider sets it, destroy commands that fail because the device was hot-unplugged
-/// (disassociated) report success so the application can clean up. Providers write it (`libmlx5` imports it).
-/// Here: exported with the same size and initial value (`false`) and otherwise unused. `AtomicBool` has the size,
-/// alignment and bit validity of `bool` (so of C's `_Bool`) and lets C write it without a `static mut`.
-#[unsafe(no_mangle)]
-pub static verbs_allow_disassociate_destroy: AtomicBool = AtomicBool::new(false);
-const _: () = assert!(std::mem::size_of::<AtomicBool>() == 1 && std::mem::align_of::<AtomicBool>() == 1);
+// `bool verbs_allow_disassociate_destroy` (data) is defined where it is read: `provider::plugin::cmd`.
 
 // ---------------------------------------------------------------------------------------------------------------
 // Sysfs and GID helpers

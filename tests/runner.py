@@ -142,6 +142,8 @@ def main():
 
     if want("unsafe"):
         check("unsafe-surface", ["python3", "tools/unsafe-surface.py"], count=r"unsafe surface: (\d+) files")
+    if want("cycles"):
+        check("import-cycles", ["python3", "tools/import-cycles.py"], count=r"import-cycles: (\d+) folders, no cycle")
     if want("clippy"):
         check("clippy", ["cargo", "clippy", "--release", "--workspace", "--all-targets", "--quiet", "--",
                          "-D", "warnings"], timeout=1800)

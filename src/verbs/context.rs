@@ -7,7 +7,6 @@
 //! rdma-core's `__ibv_query_gid_ex`); P_Keys from sysfs, as rdma-core reads them.
 #![allow(unsafe_code)]
 
-use super::ops;
 use crate::kernel::{self, sysfs, Uverbs};
 use crate::object::Context;
 use rdma_common::abi::verbs::*;
@@ -53,9 +52,9 @@ pub(crate) unsafe extern "C" fn lib_query_port(
     port_attr: *mut ibv_port_attr,
     port_attr_len: usize,
 ) -> c_int {
-    ops::op_errno("ibv_query_port", || {
+    super::op_errno("ibv_query_port", || {
         // SAFETY: op contract.
-        let ctx = unsafe { ops::ctx(context) }?;
+        let ctx = unsafe { super::ctx(context) }?;
         ffi::nonnull(port_attr)?;
         // SAFETY: the caller's struct has `port_attr_len` bytes.
         unsafe { query_port_into(ctx, port_num, port_attr, port_attr_len) }
@@ -112,9 +111,9 @@ pub(crate) unsafe extern "C" fn query_device_ex_op(
     attr: *mut ibv_device_attr_ex,
     attr_size: usize,
 ) -> c_int {
-    ops::op_errno("ibv_query_device_ex", || {
+    super::op_errno("ibv_query_device_ex", || {
         // SAFETY: op contract.
-        let ctx = unsafe { ops::ctx(context) }?;
+        let ctx = unsafe { super::ctx(context) }?;
         ffi::nonnull(attr)?;
         // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
         unsafe { ctx.provider.query_device_ex(ctx.ibv(), input, attr, attr_size) }?;

@@ -8,7 +8,6 @@
 //! reach what the kernel reports having delivered. A completion channel counts the CQs using it.
 #![allow(unsafe_code)]
 
-use super::ops;
 use crate::kernel::{self, Uverbs};
 use crate::object::{self, registry, CompChannel, Context, Kind, Pending};
 use rdma_common::abi::verbs::*;
@@ -134,7 +133,7 @@ pub(crate) unsafe extern "C" fn create_cq_ex_op(
 ) -> *mut ibv_cq_ex {
     ffi::boundary("ibv_create_cq_ex", || -> Result<*mut ibv_cq_ex> {
         // SAFETY: op contract.
-        let ctx = unsafe { ops::ctx(context) }?;
+        let ctx = unsafe { super::ctx(context) }?;
         let attr = ffi::nonnull(cq_attr)?.as_ptr();
         // SAFETY: the caller's attribute struct.
         if unsafe { (*attr).wc_flags } & !IBV_CREATE_CQ_SUP_WC_FLAGS != 0 {
@@ -149,7 +148,7 @@ pub(crate) unsafe extern "C" fn create_cq_ex_op(
 /// `verbs_context.modify_cq`, what the inline `ibv_modify_cq(3)` calls (CQ moderation). Soft-RoCE has none:
 /// `EOPNOTSUPP`, as rdma-core; `EINVAL` for an invalid CQ or NULL `attr`.
 pub(crate) unsafe extern "C" fn modify_cq_op(cq: *mut ibv_cq, attr: *mut ibv_modify_cq_attr) -> c_int {
-    ops::op_errno("ibv_modify_cq", || {
+    super::op_errno("ibv_modify_cq", || {
         // SAFETY: op contract.
         let (cq, ctx) = unsafe { super::cq(cq) }?;
         ffi::nonnull(attr)?;

@@ -4,6 +4,7 @@
 //! for field as rdma-core 44 copies them (integers converted as C assignment converts them).
 #![allow(unsafe_code)]
 
+use rdma_common::abi::sa::ibv_sa_path_rec;
 use rdma_common::abi::verbs::*;
 use std::ffi::c_int;
 
@@ -153,6 +154,6 @@ pub unsafe extern "C" fn ibv_copy_path_rec_to_kern(dst: *mut ib_user_path_rec, s
     d.packet_life_time_selector = s.packet_life_time_selector;
 }
 
-rdma_common::check_signatures!(rdma_common::abi::verbs;
+rdma_common::check_signatures!(rdma_common::abi::marshall;
     ibv_copy_ah_attr_from_kern, ibv_copy_qp_attr_from_kern, ibv_copy_path_rec_from_kern, ibv_copy_path_rec_to_kern,
 );

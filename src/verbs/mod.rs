@@ -107,3 +107,19 @@ pub(crate) fn same_context(ctx: &Context, other: &Context) -> Result<()> {
         Err(rdma_common::Errno::EINVAL)
     }
 }
+
+/// The live context `c` of this library, for the ops' bodies (`Context::from_ibv`).
+///
+/// # Safety
+/// As `Context::from_ibv`; the reference is used within the call.
+pub(crate) unsafe fn ctx<'a>(c: *mut ibv_context) -> Result<&'a Context> {
+    // SAFETY: forwarded.
+    unsafe { Context::from_ibv(c) }
+}
+
+/// Runs an op body (a function of the context's ops table) inside the boundary and returns its positive errno, the
+/// ops' convention. Here rather than in `ops.rs`, which installs the ops and so names their files.
+pub(crate) fn op_errno(name: &'static str, body: impl FnOnce() -> Result<()>) -> std::ffi::c_int {
+    use rdma_common::ffi::CResult;
+    rdma_common::ffi::boundary(name, body).ret_errno()
+}

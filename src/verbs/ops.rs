@@ -11,11 +11,9 @@
 //! pointer type, so that an out-of-range number from C never becomes an invalid Rust enum.
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
-use crate::object::Context;
 use crate::provider::Provider;
 use rdma_common::abi::verbs::*;
-use rdma_common::errno::Result;
-use rdma_common::ffi::{self, CPtrResult, CResult};
+use rdma_common::ffi::CPtrResult;
 use rdma_common::Errno;
 use std::ffi::{c_int, c_uint};
 use std::ptr::null_mut;
@@ -134,10 +132,6 @@ pub(crate) fn set_lib_ops(v: &mut verbs_context, provider: &'static dyn Provider
     }
 }
 
-pub(crate) unsafe fn ctx<'a>(c: *mut ibv_context) -> Result<&'a Context> {
-    // SAFETY: forwarded; the reference is used within the call.
-    unsafe { Context::from_ibv(c) }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // rdma-core's dummy ops (`libibverbs/dummy_ops.c`): what a verb the provider lacks answers. Logged at debug level.
@@ -254,7 +248,3 @@ unsafe extern "C" fn dummy_close_xrcd(_: *mut ibv_xrcd) -> c_int {
     dummy("ibv_close_xrcd").0
 }
 
-/// Runs an op body inside the boundary and returns its positive errno (the ops' convention).
-pub(crate) fn op_errno(name: &'static str, body: impl FnOnce() -> Result<()>) -> c_int {
-    ffi::boundary(name, body).ret_errno()
-}

@@ -7,7 +7,6 @@
 //! it was. Destroying a QP waits until every async event delivered for it was acknowledged.
 #![allow(unsafe_code)]
 
-use super::ops;
 use crate::object::{registry, Context, Kind};
 use crate::provider::cmd::{known_qp_type, put_enum};
 use rdma_common::abi::verbs::*;
@@ -124,7 +123,7 @@ pub(crate) unsafe extern "C" fn create_qp_ex_op(
 ) -> *mut ibv_qp {
     ffi::boundary("ibv_create_qp_ex", || -> Result<*mut ibv_qp> {
         // SAFETY: op contract.
-        let ctx = unsafe { ops::ctx(context) }?;
+        let ctx = unsafe { super::ctx(context) }?;
         let attr = ffi::nonnull(qp_init_attr_ex)?.as_ptr();
         // SAFETY: the caller's attributes.
         unsafe { create_qp(ctx, attr, true) }

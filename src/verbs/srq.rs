@@ -3,7 +3,6 @@
 //! (`ibv_post_srq_recv(3)` is inline).
 #![allow(unsafe_code)]
 
-use super::ops;
 use crate::object::{registry, Context, Kind};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
@@ -76,7 +75,7 @@ pub(crate) unsafe extern "C" fn create_srq_ex_op(
 ) -> *mut ibv_srq {
     ffi::boundary("ibv_create_srq_ex", || -> Result<*mut ibv_srq> {
         // SAFETY: op contract.
-        let ctx = unsafe { ops::ctx(context) }?;
+        let ctx = unsafe { super::ctx(context) }?;
         let attr = ffi::nonnull(srq_init_attr_ex)?.as_ptr();
         // SAFETY: the caller's attributes.
         unsafe { create_srq(ctx, attr, true) }
@@ -87,7 +86,7 @@ pub(crate) unsafe extern "C" fn create_srq_ex_op(
 /// `verbs_context.get_srq_num`, what the inline `ibv_get_srq_num(3)` calls: the SRQ number of an XRC SRQ.
 /// Soft-RoCE has no XRC SRQs: `EOPNOTSUPP` (as rdma-core); `EINVAL` for an invalid SRQ or NULL `srq_num`.
 pub(crate) unsafe extern "C" fn get_srq_num_op(srq: *mut ibv_srq, srq_num: *mut u32) -> c_int {
-    ops::op_errno("ibv_get_srq_num", || {
+    super::op_errno("ibv_get_srq_num", || {
         // SAFETY: op contract.
         let (srq, ctx) = unsafe { super::srq(srq) }?;
         let out = ffi::nonnull(srq_num)?;

@@ -9,6 +9,7 @@
 //! `enum ibv_x`), but the library reads them only through [`crate::ffi::enum_raw`] and validates the number.
 
 pub mod ib;
+pub mod marshall;
 pub mod opcode;
 pub mod rsocket;
 pub mod ib_user_ioctl_verbs;

@@ -4,20 +4,16 @@
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
 use super::event::{complete, sync_entry};
+use super::query::{query_addr, query_gid, query_route, set_addr};
 use super::{addr_bytes, addrlen};
 use crate::kernel;
 use crate::state::{self, CmId};
 use libc::{sockaddr, sockaddr_in, sockaddr_in6};
 use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
 use rdma_common::abi::rdma_cma::rdma_cm_id;
-use rdma_common::abi::sa::{ibv_path_data, ibv_path_record, ibv_sa_path_rec};
-use rdma_common::abi::verbs::ibv_gid;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CResult};
-use rdma_common::uapi::ib_user_sa::{ib_path_rec_data, ib_user_path_rec};
 use std::ffi::c_int;
-use std::mem::size_of;
-use std::ptr::addr_of_mut;
 use std::sync::Arc;
 
 /// `rdma_bind_addr(3)`: binds `id` to the local address `addr` (`AF_INET`, `AF_INET6`, or `AF_IB` when the kernel
@@ -153,162 +149,6 @@ pub(crate) fn resolve(id: &Arc<CmId>, src: &[u8], dst: &[u8], timeout_ms: c_int)
     complete(id)
 }
 
-/// Copies socket address bytes into `id->route.addr.src_addr` (or `dst_addr`); the rest is left as it was, as
-/// rdma-core's `memcpy` does.
-fn set_addr(id: *mut rdma_cm_id, src: bool, bytes: &[u8]) {
-    let n = bytes.len().min(size_of::<libc::sockaddr_storage>());
-    // SAFETY: the public struct is valid; each address union is a sockaddr_storage (128 bytes), `n` at most that.
-    unsafe {
-        let p = if src {
-            addr_of_mut!((*id).route.addr.src).cast::<u8>()
-        } else {
-            addr_of_mut!((*id).route.addr.dst).cast::<u8>()
-        };
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, n);
-    }
-}
-
-fn set_gids(id: *mut rdma_cm_id, sgid: [u8; 16], dgid: [u8; 16]) {
-    // SAFETY: the public struct is valid.
-    unsafe {
-        addr_of_mut!((*id).route.addr.addr.ibaddr.sgid).write(ibv_gid { raw: sgid });
-        addr_of_mut!((*id).route.addr.addr.ibaddr.dgid).write(ibv_gid { raw: dgid });
-    }
-}
-
-fn set_pkey(id: *mut rdma_cm_id, pkey: u16) {
-    // SAFETY: the public struct is valid.
-    unsafe { addr_of_mut!((*id).route.addr.addr.ibaddr.pkey).write(pkey) }
-}
-
-/// Replaces `id->route.path_rec` with `recs` (kept when `recs` is empty, as rdma-core does). Errors: `ENOMEM`.
-fn set_paths(id: *mut rdma_cm_id, recs: &[ibv_sa_path_rec]) -> Result<()> {
-    if recs.is_empty() {
-        return Ok(());
-    }
-    // SAFETY: calloc of `len` records; checked for NULL.
-    let p = unsafe { libc::calloc(recs.len(), size_of::<ibv_sa_path_rec>()) }.cast::<ibv_sa_path_rec>();
-    if p.is_null() {
-        return Err(Errno::ENOMEM);
-    }
-    // SAFETY: `p` holds `recs.len()` records; the public struct is valid and `path_rec` is NULL or ours.
-    unsafe {
-        std::ptr::copy_nonoverlapping(recs.as_ptr(), p, recs.len());
-        state::free_path_rec(id);
-        addr_of_mut!((*id).route.path_rec).write(p);
-        addr_of_mut!((*id).route.num_paths).write(recs.len() as c_int);
-    }
-    Ok(())
-}
-
-/// `ucma_query_addr`: the id's source and destination addresses; the first time the kernel names a device, binds
-/// the id to it (`verbs`, `pd`, `port_num`, `pkey`).
-pub(crate) fn query_addr(id: &Arc<CmId>) -> Result<()> {
-    let r = kernel::addr::query_addr(&id.channel().fd(), id.handle())?;
-    // SAFETY: `__kernel_sockaddr_storage` is plain bytes; its size is 128.
-    let (src, dst): (&[u8; 128], &[u8; 128]) =
-        unsafe { (&*std::ptr::addr_of!(r.src_addr).cast(), &*std::ptr::addr_of!(r.dst_addr).cast()) };
-    set_addr(id.c(), true, &src[..(r.src_size as usize).min(128)]);
-    set_addr(id.c(), false, &dst[..(r.dst_size as usize).min(128)]);
-    if id.dev().is_null() && r.node_guid != 0 && id.attach_device(r.node_guid, r.ibdev_index)? {
-        id.set_port_num(r.port_num);
-        set_pkey(id.c(), r.pkey);
-    }
-    Ok(())
-}
-
-/// `ucma_query_gid`: the source and destination GIDs (`id->route.addr.addr.ibaddr`).
-pub(crate) fn query_gid(id: &Arc<CmId>) -> Result<()> {
-    let r = kernel::addr::query_gid(&id.channel().fd(), id.handle())?;
-    // SAFETY: as in query_addr; the addresses are `sockaddr_ib`, whose GID is bytes 8..24.
-    let (src, dst): (&[u8; 128], &[u8; 128]) =
-        unsafe { (&*std::ptr::addr_of!(r.src_addr).cast(), &*std::ptr::addr_of!(r.dst_addr).cast()) };
-    set_gids(id.c(), src[8..24].try_into().unwrap(), dst[8..24].try_into().unwrap());
-    Ok(())
-}
-
-/// `ucma_query_path`: the resolved path records, converted from the packed form.
-pub(crate) fn query_path(id: &Arc<CmId>) -> Result<()> {
-    let paths = kernel::addr::query_path(&id.channel().fd(), id.handle())?;
-    let recs: Vec<ibv_sa_path_rec> = paths.iter().map(convert_path).collect();
-    set_paths(id.c(), &recs)
-}
-
-/// `ucma_query_route`: addresses (as `sockaddr_in6` room), GIDs, P_Key and up to two path records; the first time
-/// the kernel names a device, binds the id to it.
-pub(crate) fn query_route(id: &Arc<CmId>) -> Result<()> {
-    let r = kernel::addr::query_route(&id.channel().fd(), id.handle())?;
-    let n = (r.num_paths as usize).min(r.ib_route.len());
-    let recs: Vec<ibv_sa_path_rec> = r.ib_route[..n].iter().map(path_rec_from_kern).collect();
-    set_paths(id.c(), &recs)?;
-    set_gids(id.c(), r.ib_route[0].sgid, r.ib_route[0].dgid);
-    set_pkey(id.c(), r.ib_route[0].pkey);
-    set_addr(id.c(), true, state::as_bytes(&r.src_addr));
-    set_addr(id.c(), false, state::as_bytes(&r.dst_addr));
-    if id.dev().is_null() && r.node_guid != 0 && id.attach_device(r.node_guid, r.ibdev_index)? {
-        id.set_port_num(r.port_num);
-    }
-    Ok(())
-}
-
-/// `ibv_copy_path_rec_from_kern`.
-pub(crate) fn path_rec_from_kern(k: &ib_user_path_rec) -> ibv_sa_path_rec {
-    ibv_sa_path_rec {
-        dgid: ibv_gid { raw: k.dgid },
-        sgid: ibv_gid { raw: k.sgid },
-        dlid: k.dlid,
-        slid: k.slid,
-        raw_traffic: k.raw_traffic as c_int,
-        flow_label: k.flow_label,
-        hop_limit: k.hop_limit,
-        traffic_class: k.traffic_class,
-        reversible: k.reversible as c_int,
-        numb_path: k.numb_path,
-        pkey: k.pkey,
-        sl: k.sl,
-        mtu_selector: k.mtu_selector,
-        mtu: k.mtu as u8,
-        rate_selector: k.rate_selector,
-        rate: k.rate,
-        packet_life_time_selector: k.packet_life_time_selector,
-        packet_life_time: k.packet_life_time,
-        preference: k.preference,
-    }
-}
-
-/// `ucma_convert_path`: a packed path record (with its `IB_PATH_*` flags) as `struct ibv_sa_path_rec`.
-pub(crate) fn convert_path(d: &ib_path_rec_data) -> ibv_sa_path_rec {
-    let mut raw = [0u8; size_of::<ibv_path_record>()];
-    for (i, w) in d.path_rec.iter().enumerate() {
-        raw[i * 4..i * 4 + 4].copy_from_slice(&w.to_ne_bytes());
-    }
-    // SAFETY: `ibv_path_record` is 64 bytes of integers (and a GID union of bytes): any bytes are a valid value.
-    let p: ibv_path_record = unsafe { std::ptr::read_unaligned(raw.as_ptr().cast()) };
-    let data = ibv_path_data { flags: d.flags, reserved: 0, path: p };
-    let fl_hop = u32::from_be(data.path.flowlabel_hoplimit);
-    ibv_sa_path_rec {
-        dgid: data.path.dgid,
-        sgid: data.path.sgid,
-        dlid: data.path.dlid,
-        slid: data.path.slid,
-        raw_traffic: 0,
-        flow_label: (fl_hop >> 8).to_be(),
-        hop_limit: fl_hop as u8,
-        traffic_class: data.path.tclass,
-        reversible: c_int::from(data.path.reversible_numpath >> 7),
-        numb_path: 1,
-        pkey: data.path.pkey,
-        sl: (u16::from_be(data.path.qosclass_sl) & 0xf) as u8,
-        mtu_selector: 2,
-        mtu: data.path.mtu & 0x1f,
-        rate_selector: 2,
-        rate: data.path.rate & 0x1f,
-        packet_life_time_selector: 2,
-        packet_life_time: data.path.packetlifetime & 0x1f,
-        preference: data.flags as u8,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,59 +183,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn packed_path_conversion() {
-        // A RoCE v2 path as the kernel packs it (ib_sa_pack_path): big-endian fields at the wire offsets.
-        let mut raw = [0u8; 64];
-        raw[0..8].copy_from_slice(&0x0000_0000_0106_1c1eu64.to_be_bytes()); // service id
-        raw[8..24].copy_from_slice(&[0xfe, 0x80, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]); // dgid
-        raw[24..40].copy_from_slice(&[0xfe, 0x80, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9]); // sgid
-        raw[40..42].copy_from_slice(&0x0011u16.to_be_bytes()); // dlid
-        raw[42..44].copy_from_slice(&0x0022u16.to_be_bytes()); // slid
-        raw[44..48].copy_from_slice(&((0x12345u32 << 8) | 64).to_be_bytes()); // flow label, hop limit
-        raw[48] = 0x20; // tclass
-        raw[49] = 0x81; // reversible, 1 path
-        raw[50..52].copy_from_slice(&0xffffu16.to_be_bytes()); // pkey
-        raw[52..54].copy_from_slice(&0x0003u16.to_be_bytes()); // qos class 0, sl 3
-        raw[54] = 0x80 | 3; // mtu selector 2, mtu 1024
-        raw[55] = 0x80 | 7; // rate
-        raw[56] = 0x80 | 18; // packet lifetime
-        raw[57] = 0;
-        let mut d = ib_path_rec_data { flags: 0x13, reserved: 0, path_rec: [0; 16] };
-        for i in 0..16 {
-            d.path_rec[i] = u32::from_ne_bytes(raw[i * 4..i * 4 + 4].try_into().unwrap());
-        }
-        let r = convert_path(&d);
-        // SAFETY: gids are plain bytes.
-        unsafe {
-            assert_eq!(r.dgid.raw[8..], [1, 2, 3, 4, 5, 6, 7, 8]);
-            assert_eq!(r.sgid.raw[8..], [9; 8]);
-        }
-        assert_eq!((u16::from_be(r.dlid), u16::from_be(r.slid)), (0x11, 0x22));
-        assert_eq!((u32::from_be(r.flow_label), r.hop_limit, r.traffic_class), (0x12345, 64, 0x20));
-        assert_eq!((r.reversible, r.numb_path, r.pkey, r.sl), (1, 1, 0xffff, 3));
-        assert_eq!((r.mtu_selector, r.mtu, r.rate_selector, r.rate), (2, 3, 2, 7));
-        assert_eq!((r.packet_life_time_selector, r.packet_life_time, r.preference), (2, 18, 0x13));
-    }
-
-    #[test]
-    fn kernel_path_rec_copy() {
-        let k = ib_user_path_rec {
-            dgid: [1; 16],
-            dlid: 0x1234,
-            raw_traffic: 1,
-            mtu: 4,
-            pkey: 0xffff,
-            packet_life_time: 18,
-            preference: 2,
-            ..Default::default()
-        };
-        let r = path_rec_from_kern(&k);
-        // SAFETY: plain bytes.
-        assert_eq!(unsafe { r.dgid.raw }, [1; 16]);
-        assert_eq!(
-            (r.dlid, r.raw_traffic, r.mtu, r.pkey, r.packet_life_time, r.preference),
-            (0x1234, 1, 4, 0xffff, 18, 2)
-        );
-    }
 }

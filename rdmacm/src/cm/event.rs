@@ -4,7 +4,8 @@
 //! RTR and RTS, then the kernel's "establish") and is reported as `ESTABLISHED`, a multicast join attaches the QP.
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
-use super::conn::{modify_qp_err, process_conn_resp_ece};
+use super::handout::{ack, kind_of, status_of};
+use super::qp::{modify_qp_err, process_conn_resp_ece};
 use crate::kernel;
 use crate::state::TRANSPORT_IB;
 use crate::state::{self, Channel, CmId, Event, Mc};
@@ -167,16 +168,6 @@ fn set_status(e: &Event, status: i32) {
     unsafe { addr_of_mut!((*e.c()).status).write(status) }
 }
 
-fn kind_of(e: *mut rdma_cm_event) -> u32 {
-    // SAFETY: `e` is a live event of ours; read as the enum's integer.
-    unsafe { ffi::enum_raw(addr_of!((*e).event)) }
-}
-
-fn status_of(e: *mut rdma_cm_event) -> i32 {
-    // SAFETY: as above.
-    unsafe { addr_of!((*e).status).read() }
-}
-
 /// Copies the kernel's private data into the event's own buffer; returns the pointer the event reports (NULL when
 /// there is none).
 fn copy_private(e: &Event, data: &[u8], len: u8) -> *const std::ffi::c_void {
@@ -327,15 +318,15 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
     match kind {
         RDMA_CM_EVENT_ADDR_RESOLVED => {
             let r = if state::af_ib_support() {
-                super::addr::query_addr(&id).and_then(|()| {
+                super::query::query_addr(&id).and_then(|()| {
                     if id.transport() == Some(TRANSPORT_IB) {
-                        super::addr::query_gid(&id)
+                        super::query::query_gid(&id)
                     } else {
                         Ok(())
                     }
                 })
             } else {
-                super::addr::query_route(&id)
+                super::query::query_route(&id)
             };
             if let Err(err) = r {
                 err.set();
@@ -346,7 +337,7 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
         RDMA_CM_EVENT_ROUTE_RESOLVED => {
             if id.transport() == Some(TRANSPORT_IB) {
                 let r =
-                    if state::af_ib_support() { super::addr::query_path(&id) } else { super::addr::query_route(&id) };
+                    if state::af_ib_support() { super::query::query_path(&id) } else { super::query::query_route(&id) };
                 if let Err(err) = r {
                     err.set();
                     set_status(&e, -1);
@@ -418,33 +409,33 @@ fn process_conn_req(e: &Event, listen: &Arc<CmId>, resp: &rdma_ucm_event_resp) -
     }
     let r = (|| {
         if listen.is_sync() {
-            super::id::migrate(&new, None)?;
+            super::id_core::migrate(&new, None)?;
         }
         query_req_info(&new)
     })();
     if let Err(err) = r {
-        let _ = super::id::destroy(&new);
+        let _ = super::id_core::destroy(&new);
         return Err(err);
     }
     Ok(())
 }
 
 fn listen_ps(id: &CmId) -> rdma_port_space {
-    super::id::port_space(id.ps()).unwrap_or(rdma_port_space::RDMA_PS_TCP)
+    super::id_core::port_space(id.ps()).unwrap_or(rdma_port_space::RDMA_PS_TCP)
 }
 
 fn listen_qp_type(id: &CmId) -> rdma_common::abi::verbs::ibv_qp_type {
-    super::id::qp_type_of(id.qp_type()).unwrap_or(rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_RC)
+    super::id_core::qp_type_of(id.qp_type()).unwrap_or(rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_RC)
 }
 
 /// `ucma_query_req_info`.
 fn query_req_info(id: &Arc<CmId>) -> Result<()> {
     if !state::af_ib_support() {
-        return super::addr::query_route(id);
+        return super::query::query_route(id);
     }
-    super::addr::query_addr(id)?;
-    super::addr::query_gid(id)?;
-    super::addr::query_path(id)
+    super::query::query_addr(id)?;
+    super::query::query_gid(id)?;
+    super::query::query_path(id)
 }
 
 /// `ucma_process_join`: records the group's MGID/MLID and attaches the id's QP (unless send-only).
@@ -461,23 +452,6 @@ fn process_join(e: &Event, mc: &Mc, id: &CmId) -> Result<()> {
     let gid = ibv_gid { raw: mgid };
     // SAFETY: `qp` is the id's live QP; `gid` lives for the call.
     verbs::rc(unsafe { ibv_attach_mcast(qp, &gid, ah.dlid) })
-}
-
-/// `rdma_ack_cm_event` for a pointer from C.
-pub(crate) fn ack(event: *mut rdma_cm_event) -> Result<()> {
-    let e = state::take_event(event)?;
-    match &e.mc {
-        Some(mc) => {
-            let id = &e.id_priv;
-            let mut st = id.st.lock();
-            mc.events_completed.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
-            st.events_completed += 1;
-            drop(st);
-            id.cond.notify_all();
-        }
-        None => e.id_priv.complete_event(),
-    }
-    Ok(())
 }
 
 thread_local! {
@@ -543,17 +517,6 @@ fn complete_with(id: &Arc<CmId>, ev: *mut rdma_cm_event) -> Result<()> {
         return Err(Errno(status.checked_abs().unwrap_or(libc::EINVAL)));
     }
     Ok(())
-}
-
-/// The type and status of an event handed out (for `rdma_get_request`).
-pub(crate) fn kind_status(e: *mut rdma_cm_event) -> (u32, i32) {
-    (kind_of(e), status_of(e))
-}
-
-/// The `id` of an event handed out.
-pub(crate) fn id_of(e: *mut rdma_cm_event) -> *mut rdma_cm_id {
-    // SAFETY: `e` is a live event of ours.
-    unsafe { addr_of!((*e).id).read() }
 }
 
 #[cfg(test)]

@@ -13,6 +13,13 @@
 //! | [`addrinfo`] | `rdma_getaddrinfo`, `rdma_freeaddrinfo` |
 //! | [`device`] | `rdma_get_devices`, `rdma_free_devices` |
 //!
+//! Library layers without entry points, below the families that use them: [`handout`] (reading and taking back
+//! events handed out), [`query`] (the kernel queries filling `id->route`), [`id_core`] (destroying and migrating an
+//! id), and the QP state changes the CM makes in [`qp`]. The imports between these files form a DAG, from the entry
+//! families down to `handout` (`tools/import-cycles.py` checks it):
+//! `ece -> conn -> {id, event, qp, query, handout}`, `id -> {addr, event, qp, id_core, handout}`,
+//! `addr, mcast -> event -> {qp, query, id_core, handout}`, `id_core -> handout`, `addrinfo -> addr`.
+//!
 //! Convention of the family (rdma-core's): functions returning `int` give `0` (or a value) on success and `-1` with
 //! `errno` on failure ([`rdma_common::ffi::CResult::or_minus_one_errno`]); pointer-returning functions give NULL
 //! with `errno`; `rdma_getaddrinfo` returns `getaddrinfo`'s `EAI_*` codes for name-resolution failures. Every id,
@@ -27,9 +34,12 @@ pub mod conn;
 pub mod device;
 pub mod ece;
 pub mod event;
+pub mod handout;
 pub mod id;
+pub mod id_core;
 pub mod mcast;
 pub mod qp;
+pub mod query;
 
 use libc::{sockaddr, sockaddr_in, sockaddr_in6};
 use rdma_common::abi::ib::{sockaddr_ib, AF_IB};

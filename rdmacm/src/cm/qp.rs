@@ -7,13 +7,15 @@
 //! no peer). `rdma_accept` and the `CONNECT_RESPONSE` event take connected QPs further.
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
-use super::conn::init_qp_attr;
+use crate::kernel;
 use crate::state::{self, CmId};
 use crate::verbs::{self, QpAttr};
-use rdma_common::abi::rdma_cma::{rdma_cm_id, RDMA_UDP_QKEY};
+use rdma_common::abi::rdma_cma::{rdma_cm_id, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, RDMA_UDP_QKEY};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CResult};
+use rdma_common::uapi::rdma_user_cm::{rdma_ucm_conn_param, rdma_ucm_ece};
+use rdma_common::uapi::FromBytes;
 use std::ffi::{c_int, c_void};
 use std::mem::{size_of, MaybeUninit};
 use std::ptr::{addr_of, addr_of_mut, null_mut};
@@ -491,6 +493,120 @@ pub(crate) fn destroy_srq(id: &CmId) {
     id.set_srq(null_mut());
     destroy_cqs(id);
 }
+
+/// `rdma_init_qp_attr` on a live id: fills `attr` (keeping `attr.qp_state`) and returns the mask.
+pub(crate) fn init_qp_attr(id: &CmId, attr: &mut QpAttr) -> Result<c_int> {
+    let k = kernel::conn::init_qp_attr(&id.channel().fd(), id.handle(), attr.qp_state)?;
+    attr.copy_from_kern(&k);
+    Ok(k.qp_attr_mask as c_int)
+}
+
+/// `ucma_modify_qp_rtr`: INIT (to pick up the CM's attributes) then RTR, with `resp_res` unless 255.
+pub(crate) fn modify_qp_rtr(id: &CmId, resp_res: u8) -> Result<()> {
+    let qp = id.qp();
+    if qp.is_null() {
+        return Ok(());
+    }
+    let mut attr = QpAttr::with_state(ibv_qp_state::IBV_QPS_INIT as u32);
+    let mask = init_qp_attr(id, &mut attr)?;
+    // SAFETY: the id's live QP.
+    unsafe { verbs::modify_qp(qp, &mut attr, mask) }?;
+    attr.qp_state = ibv_qp_state::IBV_QPS_RTR as u32;
+    let mut mask = init_qp_attr(id, &mut attr)?;
+    // rdma-core's workaround for a kernel bug: on InfiniBand ports, drop mask bits 21-24 (RoCE only).
+    let port = id.port_num();
+    let ll = match id.dev() {
+        d if d.is_null() => 0,
+        d => state::with_device(d, |d| d.link_layer.get((port as usize).wrapping_sub(1)).copied().unwrap_or(0)),
+    };
+    if ll == IBV_LINK_LAYER_INFINIBAND {
+        mask &= !0x00e0_0000;
+    }
+    if resp_res as c_int != RDMA_MAX_RESP_RES {
+        attr.max_dest_rd_atomic = resp_res;
+    }
+    // SAFETY: as above.
+    unsafe { verbs::modify_qp(qp, &mut attr, mask) }
+}
+
+/// `ucma_modify_qp_rts`: RTS with the CM's attributes, with `init_depth` unless 255.
+pub(crate) fn modify_qp_rts(id: &CmId, init_depth: u8) -> Result<()> {
+    let qp = id.qp();
+    if qp.is_null() {
+        return Ok(());
+    }
+    let mut attr = QpAttr::with_state(ibv_qp_state::IBV_QPS_RTS as u32);
+    let mask = init_qp_attr(id, &mut attr)?;
+    if init_depth as c_int != RDMA_MAX_INIT_DEPTH {
+        attr.max_rd_atomic = init_depth;
+    }
+    // SAFETY: the id's live QP.
+    unsafe { verbs::modify_qp(qp, &mut attr, mask) }
+}
+
+fn modify_qp_state(id: &CmId, state: ibv_qp_state) -> Result<()> {
+    let qp = id.qp();
+    if qp.is_null() {
+        return Ok(());
+    }
+    let mut attr = QpAttr::with_state(state as u32);
+    // SAFETY: the id's live QP.
+    unsafe { verbs::modify_qp(qp, &mut attr, ibv_qp_attr_mask::IBV_QP_STATE as c_int) }
+}
+
+/// `ucma_modify_qp_err`.
+pub(crate) fn modify_qp_err(id: &CmId) -> Result<()> {
+    modify_qp_state(id, ibv_qp_state::IBV_QPS_ERR)
+}
+
+/// `ucma_modify_qp_sqd`.
+pub(crate) fn modify_qp_sqd(id: &CmId) -> Result<()> {
+    modify_qp_state(id, ibv_qp_state::IBV_QPS_SQD)
+}
+
+/// `ucma_process_conn_resp`: the active side's QP to RTR and RTS, then the kernel's "establish" (ACCEPT without
+/// parameters, which sends the RTU). On failure the QP goes to the error state.
+pub(crate) fn process_conn_resp(id: &CmId) -> Result<()> {
+    let r = (|| {
+        modify_qp_rtr(id, RDMA_MAX_RESP_RES as u8)?;
+        modify_qp_rts(id, RDMA_MAX_INIT_DEPTH as u8)?;
+        kernel::conn::accept(&id.channel().fd(), id.handle(), 0, &rdma_ucm_conn_param::zeroed(), rdma_ucm_ece::zeroed())
+    })();
+    if r.is_err() {
+        let _ = modify_qp_err(id);
+    }
+    r
+}
+
+/// `ucma_process_conn_resp_ece`: applies the peer's ECE answer to the QP, then [`process_conn_resp`].
+pub(crate) fn process_conn_resp_ece(id: &CmId, vendor_id: u32, attr_mod: u32) -> Result<()> {
+    let local = id.st.lock().local_ece;
+    let (v, o) = if vendor_id == 0 {
+        (local.0, 0)
+    } else if vendor_id != local.0 {
+        let _ = modify_qp_err(id);
+        return Err(Errno::EINVAL);
+    } else {
+        (vendor_id, attr_mod)
+    };
+    id.st.lock().remote_ece.0 = vendor_id;
+    let qp = id.qp();
+    // SAFETY: the id's live QP.
+    unsafe { verbs::set_ece(qp, v, o) }?;
+    process_conn_resp(id)?;
+    // SAFETY: as above.
+    match unsafe { verbs::query_ece(qp) } {
+        Ok(e) => {
+            id.st.lock().local_ece.1 = e.map_or(0, |e| e.options);
+            Ok(())
+        }
+        Err(e) => {
+            let _ = modify_qp_err(id);
+            Err(e)
+        }
+    }
+}
+
 
 #[cfg(test)]
 mod tests {

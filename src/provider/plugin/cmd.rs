@@ -36,6 +36,7 @@
 //! acknowledged.
 #![allow(unsafe_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+use std::sync::atomic::AtomicBool;
 use super::context_driver_id;
 use crate::kernel::{self, CmdFd, Uverbs};
 use crate::object::{self, Context};
@@ -300,11 +301,20 @@ unsafe fn write_uhw_ex<Q: AsBytes, R: FromBytes>(
     }
 }
 
+/// `bool verbs_allow_disassociate_destroy` (data, 1 byte, `IBVERBS_PRIVATE_34`).
+///
+/// rdma-core: when a provider sets it, destroy commands that fail because the device was hot-unplugged
+/// (disassociated) report success so the application can clean up. Providers write it (`libmlx5` imports it); the
+/// destroy commands below read it. `AtomicBool` has the size, alignment and bit validity of `bool` (so of C's
+/// `_Bool`) and lets C write it without a `static mut`.
+#[unsafe(no_mangle)]
+pub static verbs_allow_disassociate_destroy: AtomicBool = AtomicBool::new(false);
+const _: () = assert!(std::mem::size_of::<AtomicBool>() == 1 && std::mem::align_of::<AtomicBool>() == 1);
+
 /// Whether a failed destroy that reports `EIO` (a disassociated device) counts as done: rdma-core's
-/// `verbs_allow_disassociate_destroy`, which providers set (exported by `crate::private`) and which
-/// `RDMAV_ALLOW_DISASSOC_DESTROY` turns on.
+/// `verbs_allow_disassociate_destroy`, which providers set, or `RDMAV_ALLOW_DISASSOC_DESTROY`.
 fn allow_disassociate_destroy() -> bool {
-    crate::private::verbs_allow_disassociate_destroy.load(std::sync::atomic::Ordering::Relaxed)
+    verbs_allow_disassociate_destroy.load(std::sync::atomic::Ordering::Relaxed)
         || !pcmd::is_destroy_err(Errno::EIO)
 }
 
@@ -4392,10 +4402,10 @@ mod tests {
             assert_eq!(with_fake(&f, || ibv_cmd_destroy_cq(p)), 0);
             f.reply(Reply::fail(Errno::EIO));
             assert_eq!(with_fake(&f, || ibv_cmd_destroy_cq(p)), libc::EIO);
-            crate::private::verbs_allow_disassociate_destroy.store(true, std::sync::atomic::Ordering::Relaxed);
+            verbs_allow_disassociate_destroy.store(true, std::sync::atomic::Ordering::Relaxed);
             f.reply(Reply::fail(Errno::EIO));
             assert_eq!(with_fake(&f, || ibv_cmd_destroy_cq(p)), 0);
-            crate::private::verbs_allow_disassociate_destroy.store(false, std::sync::atomic::Ordering::Relaxed);
+            verbs_allow_disassociate_destroy.store(false, std::sync::atomic::Ordering::Relaxed);
         }
     }
 

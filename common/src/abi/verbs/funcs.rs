@@ -311,18 +311,6 @@ extern "C" {
 #[allow(unused_doc_comments)]
 /// cbindgen:ignore
 extern "C" {
-    /// Converts a kernel QP attribute struct into `struct ibv_qp_attr`.
-    pub fn ibv_copy_qp_attr_from_kern(dst: *mut ibv_qp_attr, src: *mut ib_uverbs_qp_attr);
-
-    /// Converts a kernel address vector into `struct ibv_ah_attr`.
-    pub fn ibv_copy_ah_attr_from_kern(dst: *mut ibv_ah_attr, src: *mut ib_uverbs_ah_attr);
-
-    /// Converts a kernel path record (`<rdma/ib_user_sa.h>`) into `struct ibv_sa_path_rec`.
-    pub fn ibv_copy_path_rec_from_kern(dst: *mut ibv_sa_path_rec, src: *mut ib_user_path_rec);
-
-    /// Converts `struct ibv_sa_path_rec` into a kernel path record.
-    pub fn ibv_copy_path_rec_to_kern(dst: *mut ib_user_path_rec, src: *mut ibv_sa_path_rec);
-
     /// The sysfs mount point: `$SYSFS_PATH` without trailing slashes when set (and not set-uid), else `/sys`.
     pub fn ibv_get_sysfs_path() -> *const c_char;
 

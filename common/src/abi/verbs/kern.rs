@@ -1,6 +1,6 @@
 //! Kernel structs that the exported conversion helpers `ibv_copy_*_from_kern` / `ibv_copy_path_rec_to_kern`
 //! take (`<rdma/ib_user_verbs.h>`, `<rdma/ib_user_sa.h>`), and the path record of `<infiniband/sa.h>` they
-//! convert to. None is emitted into `verbs.h`.
+//! convert to (`ibv_sa_path_rec` lives in `abi::sa`). None is emitted into `verbs.h`.
 //!
 //! The kernel structs are the bindgen ones of [`crate::uapi`], re-exported.
 
@@ -8,8 +8,6 @@ use std::mem::{offset_of, size_of};
 
 pub use crate::uapi::ib_user_sa::ib_user_path_rec;
 pub use crate::uapi::ib_user_verbs::{ib_uverbs_ah_attr, ib_uverbs_global_route, ib_uverbs_qp_attr};
-
-pub use crate::abi::sa::ibv_sa_path_rec;
 
 const _: () = {
     assert!(size_of::<ib_uverbs_global_route>() == 24);

@@ -130,6 +130,17 @@ pub unsafe fn enum_raw<E>(field: *const E) -> u32 {
     unsafe { field.cast::<u32>().read() }
 }
 
+/// Stores `value` into a C enum field as its raw 32-bit number, the twin of [`enum_raw`]: no Rust value of the enum
+/// type is formed, so a number outside the Rust enum (a kernel's newer value) is stored as it is.
+///
+/// # Safety
+/// `field` must point to a writable 4-byte C enum.
+#[inline(always)]
+pub unsafe fn enum_store<E>(field: *mut E, value: u32) {
+    const { assert!(std::mem::size_of::<E>() == 4) };
+    unsafe { field.cast::<u32>().write(value) }
+}
+
 /// The C return conventions, applied to a [`Result`].
 pub trait CResult<T> {
     /// `0` on success, a positive errno on failure; `errno` is left alone.

@@ -4,9 +4,10 @@
 //! here: they find the extended op in the context's `struct verbs_context` exactly as the header does
 //! (`verbs_get_ctx_op`).
 //!
-//! Conversions rdma-core borrows from libibverbs' marshalling helpers (`ibv_copy_qp_attr_from_kern`,
-//! `ibv_copy_ah_attr_from_kern`, `ibv_copy_path_rec_from_kern`) are done here in Rust instead: they are pure data
-//! copies, unit-tested with the rest of the marshalling.
+//! The conversions from the kernel's structs are libibverbs' exported marshalling helpers
+//! (`ibv_copy_qp_attr_from_kern`, `ibv_copy_ah_attr_from_kern`, `ibv_copy_path_rec_from_kern`, declared in
+//! `rdma_common::abi::marshall`), called as rdma-core's librdmacm calls them; they live and are tested in
+//! libibverbs (`src/provider/marshall.rs`).
 //!
 //! C structs with enum fields (`ibv_qp_attr`, `ibv_port_attr`, `ibv_device_attr`) are never materialised as Rust
 //! values from foreign bytes: [`QpAttr`] is an integer-only twin of `ibv_qp_attr` (layout asserted), and the
@@ -15,6 +16,9 @@
 
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
+use rdma_common::abi::marshall::{ibv_copy_ah_attr_from_kern, ibv_copy_path_rec_from_kern, ibv_copy_qp_attr_from_kern};
+use rdma_common::abi::sa::ibv_sa_path_rec;
+use rdma_common::uapi::ib_user_sa::ib_user_path_rec;
 use rdma_common::uapi::ib_user_verbs::{ib_uverbs_ah_attr, ib_uverbs_qp_attr};
 use std::ffi::c_int;
 use std::mem::{offset_of, size_of, MaybeUninit};
@@ -110,58 +114,30 @@ impl QpAttr {
         (self as *mut QpAttr).cast()
     }
 
-    /// `ibv_copy_qp_attr_from_kern`: every field but `qp_state` (and `rate_limit`) from the kernel's answer.
+    /// `ibv_copy_qp_attr_from_kern` (libibverbs): every field but `rate_limit` from the kernel's answer (its
+    /// `qp_state` is the state asked for).
     pub(crate) fn copy_from_kern(&mut self, k: &ib_uverbs_qp_attr) {
-        self.cur_qp_state = k.cur_qp_state;
-        self.path_mtu = k.path_mtu;
-        self.path_mig_state = k.path_mig_state;
-        self.qkey = k.qkey;
-        self.rq_psn = k.rq_psn;
-        self.sq_psn = k.sq_psn;
-        self.dest_qp_num = k.dest_qp_num;
-        self.qp_access_flags = k.qp_access_flags;
-        self.cap = ibv_qp_cap {
-            max_send_wr: k.max_send_wr,
-            max_recv_wr: k.max_recv_wr,
-            max_send_sge: k.max_send_sge,
-            max_recv_sge: k.max_recv_sge,
-            max_inline_data: k.max_inline_data,
-        };
-        self.ah_attr = ah_attr_from_kern(&k.ah_attr);
-        self.alt_ah_attr = ah_attr_from_kern(&k.alt_ah_attr);
-        self.pkey_index = k.pkey_index;
-        self.alt_pkey_index = k.alt_pkey_index;
-        self.en_sqd_async_notify = k.en_sqd_async_notify;
-        self.sq_draining = k.sq_draining;
-        self.max_rd_atomic = k.max_rd_atomic;
-        self.max_dest_rd_atomic = k.max_dest_rd_atomic;
-        self.min_rnr_timer = k.min_rnr_timer;
-        self.port_num = k.port_num;
-        self.timeout = k.timeout;
-        self.retry_cnt = k.retry_cnt;
-        self.rnr_retry = k.rnr_retry;
-        self.alt_port_num = k.alt_port_num;
-        self.alt_timeout = k.alt_timeout;
+        // SAFETY: a writable ibv_qp_attr (layout asserted above) and a readable kernel struct libibverbs only reads.
+        unsafe { ibv_copy_qp_attr_from_kern(self.as_c(), std::ptr::from_ref(k).cast_mut()) }
     }
 }
 
-/// `ibv_copy_ah_attr_from_kern`.
+/// `ibv_copy_ah_attr_from_kern` (libibverbs).
 pub(crate) fn ah_attr_from_kern(k: &ib_uverbs_ah_attr) -> ibv_ah_attr {
-    ibv_ah_attr {
-        grh: ibv_global_route {
-            dgid: ibv_gid { raw: k.grh.dgid },
-            flow_label: k.grh.flow_label,
-            sgid_index: k.grh.sgid_index,
-            hop_limit: k.grh.hop_limit,
-            traffic_class: k.grh.traffic_class,
-        },
-        dlid: k.dlid,
-        sl: k.sl,
-        src_path_bits: k.src_path_bits,
-        static_rate: k.static_rate,
-        is_global: k.is_global,
-        port_num: k.port_num,
-    }
+    let mut a = MaybeUninit::<ibv_ah_attr>::zeroed();
+    // SAFETY: a writable struct, filled from a readable one that libibverbs only reads.
+    unsafe { ibv_copy_ah_attr_from_kern(a.as_mut_ptr(), std::ptr::from_ref(k).cast_mut()) };
+    // SAFETY: zeroed, then filled; every field is an integer or bytes.
+    unsafe { a.assume_init() }
+}
+
+/// `ibv_copy_path_rec_from_kern` (libibverbs).
+pub(crate) fn path_rec_from_kern(k: &ib_user_path_rec) -> ibv_sa_path_rec {
+    let mut r = MaybeUninit::<ibv_sa_path_rec>::zeroed();
+    // SAFETY: as in `ah_attr_from_kern`.
+    unsafe { ibv_copy_path_rec_from_kern(r.as_mut_ptr(), std::ptr::from_ref(k).cast_mut()) };
+    // SAFETY: as in `ah_attr_from_kern`.
+    unsafe { r.assume_init() }
 }
 
 /// The device limits librdmacm keeps (`ibv_query_device`).
@@ -352,44 +328,7 @@ pub(crate) unsafe fn set_ece(qp: *mut ibv_qp, vendor_id: u32, options: u32) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rdma_common::uapi::FromBytes;
     use std::ptr::null_mut;
-
-    #[test]
-    fn qp_attr_from_kern() {
-        let mut k = ib_uverbs_qp_attr::zeroed();
-        k.qp_state = 3;
-        k.cur_qp_state = 2;
-        k.path_mtu = 3;
-        k.dest_qp_num = 0x11;
-        k.rq_psn = 0x22;
-        k.qp_access_flags = 7;
-        k.max_send_wr = 9;
-        k.ah_attr.grh.dgid = [0xfe; 16];
-        k.ah_attr.grh.flow_label = 5;
-        k.ah_attr.grh.sgid_index = 1;
-        k.ah_attr.grh.hop_limit = 64;
-        k.ah_attr.dlid = 0x33;
-        k.ah_attr.is_global = 1;
-        k.ah_attr.port_num = 1;
-        k.max_dest_rd_atomic = 4;
-        k.min_rnr_timer = 12;
-        k.port_num = 1;
-        k.timeout = 14;
-        k.retry_cnt = 7;
-        k.rnr_retry = 6;
-        let mut a = QpAttr::with_state(3);
-        a.rate_limit = 99;
-        a.copy_from_kern(&k);
-        assert_eq!((a.qp_state, a.cur_qp_state, a.path_mtu), (3, 2, 3));
-        assert_eq!((a.dest_qp_num, a.rq_psn, a.qp_access_flags, a.cap.max_send_wr), (0x11, 0x22, 7, 9));
-        // SAFETY: reading the raw bytes of a gid union.
-        assert_eq!(unsafe { a.ah_attr.grh.dgid.raw }, [0xfe; 16]);
-        assert_eq!((a.ah_attr.grh.flow_label, a.ah_attr.grh.sgid_index, a.ah_attr.grh.hop_limit), (5, 1, 64));
-        assert_eq!((a.ah_attr.dlid, a.ah_attr.is_global, a.ah_attr.port_num), (0x33, 1, 1));
-        assert_eq!((a.max_dest_rd_atomic, a.min_rnr_timer, a.port_num), (4, 12, 1));
-        assert_eq!((a.timeout, a.retry_cnt, a.rnr_retry, a.rate_limit), (14, 7, 6, 99));
-    }
 
     #[test]
     fn errno_conventions() {

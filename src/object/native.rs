@@ -18,7 +18,6 @@
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
 use super::{all_acked, destroy_sync, free, init_sync, wait_events, Ah, Context, Cq, Mr, Mw, Pd, Pending, Qp, Srq};
-use crate::provider::cmd::put_enum;
 use crate::provider::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi;
@@ -195,8 +194,8 @@ pub unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended:
         (*q).send_cq = a.send_cq;
         (*q).recv_cq = a.recv_cq;
         (*q).srq = a.srq;
-        put_enum(addr_of_mut!((*q).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
-        put_enum(addr_of_mut!((*q).state), QPS_RESET);
+        ffi::enum_store(addr_of_mut!((*q).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
+        ffi::enum_store(addr_of_mut!((*q).state), QPS_RESET);
         (*q).events_completed = 0;
         init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
         addr_of_mut!((*p).comp_mask).write(if extended { VERBS_QP_EX } else { 0 });

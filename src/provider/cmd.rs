@@ -7,7 +7,7 @@
 //! `qp_num`, the granted capabilities, ...). The generic fields libibverbs itself fills (`context`, `pd`,
 //! `cq_context`, `state`, the event counters, ...) are the entry-point layer's.
 //!
-//! Fields of C enum type are written as their numbers ([`put_enum`]) and read with [`ffi::enum_raw`]: the values
+//! Fields of C enum type are written as their numbers ([`ffi::enum_store`]) and read with [`ffi::enum_raw`]: the values
 //! come from the kernel or the application and are never materialised as Rust enums.
 //!
 //! # Safety
@@ -15,6 +15,7 @@
 //! pointers valid for the reads and writes their C prototypes imply (the entry-point layer checks both).
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
+use super::marshall;
 use super::verbs::*;
 use super::CqEventsReported;
 use crate::kernel::{self, CmdFd, Uverbs};
@@ -34,16 +35,6 @@ use std::ptr::{addr_of, addr_of_mut};
 pub unsafe fn uverbs<'a>(ctx: *const ibv_context, driver_id: u32) -> Uverbs<'a> {
     // SAFETY: a live context owns an open cmd_fd for as long as the caller uses the result.
     Uverbs::new(unsafe { BorrowedFd::borrow_raw((*ctx).cmd_fd) }, driver_id)
-}
-
-/// Stores `value` into a 4-byte C enum field as its number (no Rust value of the enum type is formed).
-///
-/// # Safety
-/// `field` points to a writable 4-byte C enum.
-#[inline(always)]
-pub unsafe fn put_enum<E>(field: *mut E, value: u32) {
-    const { assert!(size_of::<E>() == 4) };
-    unsafe { field.cast::<u32>().write(value) }
 }
 
 /// rdma-core's `verbs_is_destroy_err`: whether a destroy command's error is one. `EIO` from a disassociated
@@ -157,7 +148,7 @@ pub unsafe fn fill_device_attr_ex(attr: *mut ibv_device_attr_ex, size: usize, re
         o.max_res_rd_atom = b.max_res_rd_atom as c_int;
         o.max_qp_init_rd_atom = b.max_qp_init_rd_atom as c_int;
         o.max_ee_init_rd_atom = b.max_ee_init_rd_atom as c_int;
-        put_enum(addr_of_mut!(o.atomic_cap), b.atomic_cap);
+        ffi::enum_store(addr_of_mut!(o.atomic_cap), b.atomic_cap);
         o.max_ee = b.max_ee as c_int;
         o.max_rdd = b.max_rdd as c_int;
         o.max_mw = b.max_mw as c_int;
@@ -247,9 +238,9 @@ pub unsafe fn query_port(u: &(impl CmdFd + ?Sized), port_num: u8, attr: *mut ibv
     let l = &r.legacy_resp;
     // SAFETY: caller's contract.
     unsafe {
-        put_enum(addr_of_mut!((*attr).state), l.state as u32);
-        put_enum(addr_of_mut!((*attr).max_mtu), l.max_mtu as u32);
-        put_enum(addr_of_mut!((*attr).active_mtu), l.active_mtu as u32);
+        ffi::enum_store(addr_of_mut!((*attr).state), l.state as u32);
+        ffi::enum_store(addr_of_mut!((*attr).max_mtu), l.max_mtu as u32);
+        ffi::enum_store(addr_of_mut!((*attr).active_mtu), l.active_mtu as u32);
         let a = &mut *attr;
         a.gid_tbl_len = l.gid_tbl_len as c_int;
         a.port_cap_flags = l.port_cap_flags;
@@ -359,7 +350,7 @@ pub unsafe fn alloc_mw(
         (*mw).pd = pd;
         (*mw).rkey = r.rkey;
         (*mw).handle = r.mw_handle;
-        put_enum(addr_of_mut!((*mw).r#type), type_);
+        ffi::enum_store(addr_of_mut!((*mw).r#type), type_);
     }
     Ok(())
 }
@@ -593,66 +584,6 @@ pub unsafe fn create_qp(
     Ok(())
 }
 
-/// The kernel's mirror of an address vector.
-fn ah_attr_to_kern(a: &ibv_ah_attr) -> ib_uverbs_ah_attr {
-    let mut k = ib_uverbs_ah_attr::zeroed();
-    // SAFETY: a GID is 16 plain bytes.
-    k.grh.dgid = unsafe { a.grh.dgid.raw };
-    k.grh.flow_label = a.grh.flow_label;
-    k.grh.sgid_index = a.grh.sgid_index;
-    k.grh.hop_limit = a.grh.hop_limit;
-    k.grh.traffic_class = a.grh.traffic_class;
-    k.dlid = a.dlid;
-    k.sl = a.sl;
-    k.src_path_bits = a.src_path_bits;
-    k.static_rate = a.static_rate;
-    k.is_global = a.is_global;
-    k.port_num = a.port_num;
-    k
-}
-
-/// `struct ibv_qp_attr` as the kernel's `ib_uverbs_qp_attr` (every field; the command copies the masked ones).
-///
-/// # Safety
-/// `attr` is readable.
-pub unsafe fn qp_attr_to_kern(attr: *const ibv_qp_attr) -> ib_uverbs_qp_attr {
-    // SAFETY: caller's contract; enum fields read as numbers.
-    unsafe {
-        let a = &*attr;
-        let mut k = ib_uverbs_qp_attr::zeroed();
-        k.qp_state = ffi::enum_raw(addr_of!(a.qp_state));
-        k.cur_qp_state = ffi::enum_raw(addr_of!(a.cur_qp_state));
-        k.path_mtu = ffi::enum_raw(addr_of!(a.path_mtu));
-        k.path_mig_state = ffi::enum_raw(addr_of!(a.path_mig_state));
-        k.qkey = a.qkey;
-        k.rq_psn = a.rq_psn;
-        k.sq_psn = a.sq_psn;
-        k.dest_qp_num = a.dest_qp_num;
-        k.qp_access_flags = a.qp_access_flags;
-        k.ah_attr = ah_attr_to_kern(&a.ah_attr);
-        k.alt_ah_attr = ah_attr_to_kern(&a.alt_ah_attr);
-        k.max_send_wr = a.cap.max_send_wr;
-        k.max_recv_wr = a.cap.max_recv_wr;
-        k.max_send_sge = a.cap.max_send_sge;
-        k.max_recv_sge = a.cap.max_recv_sge;
-        k.max_inline_data = a.cap.max_inline_data;
-        k.pkey_index = a.pkey_index;
-        k.alt_pkey_index = a.alt_pkey_index;
-        k.en_sqd_async_notify = a.en_sqd_async_notify;
-        k.sq_draining = a.sq_draining;
-        k.max_rd_atomic = a.max_rd_atomic;
-        k.max_dest_rd_atomic = a.max_dest_rd_atomic;
-        k.min_rnr_timer = a.min_rnr_timer;
-        k.port_num = a.port_num;
-        k.timeout = a.timeout;
-        k.retry_cnt = a.retry_cnt;
-        k.rnr_retry = a.rnr_retry;
-        k.alt_port_num = a.alt_port_num;
-        k.alt_timeout = a.alt_timeout;
-        k
-    }
-}
-
 /// rdma-core's `ibv_cmd_modify_qp`: MODIFY_QP with exactly the fields `attr_mask` selects. Errors: `EOPNOTSUPP`
 /// for `IBV_QP_RATE_LIMIT` and above (the extended command's), `EINVAL` for invalid transitions or attributes
 /// (the kernel's).
@@ -663,22 +594,7 @@ pub unsafe fn modify_qp(
     attr_mask: c_int,
 ) -> Result<()> {
     // SAFETY: caller's contract.
-    unsafe { kernel::qp::modify_qp(u, (*qp).handle, &qp_attr_to_kern(attr), attr_mask as u32) }
-}
-
-/// Copies a kernel address vector into `struct ibv_ah_attr`.
-fn ah_attr_from_dest(d: &mut ibv_ah_attr, s: &ib_uverbs_qp_dest) {
-    d.grh.dgid.raw = s.dgid;
-    d.grh.flow_label = s.flow_label;
-    d.dlid = s.dlid;
-    d.grh.sgid_index = s.sgid_index;
-    d.grh.hop_limit = s.hop_limit;
-    d.grh.traffic_class = s.traffic_class;
-    d.sl = s.sl;
-    d.src_path_bits = s.src_path_bits;
-    d.static_rate = s.static_rate;
-    d.is_global = s.is_global;
-    d.port_num = s.port_num;
+    unsafe { kernel::qp::modify_qp(u, (*qp).handle, &marshall::qp_attr_to_kern(attr), attr_mask as u32) }
 }
 
 /// rdma-core's `ibv_cmd_query_qp`: QUERY_QP; writes every field of `attr` rdma-core writes (all but
@@ -706,10 +622,10 @@ pub unsafe fn query_qp(
         (*a).qp_access_flags = r.qp_access_flags;
         (*a).pkey_index = r.pkey_index;
         (*a).alt_pkey_index = r.alt_pkey_index;
-        put_enum(addr_of_mut!((*a).qp_state), r.qp_state as u32);
-        put_enum(addr_of_mut!((*a).cur_qp_state), r.cur_qp_state as u32);
-        put_enum(addr_of_mut!((*a).path_mtu), r.path_mtu as u32);
-        put_enum(addr_of_mut!((*a).path_mig_state), r.path_mig_state as u32);
+        ffi::enum_store(addr_of_mut!((*a).qp_state), r.qp_state as u32);
+        ffi::enum_store(addr_of_mut!((*a).cur_qp_state), r.cur_qp_state as u32);
+        ffi::enum_store(addr_of_mut!((*a).path_mtu), r.path_mtu as u32);
+        ffi::enum_store(addr_of_mut!((*a).path_mig_state), r.path_mig_state as u32);
         (*a).sq_draining = r.sq_draining;
         (*a).max_rd_atomic = r.max_rd_atomic;
         (*a).max_dest_rd_atomic = r.max_dest_rd_atomic;
@@ -725,15 +641,15 @@ pub unsafe fn query_qp(
         (*a).cap.max_send_sge = r.max_send_sge;
         (*a).cap.max_recv_sge = r.max_recv_sge;
         (*a).cap.max_inline_data = r.max_inline_data;
-        ah_attr_from_dest(&mut (*a).ah_attr, &r.dest);
-        ah_attr_from_dest(&mut (*a).alt_ah_attr, &r.alt_dest);
+        marshall::ah_attr_from_dest(&mut (*a).ah_attr, &r.dest);
+        marshall::ah_attr_from_dest(&mut (*a).alt_ah_attr, &r.alt_dest);
 
         let i = init_attr;
         (*i).qp_context = (*qp).qp_context;
         (*i).send_cq = (*qp).send_cq;
         (*i).recv_cq = (*qp).recv_cq;
         (*i).srq = (*qp).srq;
-        put_enum(addr_of_mut!((*i).qp_type), ffi::enum_raw(addr_of!((*qp).qp_type)));
+        ffi::enum_store(addr_of_mut!((*i).qp_type), ffi::enum_raw(addr_of!((*qp).qp_type)));
         (*i).cap.max_send_wr = r.max_send_wr;
         (*i).cap.max_recv_wr = r.max_recv_wr;
         (*i).cap.max_send_sge = r.max_send_sge;
@@ -903,7 +819,7 @@ pub unsafe fn create_ah(
 ) -> Result<()> {
     // SAFETY: caller's contract.
     unsafe {
-        let handle = kernel::ah::create_ah(u, ah as u64, (*pd).handle, &ah_attr_to_kern(&*attr), &[], udata_out)?;
+        let handle = kernel::ah::create_ah(u, ah as u64, (*pd).handle, &marshall::ah_attr_to_kern(&*attr), &[], udata_out)?;
         (*ah).handle = handle;
         (*ah).context = (*pd).context;
     }
@@ -985,7 +901,7 @@ mod tests {
             (*x).srq = srq.as_mut_ptr();
             (*x).cap =
                 ibv_qp_cap { max_send_wr: 10, max_recv_wr: 11, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
-            put_enum(addr_of_mut!((*x).qp_type), QPT_RC);
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_RC);
             (*x).sq_sig_all = 1;
             (*x).comp_mask = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
             (*x).pd = &mut pd;
@@ -1008,12 +924,12 @@ mod tests {
         // Unknown types and missing CQs fail before any command.
         unsafe {
             let x = a.as_mut_ptr();
-            put_enum(addr_of_mut!((*x).qp_type), 5);
+            ffi::enum_store(addr_of_mut!((*x).qp_type), 5);
             assert_eq!(create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata), Err(Errno::EINVAL));
-            put_enum(addr_of_mut!((*x).qp_type), QPT_UD);
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_UD);
             (*x).recv_cq = std::ptr::null_mut();
             assert_eq!(create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata), Err(Errno::EINVAL));
-            put_enum(addr_of_mut!((*x).qp_type), QPT_XRC_RECV);
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_XRC_RECV);
             assert_eq!(create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata), Err(Errno::EINVAL));
         }
         assert_eq!(f.writes().len(), 1);
@@ -1028,8 +944,8 @@ mod tests {
         unsafe {
             (*qp.as_mut_ptr()).handle = 4;
             let a = attr.as_mut_ptr();
-            put_enum(addr_of_mut!((*a).qp_state), ibv_qp_state::IBV_QPS_RTR as u32);
-            put_enum(addr_of_mut!((*a).path_mtu), 3);
+            ffi::enum_store(addr_of_mut!((*a).qp_state), ibv_qp_state::IBV_QPS_RTR as u32);
+            ffi::enum_store(addr_of_mut!((*a).path_mtu), 3);
             (*a).dest_qp_num = 0x22;
             (*a).ah_attr.is_global = 1;
             (*a).ah_attr.grh.sgid_index = 1;

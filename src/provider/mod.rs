@@ -15,6 +15,7 @@
 #![allow(unsafe_code)]
 
 pub mod cmd;
+pub mod marshall;
 pub mod plugin;
 pub mod rxe;
 pub mod siw;

@@ -8,7 +8,7 @@
 #![allow(unsafe_code)]
 
 use crate::object::{registry, Context, Kind};
-use crate::provider::cmd::{known_qp_type, put_enum};
+use crate::provider::cmd::known_qp_type;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
@@ -99,7 +99,7 @@ pub unsafe extern "C" fn ibv_create_qp(pd: *mut ibv_pd, qp_init_attr: *mut ibv_q
             (*x).recv_cq = (*ia).recv_cq;
             (*x).srq = (*ia).srq;
             (*x).cap = (*ia).cap;
-            put_enum(addr_of_mut!((*x).qp_type), ffi::enum_raw(addr_of!((*ia).qp_type)));
+            ffi::enum_store(addr_of_mut!((*x).qp_type), ffi::enum_raw(addr_of!((*ia).qp_type)));
             (*x).sq_sig_all = (*ia).sq_sig_all;
             (*x).comp_mask = QP_INIT_ATTR_PD;
             (*x).pd = pd;
@@ -151,7 +151,7 @@ pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, 
         unsafe { ctx.provider.modify_qp(qp, attr, attr_mask) }?;
         if attr_mask & QP_STATE != 0 {
             // SAFETY: a live QP; the kernel accepted this state number.
-            unsafe { put_enum(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
+            unsafe { ffi::enum_store(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
         }
         Ok(())
     })
@@ -180,7 +180,7 @@ pub unsafe extern "C" fn ibv_query_qp(
         unsafe { ctx.provider.query_qp(qp, attr, attr_mask, init_attr) }?;
         if attr_mask & QP_STATE != 0 {
             // SAFETY: a live QP; the state number comes from the kernel.
-            unsafe { put_enum(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
+            unsafe { ffi::enum_store(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
         }
         Ok(())
     })

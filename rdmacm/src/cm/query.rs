@@ -3,12 +3,13 @@
 //! (`event.rs`) and the address calls (`addr.rs`) both use them; they use nothing of `cm` but the id.
 #![allow(unsafe_code)] // writes into the id's C struct (`id->route`)
 use crate::kernel;
+use crate::verbs::path_rec_from_kern;
 use crate::state::{self, CmId};
 use rdma_common::abi::rdma_cma::rdma_cm_id;
 use rdma_common::abi::sa::{ibv_path_data, ibv_path_record, ibv_sa_path_rec};
 use rdma_common::abi::verbs::ibv_gid;
 use rdma_common::errno::{Errno, Result};
-use rdma_common::uapi::ib_user_sa::{ib_path_rec_data, ib_user_path_rec};
+use rdma_common::uapi::ib_user_sa::ib_path_rec_data;
 use std::ffi::c_int;
 use std::ptr::addr_of_mut;
 use std::sync::Arc;
@@ -111,31 +112,6 @@ fn set_paths(id: *mut rdma_cm_id, recs: &[ibv_sa_path_rec]) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_copy_path_rec_from_kern`.
-pub(crate) fn path_rec_from_kern(k: &ib_user_path_rec) -> ibv_sa_path_rec {
-    ibv_sa_path_rec {
-        dgid: ibv_gid { raw: k.dgid },
-        sgid: ibv_gid { raw: k.sgid },
-        dlid: k.dlid,
-        slid: k.slid,
-        raw_traffic: k.raw_traffic as c_int,
-        flow_label: k.flow_label,
-        hop_limit: k.hop_limit,
-        traffic_class: k.traffic_class,
-        reversible: k.reversible as c_int,
-        numb_path: k.numb_path,
-        pkey: k.pkey,
-        sl: k.sl,
-        mtu_selector: k.mtu_selector,
-        mtu: k.mtu as u8,
-        rate_selector: k.rate_selector,
-        rate: k.rate,
-        packet_life_time_selector: k.packet_life_time_selector,
-        packet_life_time: k.packet_life_time,
-        preference: k.preference,
-    }
-}
-
 /// `ucma_convert_path`: a packed path record (with its `IB_PATH_*` flags) as `struct ibv_sa_path_rec`.
 pub(crate) fn convert_path(d: &ib_path_rec_data) -> ibv_sa_path_rec {
     let mut raw = [0u8; size_of::<ibv_path_record>()];
@@ -208,24 +184,4 @@ mod tests {
         assert_eq!((r.packet_life_time_selector, r.packet_life_time, r.preference), (2, 18, 0x13));
     }
 
-    #[test]
-    fn kernel_path_rec_copy() {
-        let k = ib_user_path_rec {
-            dgid: [1; 16],
-            dlid: 0x1234,
-            raw_traffic: 1,
-            mtu: 4,
-            pkey: 0xffff,
-            packet_life_time: 18,
-            preference: 2,
-            ..Default::default()
-        };
-        let r = path_rec_from_kern(&k);
-        // SAFETY: plain bytes.
-        assert_eq!(unsafe { r.dgid.raw }, [1; 16]);
-        assert_eq!(
-            (r.dlid, r.raw_traffic, r.mtu, r.pkey, r.packet_life_time, r.preference),
-            (0x1234, 1, 4, 0xffff, 18, 2)
-        );
-    }
 }

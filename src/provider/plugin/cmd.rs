@@ -40,7 +40,7 @@ use std::sync::atomic::AtomicBool;
 use super::context_driver_id;
 use crate::kernel::{self, CmdFd, Uverbs};
 use crate::object::{self, Context};
-use crate::provider::cmd::{self as pcmd, put_enum};
+use crate::provider::cmd as pcmd;
 use crate::provider::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
@@ -1218,7 +1218,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
             (*mw).pd = pd;
             (*mw).rkey = r.rkey;
             (*mw).handle = r.mw_handle;
-            put_enum(addr_of_mut!((*mw).r#type), r#type);
+            ffi::enum_store(addr_of_mut!((*mw).r#type), r#type);
         }
         Ok(())
     })
@@ -1498,8 +1498,8 @@ pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ib
             for (i, s) in k.iter().take(count).enumerate() {
                 let d = wc.add(i);
                 (*d).wr_id = s.wr_id;
-                put_enum(addr_of_mut!((*d).status), s.status);
-                put_enum(addr_of_mut!((*d).opcode), s.opcode);
+                ffi::enum_store(addr_of_mut!((*d).status), s.status);
+                ffi::enum_store(addr_of_mut!((*d).opcode), s.opcode);
                 (*d).vendor_err = s.vendor_err;
                 (*d).byte_len = s.byte_len;
                 (*d).imm.imm_data = s.ex.imm_data;
@@ -1904,8 +1904,8 @@ unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: &ibv_qp_init_attr_ex, v
         (*qp).send_cq = a.send_cq;
         (*qp).recv_cq = a.recv_cq;
         (*qp).srq = a.srq;
-        put_enum(addr_of_mut!((*qp).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
-        put_enum(addr_of_mut!((*qp).state), ibv_qp_state::IBV_QPS_RESET as u32);
+        ffi::enum_store(addr_of_mut!((*qp).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
+        ffi::enum_store(addr_of_mut!((*qp).state), ibv_qp_state::IBV_QPS_RESET as u32);
         (*qp).events_completed = 0;
         object::init_sync(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond));
         if !vqp.is_null() {
@@ -2091,7 +2091,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
             a.recv_cq = i.recv_cq;
             a.srq = i.srq;
             a.cap = i.cap;
-            put_enum(addr_of_mut!(a.qp_type), ffi::enum_raw(addr_of!(i.qp_type)));
+            ffi::enum_store(addr_of_mut!(a.qp_type), ffi::enum_raw(addr_of!(i.qp_type)));
             a.sq_sig_all = i.sq_sig_all;
             a.comp_mask = IBV_QP_INIT_ATTR_PD;
             a.pd = pd;
@@ -2258,8 +2258,8 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
             (*q).recv_cq = ptr::null_mut();
             (*q).srq = ptr::null_mut();
             (*q).qp_num = a.qp_num;
-            put_enum(addr_of_mut!((*q).qp_type), qp_type);
-            put_enum(addr_of_mut!((*q).state), ibv_qp_state::IBV_QPS_UNKNOWN as u32);
+            ffi::enum_store(addr_of_mut!((*q).qp_type), qp_type);
+            ffi::enum_store(addr_of_mut!((*q).state), ibv_qp_state::IBV_QPS_UNKNOWN as u32);
             (*q).events_completed = 0;
             object::init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
             (*vqp).comp_mask = 0;
@@ -3166,7 +3166,7 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
             (*wq).context = context;
             (*wq).cq = a.cq;
             (*wq).pd = a.pd;
-            put_enum(addr_of_mut!((*wq).wq_type), wq_type);
+            ffi::enum_store(addr_of_mut!((*wq).wq_type), wq_type);
             if a.comp_mask & ibv_wq_init_attr_mask::IBV_WQ_INIT_ATTR_FLAGS as u32 != 0
                 && a.create_flags & !(ibv_wq_flags::IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0
             {
@@ -3240,7 +3240,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
             let udata = tail(cmd, cmd_size, full);
             kernel::write_ex_raw(&u, IB_USER_VERBS_EX_CMD_MODIFY_WQ, req.as_bytes(), udata, None)?;
             if a.attr_mask & ibv_wq_attr_mask::IBV_WQ_ATTR_STATE as u32 != 0 {
-                put_enum(addr_of_mut!((*wq).state), ffi::enum_raw(addr_of!(a.wq_state)));
+                ffi::enum_store(addr_of_mut!((*wq).state), ffi::enum_raw(addr_of!(a.wq_state)));
             }
         }
         Ok(())
@@ -3648,7 +3648,7 @@ mod tests {
             (*x).recv_cq = cq.as_mut_ptr();
             (*x).cap.max_send_wr = 10;
             (*x).qp_context = 0x1234 as *mut c_void;
-            put_enum(addr_of_mut!((*x).qp_type), QPT_RC);
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_RC);
             (*x).comp_mask = IBV_QP_INIT_ATTR_PD;
             (*x).pd = &mut pd;
         }
@@ -3720,7 +3720,7 @@ mod tests {
         let mut attr: MaybeUninit<ibv_qp_attr> = z();
         unsafe {
             (*qp.as_mut_ptr()).handle = 9;
-            put_enum(addr_of_mut!((*attr.as_mut_ptr()).qp_state), 3);
+            ffi::enum_store(addr_of_mut!((*attr.as_mut_ptr()).qp_state), 3);
             (*attr.as_mut_ptr()).qkey = 0xdead;
             (*attr.as_mut_ptr()).sq_psn = 0x42;
         }
@@ -3788,7 +3788,7 @@ mod tests {
             let x = a.as_mut_ptr();
             (*x).attr.max_wr = 100;
             (*x).comp_mask = SRQ_INIT_ATTR_TYPE | SRQ_INIT_ATTR_PD | SRQ_INIT_ATTR_XRCD | SRQ_INIT_ATTR_CQ;
-            put_enum(addr_of_mut!((*x).srq_type), SRQT_XRC);
+            ffi::enum_store(addr_of_mut!((*x).srq_type), SRQT_XRC);
             (*x).pd = &mut pd;
             (*x).cq = cq.as_mut_ptr();
             (*x).xrcd = xrcd.as_mut_ptr().cast();
@@ -3881,7 +3881,7 @@ mod tests {
             (*o).comp_mask = 0xf;
             (*o).qp_num = 0x456;
             (*o).xrcd = xrcd.as_mut_ptr().cast();
-            put_enum(addr_of_mut!((*o).qp_type), QPT_XRC_RECV);
+            ffi::enum_store(addr_of_mut!((*o).qp_type), QPT_XRC_RECV);
             let rc = with_fake(&f, || {
                 ibv_cmd_open_qp(
                     ctx.as_mut_ptr(),
@@ -4106,15 +4106,15 @@ mod tests {
             (*r).attr.num_of_specs = 3;
             (*r).attr.priority = 2;
             (*r).attr.port = 1;
-            put_enum(addr_of_mut!((*r).eth.r#type), IBV_FLOW_SPEC_ETH as u32);
+            ffi::enum_store(addr_of_mut!((*r).eth.r#type), IBV_FLOW_SPEC_ETH as u32);
             (*r).eth.size = size_of::<ibv_flow_spec_eth>() as u16;
             (*r).eth.val.ether_type = 0x0800;
             (*r).eth.mask.ether_type = 0xffff;
-            put_enum(addr_of_mut!((*r).ipv6.r#type), IBV_FLOW_SPEC_IPV6 as u32);
+            ffi::enum_store(addr_of_mut!((*r).ipv6.r#type), IBV_FLOW_SPEC_IPV6 as u32);
             (*r).ipv6.size = size_of::<ibv_flow_spec_ipv6>() as u16;
             (*r).ipv6.val.hop_limit = 64;
             (*r).ipv6.mask.hop_limit = 0xff;
-            put_enum(addr_of_mut!((*r).tag.r#type), IBV_FLOW_SPEC_ACTION_TAG as u32);
+            ffi::enum_store(addr_of_mut!((*r).tag.r#type), IBV_FLOW_SPEC_ACTION_TAG as u32);
             (*r).tag.size = size_of::<ibv_flow_spec_action_tag>() as u16;
             (*r).tag.tag_id = 0x1234;
         }
@@ -4159,7 +4159,7 @@ mod tests {
         // SAFETY: as above.
         unsafe {
             (*r).attr.num_of_specs = 1;
-            put_enum(addr_of_mut!((*r).eth.r#type), ibv_flow_spec_type::IBV_FLOW_SPEC_INNER as u32);
+            ffi::enum_store(addr_of_mut!((*r).eth.r#type), ibv_flow_spec_type::IBV_FLOW_SPEC_INNER as u32);
         }
         let rc = with_fake(&f, || unsafe {
             ibv_cmd_create_flow(qp.as_mut_ptr(), flow.as_mut_ptr(), addr_of_mut!((*r).attr), ptr::null_mut(), 0)
@@ -4175,7 +4175,7 @@ mod tests {
         let mut qp: MaybeUninit<ibv_qp> = z();
         unsafe {
             (*qp.as_mut_ptr()).handle = 5;
-            put_enum(addr_of_mut!((*qp.as_mut_ptr()).qp_type), QPT_RC);
+            ffi::enum_store(addr_of_mut!((*qp.as_mut_ptr()).qp_type), QPT_RC);
         }
         let mut sge = [ibv_sge { addr: 0x1000, length: 64, lkey: 7 }, ibv_sge { addr: 0x2000, length: 8, lkey: 9 }];
         let mut w2: MaybeUninit<ibv_send_wr> = z();
@@ -4185,7 +4185,7 @@ mod tests {
             (*a).wr_id = 2;
             (*a).num_sge = 1;
             (*a).sg_list = sge.as_mut_ptr().add(1);
-            put_enum(addr_of_mut!((*a).opcode), ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD as u32);
+            ffi::enum_store(addr_of_mut!((*a).opcode), ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD as u32);
             (*a).wr.atomic = ibv_send_wr_atomic { remote_addr: 0x8000, compare_add: 1, swap: 2, rkey: 3 };
             let b = w1.as_mut_ptr();
             (*b).wr_id = 1;
@@ -4193,7 +4193,7 @@ mod tests {
             (*b).sg_list = sge.as_mut_ptr();
             (*b).next = a;
             (*b).send_flags = 2;
-            put_enum(addr_of_mut!((*b).opcode), ibv_wr_opcode::IBV_WR_RDMA_WRITE as u32);
+            ffi::enum_store(addr_of_mut!((*b).opcode), ibv_wr_opcode::IBV_WR_RDMA_WRITE as u32);
             (*b).wr.rdma = ibv_send_wr_rdma { remote_addr: 0x9000, rkey: 4 };
         }
         let mut bad: *mut ibv_send_wr = ptr::null_mut();
@@ -4564,7 +4564,7 @@ mod tests {
             (*i).send_cq = cq.as_mut_ptr();
             (*i).recv_cq = cq.as_mut_ptr();
             (*i).cap.max_send_wr = 4;
-            put_enum(addr_of_mut!((*i).qp_type), QPT_UC);
+            ffi::enum_store(addr_of_mut!((*i).qp_type), QPT_UC);
         }
         let mut q2: MaybeUninit<ibv_qp> = z();
         let mut cmd = prov_cmd(8, 56, 0x5a, &[3; 8]);

@@ -6,7 +6,6 @@ use super::abi::*;
 use super::ctrl::*;
 use super::testing::Host;
 use crate::kernel::fake::{Fake, Reply};
-use crate::provider::cmd::put_enum;
 use crate::provider::verbs::*;
 use crate::provider::{by_driver_name, select_native, DeviceMatch};
 use rdma_common::uapi::ib_user_ioctl_cmds::UVERBS_ATTR_UHW_OUT;
@@ -191,7 +190,7 @@ fn create_cq_maps_cqes_and_notification_word() {
 fn qp_attr(srq: *mut ibv_srq, sig_all: bool) -> *mut ibv_qp_init_attr_ex {
     let a = zeroed::<ibv_qp_init_attr_ex>();
     unsafe {
-        put_enum(std::ptr::addr_of_mut!((*a).qp_type), ibv_qp_type::IBV_QPT_RC as u32);
+        rdma_common::ffi::enum_store(std::ptr::addr_of_mut!((*a).qp_type), ibv_qp_type::IBV_QPT_RC as u32);
         (*a).comp_mask = IBV_QP_INIT_ATTR_PD;
         (*a).pd = zeroed::<ibv_pd>();
         (*a).send_cq = zeroed::<ibv_cq>();

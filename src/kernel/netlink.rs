@@ -198,16 +198,21 @@ impl<'t, T: NlTransport + ?Sized> Nldev<'t, T> {
         s
     }
 
-    /// `RDMA_NLDEV_CMD_GET` with `NLM_F_DUMP`: every RDMA device of this network namespace, in the kernel's order
-    /// (by index). Errors: the kernel's errno from `NLMSG_ERROR`, `EPROTO` for a device message missing one of
-    /// index, name, node type, node GUID, port count (rdma-core then gives up on netlink too).
-    pub fn devices(&self) -> Result<Vec<NlDevice>> {
+    /// Sends one `RDMA_NL_NLDEV` request (`cmd`, `flags` beside `NLM_F_REQUEST`, `attrs`) and hands the attributes
+    /// of each reply carrying its sequence number and type to `reply`, until `reply` returns a value (a single
+    /// answer: `Ok(Some(v))`) or `NLMSG_DONE` ends a dump (`Ok(None)`). Errors: the kernel's errno from
+    /// `NLMSG_ERROR`, `reply`'s, the socket's.
+    fn request<R>(
+        &self,
+        cmd: u32,
+        flags: i32,
+        attrs: &[(u16, NlAttr<'_>)],
+        mut reply: impl FnMut(Attrs<'_>) -> Result<Option<R>>,
+    ) -> Result<Option<R>> {
         let seq = self.next_seq();
-        let ty = rdma_nl_get_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
-        self.t
-            .send(&encode(ty, (libc::NLM_F_REQUEST | libc::NLM_F_DUMP) as u16, seq, &[]))?;
+        let ty = rdma_nl_get_type(RDMA_NL_NLDEV, cmd);
+        self.t.send(&encode(ty, (libc::NLM_F_REQUEST | flags) as u16, seq, attrs))?;
         let mut buf = vec![0u8; RECV_BUF];
-        let mut devs = Vec::new();
         loop {
             let n = self.t.recv(&mut buf)?;
             for m in messages(&buf[..n])? {
@@ -215,19 +220,12 @@ impl<'t, T: NlTransport + ?Sized> Nldev<'t, T> {
                     continue;
                 }
                 match m.ty as i32 {
-                    libc::NLMSG_DONE => return Ok(devs),
+                    libc::NLMSG_DONE => return Ok(None),
                     libc::NLMSG_ERROR => return Err(nlmsg_error(m.payload)),
-                    libc::NLMSG_NOOP => {}
                     _ if m.ty == ty => {
-                        let a = Attrs::parse(m.payload)?;
-                        devs.push(NlDevice {
-                            index: a.u32(RDMA_NLDEV_ATTR_DEV_INDEX).ok_or(Errno::EPROTO)?,
-                            name: a.str(RDMA_NLDEV_ATTR_DEV_NAME).ok_or(Errno::EPROTO)?,
-                            node_type: a.u8(RDMA_NLDEV_ATTR_DEV_NODE_TYPE).ok_or(Errno::EPROTO)?,
-                            node_guid: a.u64(RDMA_NLDEV_ATTR_NODE_GUID).ok_or(Errno::EPROTO)?,
-                            num_ports: a.u32(RDMA_NLDEV_ATTR_PORT_INDEX).ok_or(Errno::EPROTO)?,
-                            protocol: a.str(RDMA_NLDEV_ATTR_DEV_PROTOCOL),
-                        });
+                        if let Some(v) = reply(Attrs::parse(m.payload)?)? {
+                            return Ok(Some(v));
+                        }
                     }
                     _ => {}
                 }
@@ -235,67 +233,54 @@ impl<'t, T: NlTransport + ?Sized> Nldev<'t, T> {
         }
     }
 
+    /// `RDMA_NLDEV_CMD_GET` with `NLM_F_DUMP`: every RDMA device of this network namespace, in the kernel's order
+    /// (by index). Errors: the kernel's errno from `NLMSG_ERROR`, `EPROTO` for a device message missing one of
+    /// index, name, node type, node GUID, port count (rdma-core then gives up on netlink too).
+    pub fn devices(&self) -> Result<Vec<NlDevice>> {
+        let mut devs = Vec::new();
+        self.request(RDMA_NLDEV_CMD_GET, libc::NLM_F_DUMP, &[], |a| {
+            devs.push(NlDevice {
+                index: a.u32(RDMA_NLDEV_ATTR_DEV_INDEX).ok_or(Errno::EPROTO)?,
+                name: a.str(RDMA_NLDEV_ATTR_DEV_NAME).ok_or(Errno::EPROTO)?,
+                node_type: a.u8(RDMA_NLDEV_ATTR_DEV_NODE_TYPE).ok_or(Errno::EPROTO)?,
+                node_guid: a.u64(RDMA_NLDEV_ATTR_NODE_GUID).ok_or(Errno::EPROTO)?,
+                num_ports: a.u32(RDMA_NLDEV_ATTR_PORT_INDEX).ok_or(Errno::EPROTO)?,
+                protocol: a.str(RDMA_NLDEV_ATTR_DEV_PROTOCOL),
+            });
+            Ok(None::<()>)
+        })?;
+        Ok(devs)
+    }
+
     /// `RDMA_NLDEV_CMD_GET_CHARDEV` for device `index` and client `kind` ("uverbs"). Errors: the kernel's errno
     /// (`EINVAL` for an unknown index, `EOPNOTSUPP` when the client is not loaded); `EPROTO` for a reply
-    /// missing the char device, its ABI or its name.
+    /// missing the char device, its ABI or its name (or no reply before `NLMSG_DONE`).
     pub fn chardev(&self, index: u32, kind: &str) -> Result<NlChardev> {
-        let seq = self.next_seq();
-        let ty = rdma_nl_get_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV);
         let attrs = [
             (RDMA_NLDEV_ATTR_DEV_INDEX as u16, NlAttr::U32(index)),
             (RDMA_NLDEV_ATTR_CHARDEV_TYPE as u16, NlAttr::Str(kind)),
         ];
-        self.t.send(&encode(ty, libc::NLM_F_REQUEST as u16, seq, &attrs))?;
-        let mut buf = vec![0u8; RECV_BUF];
-        loop {
-            let n = self.t.recv(&mut buf)?;
-            for m in messages(&buf[..n])? {
-                if m.seq != seq {
-                    continue;
-                }
-                if m.ty as i32 == libc::NLMSG_ERROR {
-                    return Err(nlmsg_error(m.payload));
-                }
-                if m.ty == ty {
-                    let a = Attrs::parse(m.payload)?;
-                    let cdev = a.u64(RDMA_NLDEV_ATTR_CHARDEV).ok_or(Errno::EPROTO)?;
-                    return Ok(NlChardev {
-                        name: a.str(RDMA_NLDEV_ATTR_CHARDEV_NAME).ok_or(Errno::EPROTO)?,
-                        abi: a.u64(RDMA_NLDEV_ATTR_CHARDEV_ABI).ok_or(Errno::EPROTO)? as u32,
-                        dev: huge_decode_dev(cdev),
-                        driver_id: a.u32(RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID),
-                    });
-                }
-            }
-        }
+        self.request(RDMA_NLDEV_CMD_GET_CHARDEV, 0, &attrs, |a| {
+            let cdev = a.u64(RDMA_NLDEV_ATTR_CHARDEV).ok_or(Errno::EPROTO)?;
+            Ok(Some(NlChardev {
+                name: a.str(RDMA_NLDEV_ATTR_CHARDEV_NAME).ok_or(Errno::EPROTO)?,
+                abi: a.u64(RDMA_NLDEV_ATTR_CHARDEV_ABI).ok_or(Errno::EPROTO)? as u32,
+                dev: huge_decode_dev(cdev),
+                driver_id: a.u32(RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID),
+            }))
+        })?
+        .ok_or(Errno::EPROTO)
     }
-}
 
-impl<T: NlTransport + ?Sized> Nldev<'_, T> {
     /// `RDMA_NLDEV_CMD_SYS_GET`: whether the kernel copies DMA-pinned pages on `fork()`
     /// (`RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK`, Linux 5.13+), which makes `ibv_fork_init(3)` unnecessary
     /// (`ibv_is_fork_initialized(3)` answers `IBV_FORK_UNNEEDED`, as rdma-core's `get_copy_on_fork`). `Ok(false)`
     /// when the kernel does not report it. Errors: the kernel's errno from `NLMSG_ERROR`.
     pub fn copy_on_fork(&self) -> Result<bool> {
-        let seq = self.next_seq();
-        let ty = rdma_nl_get_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET);
-        self.t.send(&encode(ty, libc::NLM_F_REQUEST as u16, seq, &[]))?;
-        let mut buf = vec![0u8; RECV_BUF];
-        loop {
-            let n = self.t.recv(&mut buf)?;
-            for m in messages(&buf[..n])? {
-                if m.seq != seq {
-                    continue;
-                }
-                if m.ty as i32 == libc::NLMSG_ERROR {
-                    return Err(nlmsg_error(m.payload));
-                }
-                if m.ty == ty {
-                    let a = Attrs::parse(m.payload)?;
-                    return Ok(a.u8(RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK).is_some_and(|v| v != 0));
-                }
-            }
-        }
+        let r = self.request(RDMA_NLDEV_CMD_SYS_GET, 0, &[], |a| {
+            Ok(Some(a.u8(RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK).is_some_and(|v| v != 0)))
+        })?;
+        Ok(r.unwrap_or(false))
     }
 }
 

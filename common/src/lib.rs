@@ -14,6 +14,7 @@ pub mod env;
 pub mod errno;
 pub mod ffi;
 pub mod logging;
+pub mod registry;
 pub mod sys;
 pub mod uapi;
 

@@ -31,6 +31,7 @@ use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use std::cell::UnsafeCell;
+use rdma_common::registry::AddrMap;
 use std::collections::{HashMap, HashSet};
 use std::ffi::{c_int, c_void};
 use std::mem::{offset_of, MaybeUninit};
@@ -400,7 +401,7 @@ impl Channel {
     pub(crate) fn open(public: bool) -> Result<Arc<Channel>> {
         let fd = kernel::open()?;
         let ch = Arc::new(Channel { ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }), fd, public });
-        REG.lock().channels.insert(ch.c() as usize, ch.clone());
+        REG.lock().channels.insert(ch.c(), ch.clone());
         Ok(ch)
     }
 
@@ -427,7 +428,7 @@ impl Channel {
 
     /// Removes it from the registry (the descriptor closes with the last reference).
     pub(crate) fn unregister(&self) {
-        REG.lock().channels.remove(&(self.c() as usize));
+        REG.lock().channels.remove(self.c());
     }
 }
 
@@ -686,7 +687,7 @@ impl CmId {
     pub(crate) fn free(self: &Arc<CmId>) {
         {
             let mut reg = REG.lock();
-            reg.ids.remove(&(self.c() as usize));
+            reg.ids.remove(self.c());
             let h = self.handle();
             if reg.handles.get(&h) == Some(&(self.c() as usize)) {
                 reg.handles.remove(&h);
@@ -694,7 +695,7 @@ impl CmId {
         }
         let mcs = std::mem::take(&mut self.st.lock().mcs);
         for mc in mcs {
-            REG.lock().mcs.remove(&(Arc::as_ptr(&mc) as usize));
+            REG.lock().mcs.remove(Arc::as_ptr(&mc));
         }
         self.detach_device();
         free_path_rec(self.c());
@@ -771,13 +772,13 @@ impl Event {
 /// Registers a new event and returns the pointer handed to C.
 pub(crate) fn publish_event(ev: Box<Event>) -> *mut rdma_cm_event {
     let p = Box::into_raw(ev);
-    REG.lock().events.insert(p as usize);
+    REG.lock().events.insert(p, ());
     p.cast()
 }
 
 /// Takes back an event from C (`rdma_ack_cm_event`). Errors: `EINVAL` for NULL, foreign or already acknowledged.
 pub(crate) fn take_event(p: *mut rdma_cm_event) -> Result<Box<Event>> {
-    if p.is_null() || !REG.lock().events.remove(&(p as usize)) {
+    if p.is_null() || REG.lock().events.remove(p).is_none() {
         return Err(Errno::EINVAL);
     }
     // SAFETY: registered pointers come from Box::into_raw in publish_event, and were just unregistered: we own it.
@@ -789,12 +790,12 @@ pub(crate) fn take_event(p: *mut rdma_cm_event) -> Result<Box<Event>> {
 
 #[derive(Default)]
 struct Registry {
-    channels: HashMap<usize, Arc<Channel>>,
-    ids: HashMap<usize, Arc<CmId>>,
+    channels: AddrMap<Arc<Channel>>,
+    ids: AddrMap<Arc<CmId>>,
     /// Kernel handle -> id, for events that arrive without a `uid`.
     handles: HashMap<u32, usize>,
-    events: HashSet<usize>,
-    mcs: HashMap<usize, Arc<Mc>>,
+    events: AddrMap<()>,
+    mcs: AddrMap<Arc<Mc>>,
 }
 
 static REG: Lazy<Mutex<Registry>> = Lazy::new(|| Mutex::new(Registry::default()));
@@ -802,29 +803,29 @@ static REG: Lazy<Mutex<Registry>> = Lazy::new(|| Mutex::new(Registry::default())
 /// Registers a new id (after CREATE_ID gave it a handle).
 pub(crate) fn register_id(id: &Arc<CmId>) {
     let mut reg = REG.lock();
-    reg.ids.insert(id.c() as usize, id.clone());
+    reg.ids.insert(id.c(), id.clone());
     reg.handles.insert(id.handle(), id.c() as usize);
 }
 
 /// The live id behind a C pointer. Errors: `EINVAL` for NULL, destroyed or foreign pointers.
 pub(crate) fn lookup_id(p: *mut rdma_cm_id) -> Result<Arc<CmId>> {
-    REG.lock().ids.get(&(p as usize)).cloned().ok_or(Errno::EINVAL)
+    REG.lock().ids.get(p).cloned().ok_or(Errno::EINVAL)
 }
 
 /// The live id an event `uid` names.
 pub(crate) fn lookup_uid(uid: u64) -> Option<Arc<CmId>> {
-    REG.lock().ids.get(&(uid as usize)).cloned()
+    REG.lock().ids.get(uid as usize as *const rdma_cm_id).cloned()
 }
 
 /// The live id with kernel handle `h`.
 pub(crate) fn lookup_handle(h: u32) -> Option<Arc<CmId>> {
     let reg = REG.lock();
-    reg.handles.get(&h).and_then(|p| reg.ids.get(p)).cloned()
+    reg.handles.get(&h).and_then(|&p| reg.ids.get(p as *const rdma_cm_id)).cloned()
 }
 
 /// The live channel behind a C pointer. Errors: `EINVAL` for NULL, destroyed or foreign pointers.
 pub(crate) fn lookup_channel(p: *mut rdma_event_channel) -> Result<Arc<Channel>> {
-    REG.lock().channels.get(&(p as usize)).cloned().ok_or(Errno::EINVAL)
+    REG.lock().channels.get(p).cloned().ok_or(Errno::EINVAL)
 }
 
 /// [`lookup_channel`] for the calls where rdma-core writes its command to `channel->fd` without checking the
@@ -836,16 +837,16 @@ pub(crate) fn lookup_channel_fd(p: *mut rdma_event_channel) -> Result<Arc<Channe
 
 /// Registers a membership; returns its `uid`.
 pub(crate) fn register_mc(mc: &Arc<Mc>) -> u64 {
-    let p = Arc::as_ptr(mc) as usize;
+    let p = Arc::as_ptr(mc);
     REG.lock().mcs.insert(p, mc.clone());
-    p as u64
+    p as usize as u64
 }
 
 pub(crate) fn unregister_mc(mc: &Arc<Mc>) {
-    REG.lock().mcs.remove(&(Arc::as_ptr(mc) as usize));
+    REG.lock().mcs.remove(Arc::as_ptr(mc));
 }
 
 /// The membership a multicast event `uid` names.
 pub(crate) fn lookup_mc(uid: u64) -> Option<Arc<Mc>> {
-    REG.lock().mcs.get(&(uid as usize)).cloned()
+    REG.lock().mcs.get(uid as usize as *const Mc).cloned()
 }

@@ -15,10 +15,8 @@
 //!   concurrent destroys of one object cannot both proceed.
 #![allow(unsafe_code)]
 
-use once_cell::sync::Lazy;
-use parking_lot::Mutex;
+use rdma_common::registry::Registry;
 use rdma_common::{errno::Result, Errno};
-use std::collections::HashMap;
 use std::ptr::NonNull;
 
 /// The type of a registered object.
@@ -51,7 +49,7 @@ struct Entry {
     side: usize,
 }
 
-static LIVE: Lazy<Mutex<HashMap<usize, Entry>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+static LIVE: Registry<Entry> = Registry::new();
 
 /// Registers `p` as a live object of type `kind` (when it is handed to C).
 pub fn insert<T>(p: *const T, kind: Kind) {
@@ -60,12 +58,12 @@ pub fn insert<T>(p: *const T, kind: Kind) {
 
 /// Lists `p` as a live object of `kind` whose state is at `side`.
 pub fn insert_side<T>(p: *const T, kind: Kind, side: usize) {
-    LIVE.lock().insert(p as usize, Entry { kind, dying: false, side });
+    LIVE.insert(p, Entry { kind, dying: false, side });
 }
 
 /// The state address recorded for a live `p` of `kind` (`EINVAL` if not live).
 pub fn side<T>(p: *const T, kind: Kind) -> Result<usize> {
-    match LIVE.lock().get(&(p as usize)) {
+    match LIVE.lock().get(p) {
         Some(e) if e.kind == kind && !e.dying => Ok(e.side),
         _ => Err(Errno::EINVAL),
     }
@@ -76,9 +74,9 @@ pub fn side<T>(p: *const T, kind: Kind) -> Result<usize> {
 /// kernel refuses.
 pub fn remove<T>(p: *const T, kind: Kind) -> bool {
     let mut live = LIVE.lock();
-    match live.get(&(p as usize)) {
+    match live.get(p) {
         Some(e) if e.kind == kind => {
-            live.remove(&(p as usize));
+            live.remove(p);
             true
         }
         _ => false,
@@ -88,7 +86,7 @@ pub fn remove<T>(p: *const T, kind: Kind) -> bool {
 /// Marks a live object of type `kind` dying (a destroy that must still accept acknowledgements has begun): later
 /// checks fail, except [`contains_or_dying`]. False if it is not live (or already dying).
 pub fn begin_destroy<T>(p: *const T, kind: Kind) -> bool {
-    match LIVE.lock().get_mut(&(p as usize)) {
+    match LIVE.lock().get_mut(p) {
         Some(e) if e.kind == kind && !e.dying => {
             e.dying = true;
             true
@@ -102,13 +100,13 @@ pub fn begin_destroy<T>(p: *const T, kind: Kind) -> bool {
 /// still the dying one (a new object that meanwhile got the same address stays listed).
 pub fn finish_destroy<T>(p: *const T, kind: Kind) {
     let mut live = LIVE.lock();
-    if live.get(&(p as usize)).is_some_and(|e| e.kind == kind && e.dying) {
-        live.remove(&(p as usize));
+    if live.get(p).is_some_and(|e| e.kind == kind && e.dying) {
+        live.remove(p);
     }
 }
 
 pub fn abort_destroy<T>(p: *const T, kind: Kind) {
-    if let Some(e) = LIVE.lock().get_mut(&(p as usize)) {
+    if let Some(e) = LIVE.lock().get_mut(p) {
         if e.kind == kind {
             e.dying = false;
         }
@@ -117,12 +115,12 @@ pub fn abort_destroy<T>(p: *const T, kind: Kind) {
 
 /// Whether `p` is a live object of type `kind`.
 pub fn contains<T>(p: *const T, kind: Kind) -> bool {
-    LIVE.lock().get(&(p as usize)).is_some_and(|e| e.kind == kind && !e.dying)
+    LIVE.lock().get(p).is_some_and(|e| e.kind == kind && !e.dying)
 }
 
 /// Whether `p` is a live or dying object of type `kind` (for acknowledgements, which a destroy waits for).
 pub fn contains_or_dying<T>(p: *const T, kind: Kind) -> bool {
-    LIVE.lock().get(&(p as usize)).is_some_and(|e| e.kind == kind)
+    LIVE.lock().get(p).is_some_and(|e| e.kind == kind)
 }
 
 /// `p` if it is a live object of type `kind`; `EINVAL` for NULL or anything else.

@@ -11,20 +11,18 @@
 use super::addr::port_of;
 use crate::state;
 use libc::{addrinfo, sockaddr, sockaddr_in6, socklen_t};
-use once_cell::sync::Lazy;
-use parking_lot::Mutex;
 use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::ibv_qp_type::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
-use std::collections::HashSet;
+use rdma_common::registry::Registry;
 use std::ffi::{c_char, c_int};
 use std::mem::size_of;
 use std::ptr::null_mut;
 
 /// The lists `rdma_getaddrinfo` handed out and not yet freed.
-static LIVE: Lazy<Mutex<HashSet<usize>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+static LIVE: Registry<()> = Registry::new();
 
 /// `rdma_getaddrinfo(3)`: resolves `node` (host name or address; NULL for a passive wildcard) and `service` (port
 /// number or name) under `hints` (`ai_flags` `RAI_PASSIVE`, `RAI_NUMERICHOST`, `RAI_NOROUTE`, `RAI_FAMILY`; family,
@@ -61,7 +59,7 @@ pub unsafe extern "C" fn rdma_getaddrinfo(
                 return Err(e);
             }
         }
-        LIVE.lock().insert(rai.0 as usize);
+        LIVE.insert(rai.0, ());
         // SAFETY: the caller's writable out-parameter.
         unsafe { out.as_ptr().write(rai.0) };
         Ok(0)
@@ -80,7 +78,7 @@ pub unsafe extern "C" fn rdma_getaddrinfo(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_freeaddrinfo(res: *mut rdma_addrinfo) {
     let _ = ffi::boundary("rdma_freeaddrinfo", || -> Result<()> {
-        if !LIVE.lock().remove(&(res as usize)) {
+        if !LIVE.remove(res) {
             return Err(Errno::EINVAL);
         }
         Rai(res).free();

@@ -2,16 +2,14 @@
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
 use crate::state;
-use once_cell::sync::Lazy;
-use parking_lot::Mutex;
 use rdma_common::abi::verbs::ibv_context;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CPtrResult};
-use std::collections::HashSet;
+use rdma_common::registry::Registry;
 use std::ffi::c_int;
 
 /// The arrays `rdma_get_devices` handed out and not yet freed.
-static LISTS: Lazy<Mutex<HashSet<usize>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+static LISTS: Registry<()> = Registry::new();
 
 /// `rdma_get_devices(3)`: a NULL-terminated array of the RDMA devices' contexts, opened by librdmacm and shared
 /// with its ids (each device stays open while a list or an id refers to it); `*num_devices` (when not NULL) gets
@@ -35,7 +33,7 @@ pub unsafe extern "C" fn rdma_get_devices(num_devices: *mut c_int) -> *mut *mut 
         }
         // SAFETY: the terminator.
         unsafe { list.add(devs.len()).write(std::ptr::null_mut()) };
-        LISTS.lock().insert(list as usize);
+        LISTS.insert(list, ());
         Ok((list, devs.len() as c_int))
     });
     if !num_devices.is_null() {
@@ -50,7 +48,7 @@ pub unsafe extern "C" fn rdma_get_devices(num_devices: *mut c_int) -> *mut *mut 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_free_devices(list: *mut *mut ibv_context) {
     let _ = ffi::boundary("rdma_free_devices", || -> Result<()> {
-        if !LISTS.lock().remove(&(list as usize)) {
+        if !LISTS.remove(list) {
             return Err(Errno::EINVAL);
         }
         let mut devs = Vec::new();
@@ -87,6 +85,6 @@ mod tests {
             rdma_free_devices(std::ptr::null_mut());
         }
         assert_eq!(fake, [bogus, std::ptr::null_mut()], "the foreign array is left as it was");
-        assert!(!LISTS.lock().contains(&(fake.as_mut_ptr() as usize)), "and never becomes one of ours");
+        assert!(!LISTS.contains(fake.as_mut_ptr()), "and never becomes one of ours");
     }
 }

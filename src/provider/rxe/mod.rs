@@ -35,7 +35,7 @@ use std::os::fd::BorrowedFd;
 use std::sync::atomic::AtomicUsize;
 
 /// `RDMA_DRIVER_RXE` from `<rdma/ib_user_ioctl_verbs.h>`.
-pub const RDMA_DRIVER_RXE: u32 = 14;
+pub const RDMA_DRIVER_RXE: u32 = rdma_common::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_RXE;
 
 /// How the rxe data path reaches its state and the kernel. Implemented once by the object layer (and by a fake in
 /// the unit tests); the `extern "C"` functions of [`post`] and [`poll`] are generic over it and monomorphised

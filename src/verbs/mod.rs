@@ -20,6 +20,7 @@ pub mod context;
 pub mod cq;
 pub mod device;
 pub mod dm;
+pub mod explain;
 pub mod fork;
 pub mod marshall;
 pub mod mcast;

@@ -22,6 +22,9 @@ const QP_STATE: c_int = ibv_qp_attr_mask::IBV_QP_STATE as c_int;
 const QP_AV: c_int = ibv_qp_attr_mask::IBV_QP_AV as c_int;
 const QP_ALT_PATH: c_int = ibv_qp_attr_mask::IBV_QP_ALT_PATH as c_int;
 const QP_DEST_QPN: c_int = ibv_qp_attr_mask::IBV_QP_DEST_QPN as c_int;
+const QP_CUR_STATE: c_int = ibv_qp_attr_mask::IBV_QP_CUR_STATE as c_int;
+const QP_PATH_MTU: c_int = ibv_qp_attr_mask::IBV_QP_PATH_MTU as c_int;
+const QP_PORT: c_int = ibv_qp_attr_mask::IBV_QP_PORT as c_int;
 
 /// What `ibv_modify_qp` refuses before the kernel sees it (rdma-core passes these on and the kernel stores them
 /// unchecked): a `dest_qp_num` wider than the 24 bits of a QP number, a `static_rate` in the primary or alternate
@@ -44,6 +47,128 @@ unsafe fn check_modify_attr(attr: *const ibv_qp_attr, mask: c_int) -> Result<()>
         }
     }
     Ok(())
+}
+
+/// Logs (warning) why `ibv_modify_qp` failed with `e`: the object, the transition, and the reason in the field's
+/// terms (`src/verbs/explain.rs`): an illegal transition or mask for the QP type, `dest_qp_num` or `static_rate`
+/// out of range, `path_mtu` above the port's active MTU; otherwise the kernel's errno with the mask it refused.
+///
+/// # Safety
+/// `qp` is a live QP of `ctx`; `attr` is readable.
+#[cold]
+unsafe fn explain_modify_failure(ctx: &Context, qp: *mut ibv_qp, attr: *const ibv_qp_attr, mask: c_int, e: Errno) {
+    use super::explain;
+    if !log::log_enabled!(log::Level::Warn) {
+        return;
+    }
+    let m = mask as u32;
+    // SAFETY (the reads): the caller's contract; enum fields read as numbers.
+    let (qpn, qp_type, state) =
+        unsafe { ((*qp).qp_num, ffi::enum_raw(addr_of!((*qp).qp_type)), ffi::enum_raw(addr_of!((*qp).state))) };
+    // SAFETY (both): the caller's readable attributes; enum fields read as numbers.
+    let cur = if mask & QP_CUR_STATE != 0 { unsafe { ffi::enum_raw(addr_of!((*attr).cur_qp_state)) } } else { state };
+    let next = if mask & QP_STATE != 0 { unsafe { ffi::enum_raw(addr_of!((*attr).qp_state)) } } else { cur };
+    let head = format!(
+        "ibv_modify_qp(qpn {qpn:#x}, {}, {}->{})",
+        explain::qp_type_name(qp_type),
+        explain::state_name(cur),
+        explain::state_name(next)
+    );
+    let mut why = Vec::new();
+    if let Some(t) = explain::qp_transition(qp_type, cur, next, m) {
+        why.push(t.split_once(": ").map_or(t.clone(), |(_, r)| r.to_string()));
+    }
+    // SAFETY: plain integers of the caller's struct.
+    let (dqpn, rate, mtu_raw, port) = unsafe {
+        ((*attr).dest_qp_num, (*attr).ah_attr.static_rate, ffi::enum_raw(addr_of!((*attr).path_mtu)), (*attr).port_num)
+    };
+    if mask & QP_DEST_QPN != 0 && dqpn > 0x00ff_ffff {
+        why.push(format!("dest_qp_num {dqpn:#x} is wider than 24 bits"));
+    }
+    if mask & QP_AV != 0 && !super::ah::valid_static_rate(rate) {
+        why.push(format!("ah_attr.static_rate {rate} is not an enum ibv_rate"));
+    }
+    if mask & QP_PATH_MTU != 0 {
+        let port = if mask & QP_PORT != 0 { port } else { 1 };
+        let mut pa = MaybeUninit::<ibv_port_attr>::zeroed();
+        // SAFETY: a live context and a writable port attribute struct.
+        if unsafe { ctx.provider.query_port(ctx.ibv(), port, pa.as_mut_ptr()) }.is_ok() {
+            // SAFETY: filled by the query; read as a number.
+            let active = unsafe { ffi::enum_raw(addr_of!((*pa.as_ptr()).active_mtu)) };
+            if mtu_raw > active {
+                why.push(format!(
+                    "path_mtu {} > port {port} active_mtu {}",
+                    mtu_bytes(mtu_raw),
+                    mtu_bytes(active)
+                ));
+            }
+        }
+    }
+    if why.is_empty() {
+        log::warn!("{head}: the kernel answered {} to mask {}", explain::errno_name(e), explain::mask_names(m));
+    } else {
+        log::warn!("{head}: {} ({})", why.join("; "), explain::errno_name(e));
+    }
+}
+
+/// Logs (warning) why `ibv_create_qp` failed with `e`: each capability above the device's limit
+/// (`cap.max_send_sge 64 > device max_sge 32`), or the kernel's errno with the requested capabilities.
+///
+/// # Safety
+/// `attr` is a readable `ibv_qp_init_attr_ex`; `ctx` a live context.
+#[cold]
+unsafe fn explain_create_failure(ctx: &Context, attr: *const ibv_qp_init_attr_ex, e: Errno) {
+    if !log::log_enabled!(log::Level::Warn) {
+        return;
+    }
+    // SAFETY: the caller's contract; the QP type is read as a number.
+    let (cap, qp_type) = unsafe { ((*attr).cap, ffi::enum_raw(addr_of!((*attr).qp_type))) };
+    let head = format!("ibv_create_qp({})", super::explain::qp_type_name(qp_type));
+    let mut dev = MaybeUninit::<ibv_device_attr>::zeroed();
+    // SAFETY: a live context and a writable device attribute struct.
+    let q = unsafe {
+        ctx.provider.query_device_ex(ctx.ibv(), std::ptr::null(), dev.as_mut_ptr().cast(), size_of::<ibv_device_attr>())
+    };
+    let why: Vec<String> = match q {
+        Ok(()) => {
+            // SAFETY: filled by the query; its enum field (atomic_cap) is not read.
+            let d = unsafe { &*dev.as_ptr() };
+            let wr = d.max_qp_wr.max(0) as u32;
+            let sge = d.max_sge.max(0) as u32;
+            [
+                ("cap.max_send_wr", cap.max_send_wr, "max_qp_wr", wr),
+                ("cap.max_recv_wr", cap.max_recv_wr, "max_qp_wr", wr),
+                ("cap.max_send_sge", cap.max_send_sge, "max_sge", sge),
+                ("cap.max_recv_sge", cap.max_recv_sge, "max_sge", sge),
+            ]
+            .into_iter()
+            .filter(|&(_, want, _, max)| want > max)
+            .map(|(what, want, lim, max)| format!("{what} {want} > device {lim} {max}"))
+            .collect()
+        }
+        Err(_) => Vec::new(),
+    };
+    if why.is_empty() {
+        log::warn!(
+            "{head}: the kernel or provider answered {} (cap send_wr {} recv_wr {} send_sge {} recv_sge {} inline {})",
+            super::explain::errno_name(e),
+            cap.max_send_wr,
+            cap.max_recv_wr,
+            cap.max_send_sge,
+            cap.max_recv_sge,
+            cap.max_inline_data
+        );
+    } else {
+        log::warn!("{head}: {} ({})", why.join("; "), super::explain::errno_name(e));
+    }
+}
+
+/// An `enum ibv_mtu` number as bytes (`256` ... `4096`), or the number itself.
+fn mtu_bytes(m: u32) -> String {
+    match m {
+        1..=5 => (128u32 << m).to_string(),
+        n => format!("mtu enum {n}"),
+    }
 }
 
 /// Creates a QP (rdma-core's `ibv_create_qp` / the provider's `create_qp_ex`, then `set_qp`): checks every object
@@ -71,7 +196,13 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
         if !a.srq.is_null() {
             super::same_context(ctx, super::srq(a.srq)?.1)?;
         }
-        let q = ctx.provider.create_qp_obj(ctx, attr, extended)?;
+        let q = match ctx.provider.create_qp_obj(ctx, attr, extended) {
+            Ok(q) => q,
+            Err(e) => {
+                explain_create_failure(ctx, attr, e);
+                return Err(e);
+            }
+        };
         registry::insert(q, Kind::Qp);
         log::debug!("created QP {:#x} (type {qp_type}, handle {})", (*q).qp_num, (*q).handle);
         Ok(q)
@@ -146,9 +277,14 @@ pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, 
         let (qp, ctx) = unsafe { super::qp(qp) }?;
         let attr = ffi::nonnull(attr)?.as_ptr();
         // SAFETY: the caller's attributes, non-NULL.
-        unsafe { check_modify_attr(attr, attr_mask) }?;
-        // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-        unsafe { ctx.provider.modify_qp(qp, attr, attr_mask) }?;
+        let r = unsafe { check_modify_attr(attr, attr_mask) }
+            // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
+            .and_then(|()| unsafe { ctx.provider.modify_qp(qp, attr, attr_mask) });
+        if let Err(e) = r {
+            // SAFETY: as above.
+            unsafe { explain_modify_failure(ctx, qp, attr, attr_mask, e) };
+            return Err(e);
+        }
         if attr_mask & QP_STATE != 0 {
             // SAFETY: a live QP; the kernel accepted this state number.
             unsafe { ffi::enum_store(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };

@@ -17,7 +17,8 @@
 //!
 //! Where we differ from rdma-core 44, on purpose: no service threads for connection events (a connection still
 //! being established advances whenever the application calls into it, including through `rpoll`); `rsend` after
-//! the connection is shut down or the peer closed is `EPIPE` (rdma-core: `ECONNRESET`); `rrecv`/`rsend` on an
+//! the connection is shut down or the peer closed is `EPIPE` (rdma-core: `ECONNRESET`, and after a local
+//! `SHUT_WR` it still sends while it has credits); `rrecv`/`rsend` on an
 //! rsocket that never connected are `ENOTCONN` (rdma-core dereferences a NULL CQ); `rclose` of a non-rsocket is -1
 //! with `errno` `EBADF` (rdma-core returns the positive `EBADF`); `rrecvmsg` fills every iovec (rdma-core only the
 //! first) and takes the `flags` argument (rdma-core reads `msg_flags`); iWARP devices are `EOPNOTSUPP` (rdma-core
@@ -169,7 +170,7 @@ fn send(s: &Rsocket, src: &mut IoCursor, flags: c_int) -> Result<usize> {
     finish_connect(s, flags)?;
     let _sl = s.slock.lock();
     let mut g = s.inner.lock();
-    if g.state & RS_CONNECTED == 0 {
+    if g.state & RS_CONNECTED == 0 || g.state & RS_WRITABLE == 0 {
         return Err(if g.qp().is_null() { Errno::ENOTCONN } else { Errno(libc::EPIPE) });
     }
     let nonblock = g.nonblocking(flags);

@@ -166,7 +166,8 @@ for p in "$BIN"/rsock_*; do
     name=${p##*/}
     log="$WORK/$name.log"
     # shellcheck disable=SC2046
-    env $(rpathenv "$OURS_") RDMA_TEST_IP0="$IP0" RDMA_TEST_IP1="$IP1" timeout 300 "$p" > "$log" 2>&1
+    env $(rpathenv "$OURS_") RSOCK_TEST_LIBS="$OURS_" RDMA_TEST_IP0="$IP0" RDMA_TEST_IP1="$IP1" timeout 300 "$p" \
+        > "$log" 2>&1
     rc=$?
     own_fail=0
     while IFS= read -r line; do

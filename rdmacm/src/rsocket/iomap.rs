@@ -140,7 +140,7 @@ pub(super) fn send_queued<'a>(
         let mut from = 0usize;
         let (mut sges, n) = g.stage(&mut |d, n| src(d, n, &mut from), bytes.len() as u32);
         let flags = if usize::from(g.sq_inline) >= bytes.len() { ibv_send_flags::IBV_SEND_INLINE as u32 } else { 0 };
-        g.sqe_avail -= 1;
+        g.sqe_avail -= if g.opts & super::stream::OPT_MSG_SEND != 0 { 2 } else { 1 };
         g.sbuf_bytes_avail -= size_of::<RsIomap>() as u32;
         let dest = g.remote_iomap.addr + (i * size_of::<RsIomap>()) as u64;
         let key = g.remote_iomap.key;

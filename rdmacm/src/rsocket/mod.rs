@@ -21,8 +21,11 @@
 //! `SHUT_WR` it still sends while it has credits); `rrecv`/`rsend` on an
 //! rsocket that never connected are `ENOTCONN` (rdma-core dereferences a NULL CQ); `rclose` of a non-rsocket is -1
 //! with `errno` `EBADF` (rdma-core returns the positive `EBADF`); `rrecvmsg` fills every iovec (rdma-core only the
-//! first) and takes the `flags` argument (rdma-core reads `msg_flags`); iWARP devices are `EOPNOTSUPP` (rdma-core
-//! sends its messages as inline sends there).
+//! first) and takes the `flags` argument (rdma-core reads `msg_flags`); `rpoll` reports `POLLHUP` only once the
+//! data that came before the peer's close has been read.
+//!
+//! iWARP (no RDMA write with immediate data) works as in rdma-core: every message is also sent as a 4-byte inline
+//! send, received into a slot after the receive buffer.
 //!
 //! `rfcntl` is C-variadic (`int rfcntl(int socket, int cmd, ...)`). Stable Rust cannot define a variadic function,
 //! so ours names the one optional argument `fcntl(2)` commands take (an `int` or a pointer, passed in the same
@@ -601,7 +604,8 @@ pub unsafe extern "C" fn rwritev(socket: c_int, iov: *const iovec, iovcnt: c_int
 
 /// `rpoll(3)`: waits up to `timeout` milliseconds (-1: forever) for events on the `nfds` entries of `fds`, like
 /// `poll(2)`; rsockets and ordinary descriptors may be mixed. An rsocket reports `POLLIN` when data (or end of
-/// stream) is there, `POLLOUT` when a send would not block, `POLLHUP` once the peer closed, `POLLERR` after a
+/// stream) is there, `POLLOUT` when a send would not block, `POLLHUP` once the peer closed and what it sent
+/// before has been read (rdma-core: at once), `POLLERR` after a
 /// failure (a failed non-blocking connect: `POLLOUT | POLLERR`, the reason in `SO_ERROR`). Returns the number of
 /// entries with events, 0 on timeout, or -1 with `errno` (`EINTR`, `EFAULT`, `EINVAL`, `ENOMEM`).
 #[unsafe(no_mangle)]

@@ -2,6 +2,9 @@
 //! `rdma_resolve_addr`, `rdma_connect`, `rdma_get_request`, `rdma_accept`, `rdma_create_qp`, ...) and libibverbs'
 //! exported verbs, with rdma-core 44's wire protocol ([`super::wire`]).
 //!
+//! On iWARP (`OPT_MSG_SEND`), which has no RDMA write with immediate data, each message is an RDMA write followed
+//! by a 4-byte inline send carrying the immediate value, received into a slot after the receive buffer.
+//!
 //! Every rsocket owns a synchronous `rdma_cm_id` (its private event channel's descriptor is the rsocket's
 //! number, as in rdma-core) and, once connected, one completion channel and one CQ for both queues. Both
 //! descriptors are kept non-blocking; a blocking call waits with `poll(2)` on them, so a blocked call also sees a
@@ -53,6 +56,8 @@ pub(super) const RS_CLOSED: u32 = 0x8000;
 
 /// The peer's SGL entries are in the other byte order.
 pub(super) const OPT_SWAP_SGL: u32 = 1 << 0;
+/// iWARP has no RDMA write with immediate data: every message is also sent as a 4-byte inline send.
+pub(super) const OPT_MSG_SEND: u32 = 1 << 1;
 /// Keep-alives are being sent.
 pub(super) const OPT_KEEPALIVE: u32 = 1 << 3;
 
@@ -164,6 +169,8 @@ pub(super) struct Rs {
     pub sqe_avail: i32,
     pub cq_armed: bool,
     unack_cqe: u32,
+    /// Next receive slot of the 4-byte messages (`OPT_MSG_SEND`).
+    rbuf_msg_index: u32,
 
     pub iomap: super::iomap::Iomaps,
 }
@@ -220,6 +227,7 @@ impl Rs {
             sqe_avail: 0,
             cq_armed: false,
             unack_cqe: 0,
+            rbuf_msg_index: 0,
             iomap: Default::default(),
         }
     }
@@ -300,9 +308,7 @@ impl Rs {
             (ctx, ffi::enum_raw(addr_of!((*(*ctx).device).transport_type)))
         };
         if transport == ibv_transport_type::IBV_TRANSPORT_IWARP as u32 {
-            // iWARP has no RDMA write with immediate: rdma-core then sends its messages as inline sends.
-            log::warn!("rsocket: iWARP devices are not supported by this implementation");
-            return Err(Errno::EOPNOTSUPP);
+            self.opts |= OPT_MSG_SEND;
         }
         // SAFETY: `ctx` is the id's open context; the channel and CQ are stored in the id, which
         // rdma_destroy_qp destroys them from (as rdma-core's rsocket relies on).
@@ -342,6 +348,9 @@ impl Rs {
             }
             self.sq_inline = addr_of!((*a).cap.max_inline_data).read().min(u32::from(u16::MAX)) as u16;
         }
+        if self.opts & OPT_MSG_SEND != 0 && self.sq_inline < 4 {
+            return Err(Errno::EOPNOTSUPP);
+        }
         self.init_bufs()?;
         for _ in 0..self.rq_size {
             self.post_recv()?;
@@ -362,7 +371,11 @@ impl Rs {
         self.sbuf = Some(RegBuf::new(pd, total_sbuf, local)?);
         let tlen = size_of::<RsSge>() * SGL_SIZE + size_of::<RsIomap>() * usize::from(self.target_iomap_size);
         self.target = Some(RegBuf::new(pd, tlen, remote)?);
-        self.rbuf = Some(RegBuf::new(pd, self.rbuf_size as usize, remote)?);
+        let mut total_rbuf = self.rbuf_size as usize;
+        if self.opts & OPT_MSG_SEND != 0 {
+            total_rbuf += usize::from(self.rq_size) * 4;
+        }
+        self.rbuf = Some(RegBuf::new(pd, total_rbuf, remote)?);
         self.ssgl_off = 0;
         self.sbuf_bytes_avail = self.sbuf_size;
         self.rbuf_free_offset = self.rbuf_size >> 1;
@@ -398,7 +411,7 @@ impl Rs {
         self.remote_sgl = c.target_sgl;
         self.remote_sge = 1;
         if host_is_net() != ((c.flags & CONN_FLAG_NET) != 0) {
-            self.opts = OPT_SWAP_SGL;
+            self.opts |= OPT_SWAP_SGL;
         }
         if c.flags & CONN_FLAG_IOMAP != 0 {
             self.remote_iomap = RsSge {
@@ -446,13 +459,45 @@ impl Rs {
 
     fn post_recv(&mut self) -> Result<()> {
         let mut wr = ibv_recv_wr { wr_id: WR_ID_RECV, next: null_mut(), sg_list: null_mut(), num_sge: 0 };
+        let mut sge = ibv_sge { addr: 0, length: 4, lkey: 0 };
+        if self.opts & OPT_MSG_SEND != 0 {
+            // A 4-byte slot after the receive buffer for the message.
+            let Some(rbuf) = self.rbuf.as_ref() else { return Err(Errno::EINVAL) };
+            wr.wr_id = WR_ID_RECV | u64::from(self.rbuf_msg_index);
+            sge.addr = rbuf.addr() + u64::from(self.rbuf_size) + 4 * u64::from(self.rbuf_msg_index);
+            sge.lkey = rbuf.lkey();
+            wr.sg_list = &mut sge;
+            wr.num_sge = 1;
+            self.rbuf_msg_index += 1;
+            if self.rbuf_msg_index == u32::from(self.rq_size) {
+                self.rbuf_msg_index = 0;
+            }
+        }
         // SAFETY: the QP is live; a receive of no scatter entry only consumes the immediate.
         unsafe { post_recv(self.qp(), &mut wr) }
     }
 
-    /// A zero-length RDMA write with immediate `m` (control messages).
+    /// A zero-length RDMA write with immediate `m` (control messages), or on iWARP a 4-byte inline send.
     pub(super) fn post_msg(&mut self, m: u32) -> Result<()> {
+        if self.opts & OPT_MSG_SEND != 0 {
+            return self.post_send_msg(m, u64::from(m));
+        }
         self.post_write_msg(&mut [], m, 0, 0, 0)
+    }
+
+    /// The 4-byte inline send of message `m` (`OPT_MSG_SEND`).
+    fn post_send_msg(&mut self, m: u32, wr_id: u64) -> Result<()> {
+        let v = m;
+        let mut sge = [ibv_sge { addr: &v as *const u32 as u64, length: 4, lkey: 0 }];
+        // SAFETY: as in post_write.
+        let mut wr: ibv_send_wr = unsafe { std::mem::zeroed() };
+        wr.wr_id = wr_id;
+        wr.sg_list = sge.as_mut_ptr();
+        wr.num_sge = 1;
+        wr.opcode = ibv_wr_opcode::IBV_WR_SEND;
+        wr.send_flags = ibv_send_flags::IBV_SEND_INLINE as u32;
+        // SAFETY: the QP is live; the data is inline (copied at post time).
+        unsafe { post_send(self.qp(), &mut wr) }
     }
 
     /// An RDMA write of `sges` (no immediate) to `addr`/`rkey`; `wr_data` comes back in the completion.
@@ -485,6 +530,10 @@ impl Rs {
         addr: u64,
         rkey: u32,
     ) -> Result<()> {
+        if self.opts & OPT_MSG_SEND != 0 {
+            self.post_write(sges, m, flags, addr, rkey)?;
+            return self.post_send_msg(m, u64::from(msg(msg_op(m), 0)) | WR_ID_MSG_SEND);
+        }
         // SAFETY: as in post_write.
         let mut wr: ibv_send_wr = unsafe { std::mem::zeroed() };
         wr.wr_id = u64::from(m);
@@ -507,7 +556,7 @@ impl Rs {
     /// peer may replace it).
     pub(super) fn write_data(&mut self, sges: &mut [ibv_sge], len: u32, flags: u32) -> Result<()> {
         self.sseq_no = self.sseq_no.wrapping_add(1);
-        self.sqe_avail -= 1;
+        self.sqe_avail -= if self.opts & OPT_MSG_SEND != 0 { 2 } else { 1 };
         self.sbuf_bytes_avail -= len;
         let mut t = self.target(self.target_sge);
         let (addr, rkey) = (t.addr, t.key);
@@ -559,6 +608,9 @@ impl Rs {
         let grant = msg(OP_SGL, u32::from(self.rseq_no.wrapping_add(self.rq_size)));
         let half = self.rbuf_size >> 1;
         if self.rbuf_bytes_avail >= i64::from(half) {
+            if self.opts & OPT_MSG_SEND != 0 {
+                self.ctrl_seqno = self.ctrl_seqno.wrapping_add(1);
+            }
             let Some(rbuf) = self.rbuf.as_ref() else { return };
             let mut sge =
                 RsSge { addr: rbuf.addr() + u64::from(self.rbuf_free_offset), key: rbuf.rkey(), length: half };
@@ -600,9 +652,15 @@ impl Rs {
     }
 
     fn give_credits(&self) -> bool {
+        // With OPT_MSG_SEND a grant may take two control slots.
+        let ctrl = if self.opts & OPT_MSG_SEND != 0 {
+            (self.ctrl_seqno.wrapping_add(1).wrapping_sub(self.ctrl_max_seqno) as i32) < 0
+        } else {
+            self.ctrl_avail()
+        };
         (self.rbuf_bytes_avail >= i64::from(self.rbuf_size >> 1)
             || (self.rseq_no.wrapping_sub(self.rseq_comp) as i16) >= 0)
-            && self.ctrl_avail()
+            && ctrl
             && (self.state & RS_CONNECTED) != 0
     }
 
@@ -648,24 +706,30 @@ impl Rs {
                         continue;
                     }
                     rcnt += 1;
-                    if flags & ibv_wc_flags::IBV_WC_WITH_IMM as u32 == 0 {
+                    let m = if flags & ibv_wc_flags::IBV_WC_WITH_IMM as u32 != 0 {
+                        u32::from_be(imm)
+                    } else if self.opts & OPT_MSG_SEND != 0 {
+                        let slot = u64::from(wr_id as u32).min(u64::from(self.rq_size.saturating_sub(1)));
+                        let Some(rbuf) = self.rbuf.as_ref() else { continue };
+                        // SAFETY: the slot lies in the message area after the receive buffer.
+                        unsafe {
+                            (rbuf.ptr.add(self.rbuf_size as usize + 4 * slot as usize) as *const u32).read_unaligned()
+                        }
+                    } else {
                         continue;
-                    }
-                    let m = u32::from_be(imm);
+                    };
                     match msg_op(m) {
                         OP_SGL => self.sseq_comp = msg_data(m) as u16,
                         OP_IOMAP_SGL => {}
+                        // After a disconnect the remaining completions of the batch are still taken in (send
+                        // completions only: the peer sends nothing after it); receives are no longer reposted.
                         OP_CTRL => match msg_data(m) {
-                            CTRL_DISCONNECT => {
-                                self.state = RS_DISCONNECTED;
-                                return Ok(());
-                            }
+                            CTRL_DISCONNECT => self.state = RS_DISCONNECTED,
                             CTRL_SHUTDOWN => {
                                 if self.state & RS_WRITABLE != 0 {
                                     self.state &= !RS_READABLE;
                                 } else {
                                     self.state = RS_DISCONNECTED;
-                                    return Ok(());
                                 }
                             }
                             _ => {}
@@ -688,7 +752,9 @@ impl Rs {
                         }
                         OP_IOMAP_SGL => {
                             self.sqe_avail += 1;
-                            self.sbuf_bytes_avail += size_of::<RsIomap>() as u32;
+                            if wr_id & WR_ID_MSG_SEND == 0 {
+                                self.sbuf_bytes_avail += size_of::<RsIomap>() as u32;
+                            }
                         }
                         _ => {
                             self.sqe_avail += 1;
@@ -772,7 +838,7 @@ impl Rs {
     // ---- tests -------------------------------------------------------------------------------------------------
 
     pub(super) fn can_send(&self) -> bool {
-        self.sqe_avail > 0
+        self.sqe_avail > if self.opts & OPT_MSG_SEND != 0 { 1 } else { 0 }
             && self.sbuf_bytes_avail >= SNDLOWAT
             && self.sseq_no != self.sseq_comp
             && self.target(self.target_sge).length != 0
@@ -893,6 +959,10 @@ impl Rs {
                     param.flow_control = 1;
                     param.retry_count = 7;
                     param.rnr_retry_count = 7;
+                    if self.opts & OPT_MSG_SEND != 0 {
+                        // iWARP peers issue an RDMA read while connecting.
+                        param.initiator_depth = 1;
+                    }
                     self.retries = 0;
                     // SAFETY: the id is live; `param` and its private data outlive the call (copied by it).
                     match cm_call(unsafe { cm::conn::rdma_connect(id, &mut param) }) {

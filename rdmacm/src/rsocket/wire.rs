@@ -46,6 +46,8 @@ pub(super) const CTRL_SHUTDOWN: u32 = 2;
 
 /// Receive work requests carry this bit in `wr_id`.
 pub(super) const WR_ID_RECV: u64 = 1 << 63;
+/// The 4-byte send that carries a message on iWARP (no immediate data there) carries this bit.
+pub(super) const WR_ID_MSG_SEND: u64 = 1 << 62;
 
 /// The peer's host is big-endian.
 pub(super) const CONN_FLAG_NET: u8 = 1 << 0;

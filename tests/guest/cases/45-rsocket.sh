@@ -26,14 +26,52 @@ next_port() { port=$((port + 1)); }
 # modes: "server-libs client-libs label"
 MODES=("$OURS_ $OURS_ ours" "$OURS_ stock ours-server/stock-client" "stock $OURS_ stock-server/ours-client" "stock stock stock")
 
-# rs_pairs NAME "SERVER ARGS" "CLIENT ARGS" CLIENT_RE PROG: PROG (rstream, riostream) in every mode.
+# rs_run NAME SLIBS CLIBS "SERVER CMD" "CLIENT CMD" RE: the server in the background, the client retried while
+# the server runs (an rdma_cm listener is not in /proc/net/tcp); sets RS_WHY (empty when both exited 0 and the client
+# printed RE), RS_SLOG, RS_CLOG.
+rs_run() {
+    local name=${1//\//_} sl=$2 cl=$3 scmd=$4 ccmd=$5 re=$6 spid crc=1 src attempt
+    RS_SLOG="$WORK/$name.server.log" RS_CLOG="$WORK/$name.client.log" RS_WHY=""
+    # shellcheck disable=SC2046
+    env $(libenv "$sl") timeout "$T" $scmd > "$RS_SLOG" 2>&1 &
+    spid=$!
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        sleep 0.3
+        # shellcheck disable=SC2046
+        env $(libenv "$cl") timeout "$T" $ccmd > "$RS_CLOG" 2>&1
+        crc=$?
+        (( crc == 0 )) && break
+        kill -0 "$spid" 2>/dev/null || break
+    done
+    (( crc != 0 )) && kill "$spid" 2>/dev/null
+    wait "$spid"
+    src=$?
+    (( crc != 0 )) && RS_WHY+="client exit $crc "
+    (( src != 0 )) && RS_WHY+="server exit $src "
+    [[ -z $RS_WHY ]] && ! grep -Eq -- "$re" "$RS_CLOG" && RS_WHY+="client output lacks /$re/ "
+}
+
+# rs_pairs NAME "SERVER ARGS" "CLIENT ARGS" CLIENT_RE PROG: PROG (rstream, riostream) in every mode. rdma-core's
+# client is flaky in async mode (-T a: its rpoll reports POLLHUP/POLLERR when the peer's close races the last data;
+# measured 3 failures in 8 runs with rdma-core on both sides), so a pair whose client is rdma-core's gets a second
+# attempt, and says so.
 rs_pairs() {
-    local name=$1 sargs=$2 cargs=$3 re=$4 prog=${5:-rstream} m sl cl label
+    local name=$1 sargs=$2 cargs=$3 re=$4 prog=${5:-rstream} m sl cl label t0 note
     for m in "${MODES[@]}"; do
         read -r sl cl label <<< "$m"
         next_port
-        pair "$label/$name" "$sl" "$cl" - \
-            "$prog $sargs -b $IP0 -p $port" "$prog $cargs -s $IP0 -b $IP1 -p $port" "$re"
+        t0=$(now) note=""
+        rs_run "$label/$name" "$sl" "$cl" "$prog $sargs -b $IP0 -p $port" "$prog $cargs -s $IP0 -b $IP1 -p $port" "$re"
+        if [[ -n $RS_WHY && $cl == stock ]]; then
+            note=", 2nd attempt: rdma-core's client failed first ($RS_WHY)"
+            next_port
+            rs_run "$label/$name" "$sl" "$cl" "$prog $sargs -b $IP0 -p $port" "$prog $cargs -s $IP0 -b $IP1 -p $port" "$re"
+        fi
+        if [[ -z $RS_WHY ]]; then
+            pass "$label/$name" "$(dur "$t0" "$(now)")$note: $(grep -Em1 -- "$re" "$RS_CLOG" | tr -s ' ' ' ')"
+        else
+            fail "$label/$name" "$RS_WHY" "$RS_SLOG" "$RS_CLOG"
+        fi
     done
 }
 

@@ -50,6 +50,7 @@ use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CResult};
 use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
+use std::mem::size_of;
 use std::ptr::{addr_of, addr_of_mut, null_mut};
 use std::sync::Arc;
 use stream::*;
@@ -291,8 +292,6 @@ unsafe fn copy_addr(src: *const sockaddr, dst: *mut sockaddr, len: *mut socklen_
     Ok(())
 }
 
-use std::mem::size_of;
-
 /// `rsocket(3)`: creates an rsocket of `domain` (`AF_INET`, `AF_INET6`, `AF_IB`), `type` (`SOCK_STREAM`; flags
 /// such as `SOCK_NONBLOCK` are not accepted, as in rdma-core) and `protocol` (0 or `IPPROTO_TCP`), like
 /// `socket(2)`. Returns its number, or -1 with `errno`: `EOPNOTSUPP` for another domain, type or protocol and for
@@ -343,8 +342,9 @@ pub unsafe extern "C" fn rbind(socket: c_int, addr: *const sockaddr, addrlen: so
     .or_minus_one_errno()
 }
 
-/// `rlisten(3)`: makes rsocket `socket` accept connections, at most `backlog` pending, like `listen(2)`. Returns 0,
-/// or -1 with `errno` (`EBADF`; `rdma_listen`'s, e.g. `EINVAL` when unbound... the kernel binds a wildcard then).
+/// `rlisten(3)`: makes rsocket `socket` accept connections, at most `backlog` pending, like `listen(2)` (an unbound
+/// rsocket listens on the wildcard address). Returns 0 (also when already listening), or -1 with `errno` (`EBADF`;
+/// `rdma_listen`'s, e.g. `EADDRINUSE`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rlisten(socket: c_int, backlog: c_int) -> c_int {
     ffi::boundary("rlisten", || -> Result<c_int> {

@@ -18,6 +18,7 @@ use rdma_common::abi::rsocket::*;
 use rdma_common::abi::verbs::ibv_transport_type;
 use rdma_common::errno::{Errno, Result};
 use std::ffi::{c_int, c_void};
+use std::mem::size_of;
 use std::ptr::addr_of;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -30,8 +31,6 @@ fn int_of(optval: *const c_void, optlen: libc::socklen_t) -> Result<c_int> {
     // SAFETY: at least an int's bytes are readable (the caller's contract for optlen).
     Ok(unsafe { optval.cast::<c_int>().read_unaligned() })
 }
-
-use std::mem::size_of;
 
 /// `rsetsockopt` on a stream rsocket.
 pub(super) fn set(

@@ -1461,3 +1461,65 @@ pub(super) fn accept_one(l: &Rs) -> Result<Option<Rs>> {
     }
     Ok(Some(rs))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_tests_and_credits() {
+        let mut rs = Rs::new(null_mut(), None);
+        let d = defaults();
+        assert_eq!((rs.state, rs.sq_size, rs.rq_size, rs.sq_inline), (RS_INIT, d.sqsize, d.rqsize, d.inline));
+        assert!(!rs.can_send());
+        // Not readable / not connected: a waiting reader or closer stops at once.
+        assert!(conn_have_rdata(&rs) && conn_all_sends_done(&rs) && conn_can_send(&rs));
+        rs.state = RS_CONNECT_RDWR;
+        assert!(!conn_have_rdata(&rs) && !conn_can_send(&rs));
+        rs.sqe_avail = i32::from(rs.sq_size) - rs.ctrl_max_seqno as i32;
+        assert!(conn_all_sends_done(&rs));
+        rs.sqe_avail -= 1;
+        assert!(!conn_all_sends_done(&rs));
+        // Credits go out when the receive sequence reaches rseq_comp (or half the buffer is free), if a control
+        // slot is free.
+        rs.rbuf_bytes_avail = 0;
+        rs.rseq_comp = 10;
+        rs.rseq_no = 9;
+        assert!(!rs.give_credits());
+        rs.rseq_no = 10;
+        assert!(rs.give_credits());
+        rs.ctrl_seqno = rs.ctrl_max_seqno;
+        assert!(!rs.give_credits() && !conn_can_send_ctrl(&rs));
+        // iWARP needs two control slots for a grant.
+        rs.opts |= OPT_MSG_SEND;
+        rs.ctrl_seqno = rs.ctrl_max_seqno.wrapping_sub(1);
+        assert!(!rs.give_credits());
+        rs.ctrl_seqno = rs.ctrl_max_seqno.wrapping_sub(2);
+        assert!(rs.give_credits());
+    }
+
+    #[test]
+    fn peer_conn_data() {
+        let mut rs = Rs::new(null_mut(), None);
+        let mut c = ConnData {
+            version: 1,
+            flags: CONN_FLAG_IOMAP,
+            credits: 100,
+            target_iomap_size: 2,
+            target_sgl: RsSge { addr: 0x1000, key: 5, length: 2 },
+            data_buf: RsSge { addr: 0x8000, key: 6, length: 65536 },
+        };
+        rs.save_conn_data(&c);
+        assert_eq!(rs.sseq_comp, 100);
+        assert_eq!(rs.remote_sgl, c.target_sgl);
+        assert_eq!(rs.remote_iomap, RsSge { addr: 0x1000 + 32, key: 5, length: 2 });
+        assert_eq!(rs.opts & OPT_SWAP_SGL, 0);
+        c.flags |= CONN_FLAG_NET;
+        rs.save_conn_data(&c);
+        assert_eq!(rs.opts & OPT_SWAP_SGL != 0, !host_is_net());
+        // Ours before any buffer exists: version 1, our credits, the iomap flag.
+        let ours = rs.conn_data();
+        assert_eq!((ours.version, ours.credits, ours.flags & CONN_FLAG_IOMAP), (1, rs.rq_size, CONN_FLAG_IOMAP));
+        assert_eq!(ours.target_sgl.length, SGL_SIZE as u32);
+    }
+}

@@ -330,6 +330,19 @@ static void data_client(int port)
 	len = sizeof(sa);
 	check("rgetsockname", !rgetsockname(rs, (struct sockaddr *)&sa, &len) && !strcmp(inet_ntoa(sa.sin_addr), ip1),
 	      "%s", inet_ntoa(sa.sin_addr));
+	{
+		unsigned char paths[2 * 72];
+		int mss = 0;
+		socklen_t plen = sizeof(paths);
+		/* struct ibv_path_data (72 bytes): one path on RoCE, its MTU byte (offset 8 + 54) "exactly" selector 2. */
+		int r = rgetsockopt(rs, SOL_RDMA, RDMA_ROUTE, paths, &plen);
+		check("rdma_route-connected", !r && plen == 72 && (paths[62] >> 6) == 2, "len %u mtu byte 0x%x", plen,
+		      paths[62]);
+		len = sizeof(mss);
+		r = rgetsockopt(rs, IPPROTO_TCP, TCP_MAXSEG, &mss, &len);
+		check("tcp_maxseg-path-mtu", !r && mss == 128 << (paths[62] & 0x3f), "TCP_MAXSEG %d", mss);
+		len = sizeof(sa);
+	}
 	errno = 0;
 	n = rrecv(rs, b, 1, MSG_DONTWAIT);
 	check("eagain-rrecv-dontwait", n == -1 && errno == EAGAIN, "rrecv %zd errno %d", n, errno);

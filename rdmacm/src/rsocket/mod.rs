@@ -67,6 +67,15 @@ fn get(fd: c_int) -> Result<Arc<Rsocket>> {
     lookup(fd).ok_or(Errno::EBADF)
 }
 
+/// The state of `s`, locked; `EBADF` once another thread closed it.
+fn locked(s: &Rsocket) -> Result<parking_lot::MutexGuard<'_, Rs>> {
+    let g = s.inner.lock();
+    if g.id.is_null() {
+        return Err(Errno::EBADF);
+    }
+    Ok(g)
+}
+
 fn insert(rs: Rs) -> c_int {
     let index = rs.cm_fd();
     TABLE.lock().insert(index, Arc::new(Rsocket::new(index, rs)));
@@ -330,7 +339,7 @@ pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) 
 pub unsafe extern "C" fn rbind(socket: c_int, addr: *const sockaddr, addrlen: socklen_t) -> c_int {
     ffi::boundary("rbind", || -> Result<c_int> {
         let s = get(socket)?;
-        let mut g = s.inner.lock();
+        let mut g = locked(&s)?;
         if addr.is_null() || (addrlen as usize) < size_of::<libc::sa_family_t>() {
             return Err(Errno::EINVAL);
         }
@@ -349,7 +358,7 @@ pub unsafe extern "C" fn rbind(socket: c_int, addr: *const sockaddr, addrlen: so
 pub unsafe extern "C" fn rlisten(socket: c_int, backlog: c_int) -> c_int {
     ffi::boundary("rlisten", || -> Result<c_int> {
         let s = get(socket)?;
-        let mut g = s.inner.lock();
+        let mut g = locked(&s)?;
         if g.state == RS_LISTENING {
             return Ok(0);
         }
@@ -408,7 +417,7 @@ pub unsafe extern "C" fn raccept(socket: c_int, addr: *mut sockaddr, addrlen: *m
 pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen: socklen_t) -> c_int {
     ffi::boundary("rconnect", || -> Result<c_int> {
         let s = get(socket)?;
-        let mut g = s.inner.lock();
+        let mut g = locked(&s)?;
         if addr.is_null() {
             return Err(Errno::EINVAL);
         }
@@ -657,7 +666,7 @@ pub unsafe extern "C" fn rselect(
 pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetpeername", || -> Result<c_int> {
         let s = get(socket)?;
-        let g = s.inner.lock();
+        let g = locked(&s)?;
         // SAFETY: the id is live; its destination is a socket address.
         unsafe { copy_addr(addr_of!((*g.id).route.addr.dst).cast(), addr, addrlen) }?;
         Ok(0)
@@ -671,7 +680,7 @@ pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrle
 pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetsockname", || -> Result<c_int> {
         let s = get(socket)?;
-        let g = s.inner.lock();
+        let g = locked(&s)?;
         // SAFETY: the id is live; its source is a socket address.
         unsafe { copy_addr(addr_of!((*g.id).route.addr.src).cast(), addr, addrlen) }?;
         Ok(0)

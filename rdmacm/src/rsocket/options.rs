@@ -41,6 +41,9 @@ pub(super) fn set(
     optlen: libc::socklen_t,
 ) -> Result<()> {
     let mut g = s.inner.lock();
+    if g.id.is_null() {
+        return Err(Errno::EBADF);
+    }
     let mut opt_on = false;
     let mut which: Option<fn(&mut Rs) -> &mut u64> = None;
     let ret: Result<()> = match level {
@@ -234,6 +237,9 @@ pub(super) fn get(
     optlen: *mut libc::socklen_t,
 ) -> Result<()> {
     let mut g = s.inner.lock();
+    if g.id.is_null() {
+        return Err(Errno::EBADF);
+    }
     let bit = |o: u64| (o & 1u64.checked_shl(optname as u32).unwrap_or(0)) != 0;
     match (level, optname) {
         (libc::SOL_SOCKET, libc::SO_REUSEADDR | libc::SO_KEEPALIVE | libc::SO_OOBINLINE) => {

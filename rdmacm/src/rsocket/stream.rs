@@ -236,17 +236,26 @@ impl Rs {
 
     /// The id's event channel descriptor (the rsocket's number).
     pub(super) fn cm_fd(&self) -> c_int {
-        // SAFETY: the id and its channel live until rclose, which also marks the state closed.
+        if self.id.is_null() {
+            return -1;
+        }
+        // SAFETY: the id and its channel live until rclose, which clears `id`.
         unsafe { (*(*self.id).channel).fd }
     }
 
     pub(super) fn cq(&self) -> *mut ibv_cq {
+        if self.id.is_null() {
+            return null_mut();
+        }
         // SAFETY: as above; a plain field read.
         unsafe { addr_of!((*self.id).recv_cq).read() }
     }
 
     /// The completion channel's descriptor, or -1 before the QP exists.
     pub(super) fn cq_fd(&self) -> c_int {
+        if self.id.is_null() {
+            return -1;
+        }
         // SAFETY: as above.
         let ch = unsafe { addr_of!((*self.id).recv_cq_channel).read() };
         if ch.is_null() {
@@ -258,17 +267,26 @@ impl Rs {
     }
 
     pub(super) fn qp(&self) -> *mut ibv_qp {
+        if self.id.is_null() {
+            return null_mut();
+        }
         // SAFETY: as above.
         unsafe { addr_of!((*self.id).qp).read() }
     }
 
     pub(super) fn pd(&self) -> *mut ibv_pd {
+        if self.id.is_null() {
+            return null_mut();
+        }
         // SAFETY: as above.
         unsafe { addr_of!((*self.id).pd).read() }
     }
 
     /// The address family of the id's source address (what `rsocket` was given).
     pub(super) fn family(&self) -> c_int {
+        if self.id.is_null() {
+            return 0;
+        }
         // SAFETY: as above; every member of the union starts with the family.
         c_int::from(unsafe { addr_of!((*self.id).route.addr.src.src_addr.sa_family).read() })
     }

@@ -2,7 +2,7 @@
 //!
 //! Every `extern "C"` entry point of both libraries that can fail, allocates, or reads through a pointer has this
 //! shape (the rest are pure table lookups or arithmetic that cannot panic: the `*_str` and rate conversions,
-//! `ibv_get_sysfs_path`, the rsocket calls that only answer `EOPNOTSUPP`; docs/architecture.md names them):
+//! `ibv_get_sysfs_path`, the rsocket calls that only forward to another entry point; docs/architecture.md names them):
 //!
 //! ```ignore
 //! pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {

@@ -11,8 +11,8 @@
 //!   registry of the objects handed to C (channels, ids, events, multicast memberships);
 //! * `verbs`: the calls into libibverbs: only its exported C functions, plus Rust copies of the `verbs.h` inlines
 //!   rdma-core compiles in (`ibv_create_qp_ex`, `ibv_create_srq_ex`, `ibv_open_xrcd`, `___ibv_query_port`);
-//! * [`rsocket`]: the `r*` socket calls (`rpoll` and `rselect` work on ordinary descriptors; the rest answer
-//!   `EOPNOTSUPP`);
+//! * [`rsocket`]: the `r*` socket calls: stream rsockets over RC QPs with rdma-core 44's wire protocol, built on
+//!   the calls above (datagram rsockets answer `EOPNOTSUPP`);
 //! * `exports`: the generated `.symver` table.
 //!
 //! Every exported function has exactly the prototype of `rdma_common::abi::rdma_cma` / `::rsocket` (what

@@ -59,7 +59,7 @@ wait_tcp_listen() {
 # exit 0 (and the client output matches CLIENT_GREP, an extended regex, if given).
 pair() {
     local name=$1 slibs=$2 clibs=$3 port=$4 scmd=$5 ccmd=$6 want=${7:-}
-    local slog="$WORK/$name.server.log" clog="$WORK/$name.client.log" t0 spid crc src attempt
+    local slog="$WORK/${name//\//_}.server.log" clog="$WORK/${name//\//_}.client.log" t0 spid crc src attempt
     t0=$(now)
     # shellcheck disable=SC2086
     env $(libenv "$slibs") timeout "$T" $scmd > "$slog" 2>&1 &

@@ -1,0 +1,1543 @@
+//! Stream rsockets: one RC QP per connection, driven through librdmacm's own calls (`rdma_create_id`,
+//! `rdma_resolve_addr`, `rdma_connect`, `rdma_get_request`, `rdma_accept`, `rdma_create_qp`, ...) and libibverbs'
+//! exported verbs, with rdma-core 44's wire protocol ([`super::wire`]).
+//!
+//! On iWARP (`OPT_MSG_SEND`), which has no RDMA write with immediate data, each message is an RDMA write followed
+//! by a 4-byte inline send carrying the immediate value, received into a slot after the receive buffer.
+//!
+//! Every rsocket owns a synchronous `rdma_cm_id` (its private event channel's descriptor is the rsocket's
+//! number, as in rdma-core) and, once connected, one completion channel and one CQ for both queues. Both
+//! descriptors are kept non-blocking; a blocking call waits with `poll(2)` on them, so a blocked call also sees a
+//! `DISCONNECTED` event of its id (a peer that died) and returns instead of hanging.
+//!
+//! Buffers, registered on the id's PD: the send buffer (a ring the data is copied into before the RDMA write,
+//! plus room for control messages when the QP cannot inline 16 bytes), the receive buffer (the peer writes into
+//! one half while we read the other) and the target SGL + iomap table (written by the peer).
+//!
+//! Locking: `Rsocket::inner` guards the whole state (rdma-core's `cq_lock`); `slock` / `rlock` serialise senders and
+//! receivers among themselves; `wait_lock` serialises sleeping on the completion channel. A thread that sleeps
+//! drops `inner` first, so a receiver can make progress (and grant credits) while a sender waits for them.
+#![allow(unsafe_code)] // registered buffers, the peer-written target SGL, verbs data-path calls through the context ops
+
+use super::config::defaults;
+use super::wire::*;
+use crate::cm;
+use crate::verbs::QpAttr;
+use parking_lot::{Mutex, MutexGuard};
+use rdma_common::abi::ib::AF_IB;
+use rdma_common::abi::rdma_cma::*;
+use rdma_common::abi::verbs::*;
+use rdma_common::errno::{Errno, Result};
+use rdma_common::ffi;
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::ffi::{c_int, c_void};
+use std::mem::{size_of, MaybeUninit};
+use std::ptr::{addr_of, addr_of_mut, null_mut};
+use std::time::Instant;
+
+// States, ordered as rdma-core's: passive, connecting, connected, disconnected.
+pub(super) const RS_INIT: u32 = 0;
+pub(super) const RS_BOUND: u32 = 0x0001;
+pub(super) const RS_LISTENING: u32 = 0x0002;
+pub(super) const RS_OPENING: u32 = 0x0004;
+pub(super) const RS_RESOLVING_ADDR: u32 = RS_OPENING | 0x0010;
+pub(super) const RS_RESOLVING_ROUTE: u32 = RS_OPENING | 0x0020;
+pub(super) const RS_CONNECTING: u32 = RS_OPENING | 0x0040;
+pub(super) const RS_ACCEPTING: u32 = RS_OPENING | 0x0080;
+pub(super) const RS_CONNECTED: u32 = 0x0100;
+pub(super) const RS_WRITABLE: u32 = 0x0200;
+pub(super) const RS_READABLE: u32 = 0x0400;
+pub(super) const RS_CONNECT_RDWR: u32 = RS_CONNECTED | RS_READABLE | RS_WRITABLE;
+pub(super) const RS_CONNECT_ERROR: u32 = 0x0800;
+pub(super) const RS_DISCONNECTED: u32 = 0x1000;
+pub(super) const RS_ERROR: u32 = 0x2000;
+/// Ours: `rclose` ran (another thread may still hold the rsocket).
+pub(super) const RS_CLOSED: u32 = 0x8000;
+
+/// The peer's SGL entries are in the other byte order.
+pub(super) const OPT_SWAP_SGL: u32 = 1 << 0;
+/// iWARP has no RDMA write with immediate data: every message is also sent as a 4-byte inline send.
+pub(super) const OPT_MSG_SEND: u32 = 1 << 1;
+/// Keep-alives are being sent.
+pub(super) const OPT_KEEPALIVE: u32 = 1 << 3;
+
+/// A zeroed, page-aligned buffer registered on a PD (rdma-core allocates whole pages so that fork-safe
+/// `MADV_DONTFORK` never covers foreign memory).
+pub(super) struct RegBuf {
+    pub ptr: *mut u8,
+    layout: Layout,
+    pub mr: *mut ibv_mr,
+}
+
+impl RegBuf {
+    pub(super) fn new(pd: *mut ibv_pd, len: usize, access: c_int) -> Result<RegBuf> {
+        let page = 4096usize;
+        let size = len.max(1).div_ceil(page) * page;
+        let layout = Layout::from_size_align(size, page).map_err(|_| Errno::ENOMEM)?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(Errno::ENOMEM);
+        }
+        // SAFETY: `pd` is the id's live PD; the buffer is ours and outlives the MR (deregistered in drop).
+        let mr = unsafe { ibv_reg_mr(pd, ptr.cast(), len, access) };
+        if mr.is_null() {
+            let e = Errno::last();
+            // SAFETY: allocated above with this layout.
+            unsafe { dealloc(ptr, layout) };
+            return Err(e);
+        }
+        Ok(RegBuf { ptr, layout, mr })
+    }
+
+    pub(super) fn lkey(&self) -> u32 {
+        // SAFETY: `mr` is live while self is.
+        unsafe { (*self.mr).lkey }
+    }
+
+    pub(super) fn rkey(&self) -> u32 {
+        // SAFETY: as above.
+        unsafe { (*self.mr).rkey }
+    }
+
+    pub(super) fn addr(&self) -> u64 {
+        self.ptr as u64
+    }
+}
+
+impl Drop for RegBuf {
+    fn drop(&mut self) {
+        // SAFETY: the MR and allocation are ours; nothing uses them after this.
+        unsafe {
+            ibv_dereg_mr(self.mr);
+            dealloc(self.ptr, self.layout);
+        }
+    }
+}
+
+/// A test of `process_cq`: whether the caller can stop waiting.
+pub(super) type Test = fn(&Rs) -> bool;
+
+/// The state of one stream rsocket (guarded by `Rsocket::inner`).
+pub(super) struct Rs {
+    pub id: *mut rdma_cm_id,
+    pub state: u32,
+    pub opts: u32,
+    pub fd_flags: c_int,
+    pub so_opts: u64,
+    pub tcp_opts: u64,
+    pub ipv6_opts: u64,
+    pub keepalive_time: u32,
+    /// The error `SO_ERROR` reports (cleared by reading it).
+    pub err: c_int,
+    retries: u32,
+    /// `RDMA_ROUTE` path records to use instead of resolving the route.
+    pub route: Option<Vec<u8>>,
+
+    pub sq_size: u16,
+    pub rq_size: u16,
+    pub sq_inline: u16,
+    pub sbuf_size: u32,
+    pub rbuf_size: u32,
+    pub target_iomap_size: u16,
+
+    pub ctrl_seqno: u32,
+    pub ctrl_max_seqno: u32,
+    sseq_no: u16,
+    sseq_comp: u16,
+    rseq_no: u16,
+    rseq_comp: u16,
+
+    remote_sge: u32,
+    remote_sgl: RsSge,
+    pub remote_iomap: RsSge,
+    target_sge: usize,
+
+    pub sbuf: Option<RegBuf>,
+    pub rbuf: Option<RegBuf>,
+    pub target: Option<RegBuf>,
+
+    rmsg: Vec<(u32, u32)>,
+    rmsg_head: usize,
+    rmsg_tail: usize,
+    rbuf_bytes_avail: i64,
+    rbuf_free_offset: u32,
+    rbuf_offset: u32,
+    pub sbuf_bytes_avail: u32,
+    /// Offset in the send buffer of the next copy.
+    pub ssgl_off: u32,
+    pub sqe_avail: i32,
+    pub cq_armed: bool,
+    unack_cqe: u32,
+    /// Next receive slot of the 4-byte messages (`OPT_MSG_SEND`).
+    rbuf_msg_index: u32,
+
+    pub iomap: super::iomap::Iomaps,
+}
+
+impl Rs {
+    /// A new rsocket's state, with the process defaults or (accepted connections) the listener's sizes.
+    pub(super) fn new(id: *mut rdma_cm_id, inherit: Option<&Rs>) -> Rs {
+        let d = defaults();
+        let (sbuf_size, rbuf_size, sq_inline, sq_size, rq_size, ctrl_max, iomap) = match inherit {
+            Some(l) => {
+                (l.sbuf_size, l.rbuf_size, l.sq_inline, l.sq_size, l.rq_size, l.ctrl_max_seqno, l.target_iomap_size)
+            }
+            None => (d.wmem, d.mem, d.inline, d.sqsize, d.rqsize, QP_CTRL_SIZE, d.iomap_size),
+        };
+        Rs {
+            id,
+            state: RS_INIT,
+            opts: 0,
+            fd_flags: 0,
+            so_opts: 0,
+            tcp_opts: 0,
+            ipv6_opts: 0,
+            keepalive_time: 0,
+            err: 0,
+            retries: 0,
+            route: None,
+            sq_size,
+            rq_size,
+            sq_inline,
+            sbuf_size,
+            rbuf_size,
+            target_iomap_size: iomap,
+            ctrl_seqno: 0,
+            ctrl_max_seqno: ctrl_max,
+            sseq_no: 0,
+            sseq_comp: 0,
+            rseq_no: 0,
+            rseq_comp: 0,
+            remote_sge: 0,
+            remote_sgl: RsSge::default(),
+            remote_iomap: RsSge::default(),
+            target_sge: 0,
+            sbuf: None,
+            rbuf: None,
+            target: None,
+            rmsg: Vec::new(),
+            rmsg_head: 0,
+            rmsg_tail: 0,
+            rbuf_bytes_avail: 0,
+            rbuf_free_offset: 0,
+            rbuf_offset: 0,
+            sbuf_bytes_avail: 0,
+            ssgl_off: 0,
+            sqe_avail: 0,
+            cq_armed: false,
+            unack_cqe: 0,
+            rbuf_msg_index: 0,
+            iomap: Default::default(),
+        }
+    }
+
+    // ---- the id's public fields -------------------------------------------------------------------------------
+
+    /// The id's event channel descriptor (the rsocket's number).
+    pub(super) fn cm_fd(&self) -> c_int {
+        if self.id.is_null() {
+            return -1;
+        }
+        // SAFETY: the id and its channel live until rclose, which clears `id`.
+        unsafe { (*(*self.id).channel).fd }
+    }
+
+    pub(super) fn cq(&self) -> *mut ibv_cq {
+        if self.id.is_null() {
+            return null_mut();
+        }
+        // SAFETY: as above; a plain field read.
+        unsafe { addr_of!((*self.id).recv_cq).read() }
+    }
+
+    /// The completion channel's descriptor, or -1 before the QP exists.
+    pub(super) fn cq_fd(&self) -> c_int {
+        if self.id.is_null() {
+            return -1;
+        }
+        // SAFETY: as above.
+        let ch = unsafe { addr_of!((*self.id).recv_cq_channel).read() };
+        if ch.is_null() {
+            -1
+        } else {
+            // SAFETY: a live completion channel.
+            unsafe { (*ch).fd }
+        }
+    }
+
+    pub(super) fn qp(&self) -> *mut ibv_qp {
+        if self.id.is_null() {
+            return null_mut();
+        }
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.id).qp).read() }
+    }
+
+    pub(super) fn pd(&self) -> *mut ibv_pd {
+        if self.id.is_null() {
+            return null_mut();
+        }
+        // SAFETY: as above.
+        unsafe { addr_of!((*self.id).pd).read() }
+    }
+
+    /// The address family of the id's source address (what `rsocket` was given).
+    pub(super) fn family(&self) -> c_int {
+        if self.id.is_null() {
+            return 0;
+        }
+        // SAFETY: as above; every member of the union starts with the family.
+        c_int::from(unsafe { addr_of!((*self.id).route.addr.src.src_addr.sa_family).read() })
+    }
+
+    /// Bytes before the connection data in the CM private data: the `AF_IB` connect header rdma-core leaves room
+    /// for (36 bytes), none for IP addresses (the kernel adds its own).
+    pub(super) fn conn_data_offset(&self) -> usize {
+        if self.family() == AF_IB {
+            36
+        } else {
+            0
+        }
+    }
+
+    pub(super) fn nonblocking(&self, flags: c_int) -> bool {
+        (self.fd_flags & libc::O_NONBLOCK) != 0 || (flags & libc::MSG_DONTWAIT) != 0
+    }
+
+    // ---- endpoint set-up ---------------------------------------------------------------------------------------
+
+    fn set_qp_size(&mut self) {
+        // SAFETY: the id is on a device once its address is resolved or a request arrived.
+        let max = unsafe { crate::verbs::query_device((*self.id).verbs) }
+            .map(|c| c.max_qp_wr.clamp(0, i32::from(QP_MAX_SIZE)) as u16)
+            .unwrap_or(QP_MAX_SIZE);
+        self.sq_size = self.sq_size.clamp(QP_MIN_SIZE, max.max(QP_MIN_SIZE));
+        self.rq_size = self.rq_size.clamp(QP_MIN_SIZE, max.max(QP_MIN_SIZE));
+    }
+
+    /// `rs_create_ep`: CQ, QP, buffers, and the receive queue filled.
+    pub(super) fn create_ep(&mut self) -> Result<()> {
+        self.set_qp_size();
+        let id = self.id;
+        // SAFETY: the id is live and on a device (`verbs` set).
+        let (ctx, transport) = unsafe {
+            let ctx = (*id).verbs;
+            (ctx, ffi::enum_raw(addr_of!((*(*ctx).device).transport_type)))
+        };
+        if transport == ibv_transport_type::IBV_TRANSPORT_IWARP as u32 {
+            self.opts |= OPT_MSG_SEND;
+        }
+        // SAFETY: `ctx` is the id's open context; the channel and CQ are stored in the id, which
+        // rdma_destroy_qp destroys them from (as rdma-core's rsocket relies on).
+        unsafe {
+            let ch = ibv_create_comp_channel(ctx);
+            if ch.is_null() {
+                return Err(Errno::last());
+            }
+            let cqe = c_int::from(self.sq_size) + c_int::from(self.rq_size);
+            let cq = ibv_create_cq(ctx, cqe, id.cast(), ch, 0);
+            if cq.is_null() {
+                let e = Errno::last();
+                ibv_destroy_comp_channel(ch);
+                return Err(e);
+            }
+            set_nonblock((*ch).fd);
+            req_notify(cq)?;
+            addr_of_mut!((*id).recv_cq_channel).write(ch);
+            addr_of_mut!((*id).send_cq_channel).write(ch);
+            addr_of_mut!((*id).recv_cq).write(cq);
+            addr_of_mut!((*id).send_cq).write(cq);
+
+            let mut attr = MaybeUninit::<ibv_qp_init_attr>::zeroed();
+            let a = attr.as_mut_ptr();
+            addr_of_mut!((*a).qp_context).write(null_mut());
+            addr_of_mut!((*a).send_cq).write(cq);
+            addr_of_mut!((*a).recv_cq).write(cq);
+            addr_of_mut!((*a).qp_type).write(ibv_qp_type::IBV_QPT_RC);
+            addr_of_mut!((*a).sq_sig_all).write(1);
+            addr_of_mut!((*a).cap.max_send_wr).write(u32::from(self.sq_size));
+            addr_of_mut!((*a).cap.max_recv_wr).write(u32::from(self.rq_size));
+            addr_of_mut!((*a).cap.max_send_sge).write(2);
+            addr_of_mut!((*a).cap.max_recv_sge).write(1);
+            addr_of_mut!((*a).cap.max_inline_data).write(u32::from(self.sq_inline));
+            if cm::qp::rdma_create_qp(id, null_mut(), a) != 0 {
+                return Err(Errno::last());
+            }
+            self.sq_inline = addr_of!((*a).cap.max_inline_data).read().min(u32::from(u16::MAX)) as u16;
+        }
+        if self.opts & OPT_MSG_SEND != 0 && self.sq_inline < 4 {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        self.init_bufs()?;
+        for _ in 0..self.rq_size {
+            self.post_recv()?;
+        }
+        Ok(())
+    }
+
+    /// `rs_init_bufs`.
+    fn init_bufs(&mut self) -> Result<()> {
+        let pd = self.pd();
+        let local = ibv_access_flags::IBV_ACCESS_LOCAL_WRITE as c_int;
+        let remote = local | ibv_access_flags::IBV_ACCESS_REMOTE_WRITE as c_int;
+        self.rmsg = vec![(0, 0); usize::from(self.rq_size) + 1];
+        let mut total_sbuf = self.sbuf_size as usize;
+        if usize::from(self.sq_inline) < size_of::<RsSge>() {
+            total_sbuf += size_of::<RsSge>() * QP_CTRL_SIZE as usize;
+        }
+        self.sbuf = Some(RegBuf::new(pd, total_sbuf, local)?);
+        let tlen = size_of::<RsSge>() * SGL_SIZE + size_of::<RsIomap>() * usize::from(self.target_iomap_size);
+        self.target = Some(RegBuf::new(pd, tlen, remote)?);
+        let mut total_rbuf = self.rbuf_size as usize;
+        if self.opts & OPT_MSG_SEND != 0 {
+            total_rbuf += usize::from(self.rq_size) * 4;
+        }
+        self.rbuf = Some(RegBuf::new(pd, total_rbuf, remote)?);
+        self.ssgl_off = 0;
+        self.sbuf_bytes_avail = self.sbuf_size;
+        self.rbuf_free_offset = self.rbuf_size >> 1;
+        self.rbuf_bytes_avail = i64::from(self.rbuf_size >> 1);
+        self.sqe_avail = i32::from(self.sq_size) - self.ctrl_max_seqno as i32;
+        self.rseq_comp = self.rq_size >> 1;
+        Ok(())
+    }
+
+    /// Our connection data (`rs_format_conn_data`).
+    pub(super) fn conn_data(&self) -> ConnData {
+        let (t, r) = (self.target.as_ref(), self.rbuf.as_ref());
+        ConnData {
+            version: 1,
+            flags: CONN_FLAG_IOMAP | if host_is_net() { CONN_FLAG_NET } else { 0 },
+            credits: self.rq_size,
+            target_iomap_size: value_to_scale(i32::from(self.target_iomap_size), 8) as u8,
+            target_sgl: RsSge {
+                addr: t.map_or(0, RegBuf::addr),
+                key: t.map_or(0, RegBuf::rkey),
+                length: SGL_SIZE as u32,
+            },
+            data_buf: RsSge {
+                addr: r.map_or(0, RegBuf::addr),
+                key: r.map_or(0, RegBuf::rkey),
+                length: self.rbuf_size >> 1,
+            },
+        }
+    }
+
+    /// Takes in the peer's connection data (`rs_save_conn_data`).
+    pub(super) fn save_conn_data(&mut self, c: &ConnData) {
+        self.remote_sgl = c.target_sgl;
+        self.remote_sge = 1;
+        if host_is_net() != ((c.flags & CONN_FLAG_NET) != 0) {
+            self.opts |= OPT_SWAP_SGL;
+        }
+        if c.flags & CONN_FLAG_IOMAP != 0 {
+            self.remote_iomap = RsSge {
+                addr: c.target_sgl.addr + (size_of::<RsSge>() as u64) * u64::from(c.target_sgl.length),
+                length: scale_to_value(i32::from(c.target_iomap_size), 8) as u32,
+                key: c.target_sgl.key,
+            };
+        }
+        self.set_target(0, c.data_buf);
+        self.sseq_comp = c.credits;
+    }
+
+    // ---- the target SGL (written by the peer) -------------------------------------------------------------
+
+    fn target_ptr(&self, i: usize) -> *mut RsSge {
+        let t = self.target.as_ref().map_or(null_mut(), |t| t.ptr);
+        // SAFETY: the target buffer holds SGL_SIZE entries first; `i` < SGL_SIZE.
+        unsafe { t.cast::<RsSge>().add(i) }
+    }
+
+    pub(super) fn target(&self, i: usize) -> RsSge {
+        if self.target.is_none() {
+            return RsSge::default();
+        }
+        // SAFETY: a live, aligned entry; the peer's RDMA writes make a volatile read necessary.
+        unsafe { self.target_ptr(i).read_volatile() }
+    }
+
+    fn set_target(&mut self, i: usize, s: RsSge) {
+        if self.target.is_none() {
+            return;
+        }
+        // SAFETY: as above.
+        unsafe { self.target_ptr(i).write_volatile(s) }
+    }
+
+    /// The iomap table entries the peer wrote (for `riowrite`).
+    pub(super) fn target_iomap(&self, i: usize) -> RsIomap {
+        let t = self.target.as_ref().map_or(null_mut(), |t| t.ptr);
+        // SAFETY: the table follows the SGL; `i` < target_iomap_size, the count the buffer was sized for.
+        unsafe { t.add(size_of::<RsSge>() * SGL_SIZE).cast::<RsIomap>().add(i).read_volatile() }
+    }
+
+    // ---- posting -----------------------------------------------------------------------------------------------
+
+    fn post_recv(&mut self) -> Result<()> {
+        let mut wr = ibv_recv_wr { wr_id: WR_ID_RECV, next: null_mut(), sg_list: null_mut(), num_sge: 0 };
+        let mut sge = ibv_sge { addr: 0, length: 4, lkey: 0 };
+        if self.opts & OPT_MSG_SEND != 0 {
+            // A 4-byte slot after the receive buffer for the message.
+            let Some(rbuf) = self.rbuf.as_ref() else { return Err(Errno::EINVAL) };
+            wr.wr_id = WR_ID_RECV | u64::from(self.rbuf_msg_index);
+            sge.addr = rbuf.addr() + u64::from(self.rbuf_size) + 4 * u64::from(self.rbuf_msg_index);
+            sge.lkey = rbuf.lkey();
+            wr.sg_list = &mut sge;
+            wr.num_sge = 1;
+            self.rbuf_msg_index += 1;
+            if self.rbuf_msg_index == u32::from(self.rq_size) {
+                self.rbuf_msg_index = 0;
+            }
+        }
+        // SAFETY: the QP is live; a receive of no scatter entry only consumes the immediate.
+        unsafe { post_recv(self.qp(), &mut wr) }
+    }
+
+    /// A zero-length RDMA write with immediate `m` (control messages), or on iWARP a 4-byte inline send.
+    pub(super) fn post_msg(&mut self, m: u32) -> Result<()> {
+        if self.opts & OPT_MSG_SEND != 0 {
+            return self.post_send_msg(m, u64::from(m));
+        }
+        self.post_write_msg(&mut [], m, 0, 0, 0)
+    }
+
+    /// The 4-byte inline send of message `m` (`OPT_MSG_SEND`).
+    fn post_send_msg(&mut self, m: u32, wr_id: u64) -> Result<()> {
+        let v = m;
+        let mut sge = [ibv_sge { addr: &v as *const u32 as u64, length: 4, lkey: 0 }];
+        // SAFETY: as in post_write.
+        let mut wr: ibv_send_wr = unsafe { std::mem::zeroed() };
+        wr.wr_id = wr_id;
+        wr.sg_list = sge.as_mut_ptr();
+        wr.num_sge = 1;
+        wr.opcode = ibv_wr_opcode::IBV_WR_SEND;
+        wr.send_flags = ibv_send_flags::IBV_SEND_INLINE as u32;
+        // SAFETY: the QP is live; the data is inline (copied at post time).
+        unsafe { post_send(self.qp(), &mut wr) }
+    }
+
+    /// An RDMA write of `sges` (no immediate) to `addr`/`rkey`; `wr_data` comes back in the completion.
+    pub(super) fn post_write(
+        &mut self,
+        sges: &mut [ibv_sge],
+        wr_data: u32,
+        flags: u32,
+        addr: u64,
+        rkey: u32,
+    ) -> Result<()> {
+        // SAFETY: zero is a valid ibv_send_wr (null pointers, opcode 0 = RDMA_WRITE, integer unions).
+        let mut wr: ibv_send_wr = unsafe { std::mem::zeroed() };
+        wr.wr_id = u64::from(wr_data);
+        wr.sg_list = if sges.is_empty() { null_mut() } else { sges.as_mut_ptr() };
+        wr.num_sge = sges.len() as c_int;
+        wr.opcode = ibv_wr_opcode::IBV_WR_RDMA_WRITE;
+        wr.send_flags = flags;
+        wr.wr.rdma = ibv_send_wr_rdma { remote_addr: addr, rkey };
+        // SAFETY: the QP is live; the scatter entries point into registered memory (or inline data).
+        unsafe { post_send(self.qp(), &mut wr) }
+    }
+
+    /// An RDMA write with immediate `m` (every message the peer sees).
+    pub(super) fn post_write_msg(
+        &mut self,
+        sges: &mut [ibv_sge],
+        m: u32,
+        flags: u32,
+        addr: u64,
+        rkey: u32,
+    ) -> Result<()> {
+        if self.opts & OPT_MSG_SEND != 0 {
+            self.post_write(sges, m, flags, addr, rkey)?;
+            return self.post_send_msg(m, u64::from(msg(msg_op(m), 0)) | WR_ID_MSG_SEND);
+        }
+        // SAFETY: as in post_write.
+        let mut wr: ibv_send_wr = unsafe { std::mem::zeroed() };
+        wr.wr_id = u64::from(m);
+        wr.sg_list = if sges.is_empty() { null_mut() } else { sges.as_mut_ptr() };
+        wr.num_sge = sges.len() as c_int;
+        wr.opcode = ibv_wr_opcode::IBV_WR_RDMA_WRITE_WITH_IMM;
+        wr.send_flags = flags;
+        wr.imm = ibv_send_wr_imm { imm_data: m.to_be() };
+        wr.wr.rdma = ibv_send_wr_rdma { remote_addr: addr, rkey };
+        // SAFETY: as in post_write.
+        unsafe { post_send(self.qp(), &mut wr) }
+    }
+
+    /// Counts one more message sent against the peer's credits.
+    pub(super) fn bump_sseq(&mut self) {
+        self.sseq_no = self.sseq_no.wrapping_add(1);
+    }
+
+    /// `rs_write_data`: one data message of `len` bytes into the current target entry (updated first, before the
+    /// peer may replace it).
+    pub(super) fn write_data(&mut self, sges: &mut [ibv_sge], len: u32, flags: u32) -> Result<()> {
+        self.sseq_no = self.sseq_no.wrapping_add(1);
+        self.sqe_avail -= if self.opts & OPT_MSG_SEND != 0 { 2 } else { 1 };
+        self.sbuf_bytes_avail -= len;
+        let mut t = self.target(self.target_sge);
+        let (addr, rkey) = (t.addr, t.key);
+        t.addr += u64::from(len);
+        t.length -= len;
+        let i = self.target_sge;
+        self.set_target(i, t);
+        if t.length == 0 {
+            self.target_sge = (self.target_sge + 1) % SGL_SIZE;
+        }
+        self.post_write_msg(sges, msg(OP_DATA, len), flags, addr, rkey)
+    }
+
+    /// Copies `len` bytes from `src` into the send ring at `ssgl_off` and returns the one or two scatter entries
+    /// covering them (the ring wraps).
+    pub(super) fn stage(&mut self, src: &mut dyn FnMut(*mut u8, usize), len: u32) -> ([ibv_sge; 2], usize) {
+        let Some(sbuf) = self.sbuf.as_ref() else { return ([ibv_sge { addr: 0, length: 0, lkey: 0 }; 2], 0) };
+        let lkey = sbuf.lkey();
+        let base = sbuf.ptr;
+        let left = self.sbuf_size - self.ssgl_off;
+        let mut sges = [ibv_sge { addr: 0, length: 0, lkey }; 2];
+        // SAFETY: offsets stay inside the send ring (ssgl_off < sbuf_size, lengths bounded by what is left).
+        let at = unsafe { base.add(self.ssgl_off as usize) };
+        if len <= left {
+            src(at, len as usize);
+            sges[0] = ibv_sge { addr: at as u64, length: len, lkey };
+            self.ssgl_off = if len < left { self.ssgl_off + len } else { 0 };
+            (sges, 1)
+        } else {
+            src(at, left as usize);
+            src(base, (len - left) as usize);
+            sges[0] = ibv_sge { addr: at as u64, length: left, lkey };
+            sges[1] = ibv_sge { addr: base as u64, length: len - left, lkey };
+            self.ssgl_off = len - left;
+            (sges, 2)
+        }
+    }
+
+    // ---- credits -----------------------------------------------------------------------------------------------
+
+    fn ctrl_avail(&self) -> bool {
+        self.ctrl_seqno != self.ctrl_max_seqno
+    }
+
+    /// `rs_send_credits`: grants credits, and the next half of the receive buffer when it is free.
+    fn send_credits(&mut self) {
+        self.ctrl_seqno = self.ctrl_seqno.wrapping_add(1);
+        self.rseq_comp = self.rseq_no.wrapping_add(self.rq_size >> 1);
+        let grant = msg(OP_SGL, u32::from(self.rseq_no.wrapping_add(self.rq_size)));
+        let half = self.rbuf_size >> 1;
+        if self.rbuf_bytes_avail >= i64::from(half) {
+            if self.opts & OPT_MSG_SEND != 0 {
+                self.ctrl_seqno = self.ctrl_seqno.wrapping_add(1);
+            }
+            let Some(rbuf) = self.rbuf.as_ref() else { return };
+            let mut sge =
+                RsSge { addr: rbuf.addr() + u64::from(self.rbuf_free_offset), key: rbuf.rkey(), length: half };
+            if self.opts & OPT_SWAP_SGL != 0 {
+                sge = sge.swapped();
+            }
+            let bytes = sge.to_ne_bytes();
+            let dest = self.remote_sgl.addr + u64::from(self.remote_sge) * size_of::<RsSge>() as u64;
+            let rkey = self.remote_sgl.key;
+            let r = if usize::from(self.sq_inline) >= bytes.len() {
+                let mut s = [ibv_sge { addr: bytes.as_ptr() as u64, length: bytes.len() as u32, lkey: 0 }];
+                self.post_write_msg(&mut s, grant, ibv_send_flags::IBV_SEND_INLINE as u32, dest, rkey)
+            } else {
+                // The control slots after the send ring.
+                let Some(sbuf) = self.sbuf.as_ref() else { return };
+                let slot = (self.ctrl_seqno & (QP_CTRL_SIZE - 1)) as usize;
+                // SAFETY: init_bufs reserved QP_CTRL_SIZE 16-byte slots after the ring when inline is this small.
+                let p = unsafe { sbuf.ptr.add(self.sbuf_size as usize + 16 * slot) };
+                // SAFETY: as above.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, 16) };
+                let mut s = [ibv_sge { addr: p as u64, length: 16, lkey: sbuf.lkey() }];
+                self.post_write_msg(&mut s, grant, 0, dest, rkey)
+            };
+            if let Err(e) = r {
+                log::debug!("rsocket: posting credits failed: {e:?}");
+            }
+            self.rbuf_bytes_avail -= i64::from(half);
+            self.rbuf_free_offset += half;
+            if self.rbuf_free_offset >= self.rbuf_size {
+                self.rbuf_free_offset = 0;
+            }
+            self.remote_sge += 1;
+            if self.remote_sge == self.remote_sgl.length {
+                self.remote_sge = 0;
+            }
+        } else if let Err(e) = self.post_msg(grant) {
+            log::debug!("rsocket: posting credits failed: {e:?}");
+        }
+    }
+
+    fn give_credits(&self) -> bool {
+        // With OPT_MSG_SEND a grant may take two control slots.
+        let ctrl = if self.opts & OPT_MSG_SEND != 0 {
+            (self.ctrl_seqno.wrapping_add(1).wrapping_sub(self.ctrl_max_seqno) as i32) < 0
+        } else {
+            self.ctrl_avail()
+        };
+        (self.rbuf_bytes_avail >= i64::from(self.rbuf_size >> 1)
+            || (self.rseq_no.wrapping_sub(self.rseq_comp) as i16) >= 0)
+            && ctrl
+            && (self.state & RS_CONNECTED) != 0
+    }
+
+    pub(super) fn update_credits(&mut self) {
+        if self.give_credits() {
+            self.send_credits();
+        }
+    }
+
+    // ---- completions -------------------------------------------------------------------------------------------
+
+    /// `rs_poll_cq`: takes in every completion, then reposts the receives consumed.
+    pub(super) fn poll_cq(&mut self) -> Result<()> {
+        let cq = self.cq();
+        if cq.is_null() {
+            return Ok(());
+        }
+        let mut rcnt = 0u32;
+        let mut wcs: [MaybeUninit<ibv_wc>; 16] = [MaybeUninit::zeroed(); 16];
+        loop {
+            // SAFETY: the CQ is live; `wcs` has room for 16 completions.
+            let n = unsafe { poll_cq(cq, 16, wcs.as_mut_ptr().cast()) };
+            if n < 0 {
+                return Err(Errno(-n));
+            }
+            if n == 0 {
+                break;
+            }
+            for w in &wcs[..n as usize] {
+                let p = w.as_ptr();
+                // SAFETY: the provider filled the first `n` entries; the status enum is read as an integer.
+                let (wr_id, status, flags, imm) = unsafe {
+                    (
+                        addr_of!((*p).wr_id).read(),
+                        ffi::enum_raw(addr_of!((*p).status)),
+                        addr_of!((*p).wc_flags).read(),
+                        addr_of!((*p).imm.imm_data).read(),
+                    )
+                };
+                let ok = status == ibv_wc_status::IBV_WC_SUCCESS as u32;
+                if wr_id & WR_ID_RECV != 0 {
+                    if !ok {
+                        continue;
+                    }
+                    rcnt += 1;
+                    let m = if flags & ibv_wc_flags::IBV_WC_WITH_IMM as u32 != 0 {
+                        u32::from_be(imm)
+                    } else if self.opts & OPT_MSG_SEND != 0 {
+                        let slot = u64::from(wr_id as u32).min(u64::from(self.rq_size.saturating_sub(1)));
+                        let Some(rbuf) = self.rbuf.as_ref() else { continue };
+                        // SAFETY: the slot lies in the message area after the receive buffer.
+                        unsafe {
+                            (rbuf.ptr.add(self.rbuf_size as usize + 4 * slot as usize) as *const u32).read_unaligned()
+                        }
+                    } else {
+                        continue;
+                    };
+                    match msg_op(m) {
+                        OP_SGL => self.sseq_comp = msg_data(m) as u16,
+                        OP_IOMAP_SGL => {}
+                        // After a disconnect the remaining completions of the batch are still taken in (send
+                        // completions only: the peer sends nothing after it); receives are no longer reposted.
+                        OP_CTRL => match msg_data(m) {
+                            CTRL_DISCONNECT => self.state = RS_DISCONNECTED,
+                            CTRL_SHUTDOWN => {
+                                if self.state & RS_WRITABLE != 0 {
+                                    self.state &= !RS_READABLE;
+                                } else {
+                                    self.state = RS_DISCONNECTED;
+                                }
+                            }
+                            _ => {}
+                        },
+                        OP_WRITE => {}
+                        op => {
+                            self.rmsg[self.rmsg_tail] = (op, msg_data(m));
+                            self.rmsg_tail = (self.rmsg_tail + 1) % self.rmsg.len();
+                        }
+                    }
+                } else {
+                    let m = wr_id as u32;
+                    match msg_op(m) {
+                        OP_SGL => self.ctrl_max_seqno = self.ctrl_max_seqno.wrapping_add(1),
+                        OP_CTRL => {
+                            self.ctrl_max_seqno = self.ctrl_max_seqno.wrapping_add(1);
+                            if msg_data(m) == CTRL_DISCONNECT {
+                                self.state = RS_DISCONNECTED;
+                            }
+                        }
+                        OP_IOMAP_SGL => {
+                            self.sqe_avail += 1;
+                            if wr_id & WR_ID_MSG_SEND == 0 {
+                                self.sbuf_bytes_avail += size_of::<RsIomap>() as u32;
+                            }
+                        }
+                        _ => {
+                            self.sqe_avail += 1;
+                            self.sbuf_bytes_avail += msg_data(m);
+                        }
+                    }
+                    if !ok && self.state & RS_CONNECTED != 0 {
+                        log::debug!("rsocket {}: send completion status {status}", self.cm_fd());
+                        self.state = RS_ERROR;
+                        self.err = libc::EIO;
+                    }
+                }
+            }
+        }
+        if self.state & RS_CONNECTED != 0 {
+            for _ in 0..rcnt {
+                if let Err(e) = self.post_recv() {
+                    self.state = RS_ERROR;
+                    self.err = e.0;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `rs_get_cq_event` on the (non-blocking) completion channel.
+    pub(super) fn get_cq_event(&mut self) -> Result<()> {
+        if !self.cq_armed {
+            return Ok(());
+        }
+        // SAFETY: the id's completion channel is live.
+        let ch = unsafe { addr_of!((*self.id).recv_cq_channel).read() };
+        let mut cq = null_mut();
+        let mut ctx = null_mut();
+        // SAFETY: as above; out-parameters are ours.
+        if unsafe { ibv_get_cq_event(ch, &mut cq, &mut ctx) } != 0 {
+            let e = Errno::last();
+            if e != Errno::EAGAIN && e != Errno::EINTR {
+                self.state = RS_ERROR;
+            }
+            return Err(e);
+        }
+        self.unack_cqe += 1;
+        if self.unack_cqe >= u32::from(self.sq_size) + u32::from(self.rq_size) {
+            // SAFETY: the events were taken from this CQ.
+            unsafe { ibv_ack_cq_events(self.cq(), self.unack_cqe) };
+            self.unack_cqe = 0;
+        }
+        self.cq_armed = false;
+        Ok(())
+    }
+
+    /// Arms the CQ for the next completion event.
+    pub(super) fn arm(&mut self) {
+        // SAFETY: the CQ is live.
+        if unsafe { req_notify(self.cq()) }.is_ok() {
+            self.cq_armed = true;
+        }
+    }
+
+    /// Reads the id's next CM event, if any (non-blocking): a `DISCONNECTED` of a connected rsocket marks it
+    /// disconnected (the peer closed or died).
+    pub(super) fn handle_cm_event(&mut self) {
+        if self.state & RS_OPENING != 0 {
+            let _ = self.do_connect();
+            return;
+        }
+        let Ok(id) = crate::state::lookup_id(self.id) else { return };
+        if cm::event::complete(&id).is_ok() {
+            let ev = id.event();
+            // SAFETY: the id's current event, live until the next complete or destroy.
+            let kind = unsafe { ffi::enum_raw(addr_of!((*ev).event)) };
+            if kind == rdma_cm_event_type::RDMA_CM_EVENT_DISCONNECTED as u32 && self.state & RS_CONNECTED != 0 {
+                log::debug!("rsocket {}: peer disconnected", self.cm_fd());
+                self.state = RS_DISCONNECTED;
+            }
+        }
+    }
+
+    // ---- tests -------------------------------------------------------------------------------------------------
+
+    pub(super) fn can_send(&self) -> bool {
+        self.sqe_avail > if self.opts & OPT_MSG_SEND != 0 { 1 } else { 0 }
+            && self.sbuf_bytes_avail >= SNDLOWAT
+            && self.sseq_no != self.sseq_comp
+            && self.target(self.target_sge).length != 0
+    }
+
+    /// The target SGL entry the next data goes to.
+    pub(super) fn target_sge_index(&self) -> usize {
+        self.target_sge
+    }
+
+    pub(super) fn have_rdata(&self) -> bool {
+        self.rmsg_head != self.rmsg_tail
+    }
+
+    // ---- connection establishment ------------------------------------------------------------------------------
+
+    /// `rs_do_connect`: advances the active (or accepting) side as far as it can without waiting. `EINPROGRESS`
+    /// when a CM event is still to come; any other failure moves the rsocket to the connect-error state.
+    pub(super) fn do_connect(&mut self) -> Result<()> {
+        #[derive(Clone, Copy)]
+        enum Next {
+            ResolveAddr,
+            CompleteAddr,
+            ResolveRoute,
+            CompleteRoute,
+            Connect,
+            CompleteConnect,
+            Connected,
+            CompleteAccept,
+        }
+        let mut next = match self.state {
+            RS_INIT | RS_BOUND => Next::ResolveAddr,
+            RS_RESOLVING_ADDR => Next::CompleteAddr,
+            RS_RESOLVING_ROUTE => Next::CompleteRoute,
+            RS_CONNECTING => Next::CompleteConnect,
+            RS_ACCEPTING => Next::CompleteAccept,
+            RS_CONNECT_ERROR | RS_DISCONNECTED | RS_ERROR => return Err(Errno::ENOTCONN),
+            s => return if s & RS_CONNECTED != 0 { Ok(()) } else { Err(Errno::EINVAL) },
+        };
+        let Ok(cid) = crate::state::lookup_id(self.id) else { return Err(Errno::EBADF) };
+        let id = self.id;
+        let r: Result<()> = loop {
+            match next {
+                Next::ResolveAddr => {
+                    let to = 1000 << self.retries.min(20);
+                    self.retries += 1;
+                    // SAFETY: the id is live; the destination is its own `dst_addr` (copied by the call).
+                    let dst = unsafe { addr_of_mut!((*id).route.addr.dst).cast::<libc::sockaddr>() };
+                    // SAFETY: as above.
+                    match cm_call(unsafe { cm::addr::rdma_resolve_addr(id, null_mut(), dst, to) }) {
+                        Ok(()) => next = Next::ResolveRoute,
+                        Err(e) => {
+                            if e == Errno::EAGAIN {
+                                self.state = RS_RESOLVING_ADDR;
+                            }
+                            break Err(e);
+                        }
+                    }
+                }
+                Next::CompleteAddr => match cm::event::complete(&cid) {
+                    Ok(()) => {
+                        self.retries = 0;
+                        next = Next::ResolveRoute;
+                    }
+                    Err(Errno::ETIMEDOUT) if self.retries <= CONN_RETRIES => next = Next::ResolveAddr,
+                    Err(e) => break Err(e),
+                },
+                Next::ResolveRoute => {
+                    let to = 1000 << self.retries.min(20);
+                    self.retries += 1;
+                    if let Some(mut path) = self.route.take() {
+                        // SAFETY: `path` is the application's ibv_path_data array, `path.len()` bytes.
+                        let r = cm_call(unsafe {
+                            cm::id::rdma_set_option(
+                                id,
+                                RDMA_OPTION_IB,
+                                RDMA_OPTION_IB_PATH,
+                                path.as_mut_ptr().cast(),
+                                path.len(),
+                            )
+                        });
+                        match r {
+                            Ok(()) => {
+                                self.state = RS_RESOLVING_ROUTE;
+                                next = Next::CompleteRoute;
+                            }
+                            Err(e) => break Err(e),
+                        }
+                    } else {
+                        // SAFETY: the id is live.
+                        match cm_call(unsafe { cm::addr::rdma_resolve_route(id, to) }) {
+                            Ok(()) => next = Next::Connect,
+                            Err(e) => {
+                                if e == Errno::EAGAIN {
+                                    self.state = RS_RESOLVING_ROUTE;
+                                }
+                                break Err(e);
+                            }
+                        }
+                    }
+                }
+                Next::CompleteRoute => match cm::event::complete(&cid) {
+                    Ok(()) => next = Next::Connect,
+                    Err(Errno::ETIMEDOUT) if self.retries <= CONN_RETRIES => next = Next::ResolveRoute,
+                    Err(e) => break Err(e),
+                },
+                Next::Connect => {
+                    if let Err(e) = self.create_ep() {
+                        break Err(e);
+                    }
+                    let off = self.conn_data_offset();
+                    let mut pdata = vec![0u8; off + CONN_DATA_LEN];
+                    pdata[off..].copy_from_slice(&self.conn_data().to_bytes());
+                    // SAFETY: zero is a valid rdma_conn_param (integers and a NULL pointer).
+                    let mut param: rdma_conn_param = unsafe { std::mem::zeroed() };
+                    param.private_data = pdata.as_ptr().cast();
+                    param.private_data_len = pdata.len() as u8;
+                    param.flow_control = 1;
+                    param.retry_count = 7;
+                    param.rnr_retry_count = 7;
+                    if self.opts & OPT_MSG_SEND != 0 {
+                        // iWARP peers issue an RDMA read while connecting.
+                        param.initiator_depth = 1;
+                    }
+                    self.retries = 0;
+                    // SAFETY: the id is live; `param` and its private data outlive the call (copied by it).
+                    match cm_call(unsafe { cm::conn::rdma_connect(id, &mut param) }) {
+                        Ok(()) => next = Next::Connected,
+                        Err(e) => {
+                            if e == Errno::EAGAIN {
+                                self.state = RS_CONNECTING;
+                            }
+                            break Err(e);
+                        }
+                    }
+                }
+                Next::CompleteConnect => match cm::event::complete(&cid) {
+                    Ok(()) => next = Next::Connected,
+                    Err(e) => break Err(e),
+                },
+                Next::Connected => {
+                    let ev = cid.event();
+                    let resp = if ev.is_null() {
+                        None
+                    } else {
+                        // SAFETY: the id's current event; its private data is `private_data_len` bytes.
+                        unsafe {
+                            let c = addr_of!((*ev).param.conn).read();
+                            if c.private_data.is_null() {
+                                None
+                            } else {
+                                let b = std::slice::from_raw_parts(
+                                    c.private_data.cast::<u8>(),
+                                    usize::from(c.private_data_len),
+                                );
+                                ConnData::parse(b)
+                            }
+                        }
+                    };
+                    match resp {
+                        Some(c) if c.version == 1 => {
+                            self.save_conn_data(&c);
+                            self.state = RS_CONNECT_RDWR;
+                            break Ok(());
+                        }
+                        _ => break Err(Errno::EOPNOTSUPP),
+                    }
+                }
+                Next::CompleteAccept => match cm::event::complete(&cid) {
+                    Ok(()) => {
+                        self.state = RS_CONNECT_RDWR;
+                        break Ok(());
+                    }
+                    Err(e) => break Err(e),
+                },
+            }
+        };
+        match r {
+            Ok(()) => Ok(()),
+            Err(e) if e == Errno::EAGAIN => Err(Errno(libc::EINPROGRESS)),
+            Err(e) => {
+                log::debug!("rsocket {}: connection failed: {e:?}", self.cm_fd());
+                self.state = RS_CONNECT_ERROR;
+                self.err = e.0;
+                Err(e)
+            }
+        }
+    }
+
+    /// Frees the QP, buffers and id (`rs_free`): after this the rsocket is closed.
+    pub(super) fn free(&mut self) {
+        if self.id.is_null() {
+            return;
+        }
+        super::iomap::free_all(self);
+        self.sbuf = None;
+        self.rbuf = None;
+        self.target = None;
+        // SAFETY: the id is live; its QP and CQ are ours and nobody uses them after this.
+        unsafe {
+            if !self.qp().is_null() {
+                if self.unack_cqe > 0 {
+                    ibv_ack_cq_events(self.cq(), self.unack_cqe);
+                }
+                cm::qp::rdma_destroy_qp(self.id);
+            }
+            cm::id::rdma_destroy_id(self.id);
+        }
+        self.id = null_mut();
+        self.state = RS_CLOSED;
+    }
+
+    /// Moves the QP to the error state (rdma-core's `ucma_shutdown` on RoCE/IB): flushes the receives, which
+    /// wakes anyone waiting on the CQ.
+    pub(super) fn qp_to_err(&mut self) {
+        let qp = self.qp();
+        if qp.is_null() {
+            return;
+        }
+        let mut attr = QpAttr::with_state(ibv_qp_state::IBV_QPS_ERR as u32);
+        // SAFETY: the QP is live.
+        let _ = unsafe { crate::verbs::modify_qp(qp, &mut attr, ibv_qp_attr_mask::IBV_QP_STATE as c_int) };
+    }
+
+    /// Copies up to `len` received bytes into `dst` (an iovec cursor), consuming them unless `peek`. Returns the
+    /// bytes copied.
+    pub(super) fn copy_out(&mut self, dst: &mut super::IoCursor, mut len: usize, peek: bool) -> usize {
+        let Some(rbuf) = self.rbuf.as_ref() else { return 0 };
+        let base = rbuf.ptr;
+        let size = self.rbuf_size as usize;
+        let (mut head, mut off) = (self.rmsg_head, self.rbuf_offset as usize);
+        let mut done = 0;
+        while len > 0 && head != self.rmsg_tail {
+            let avail = self.rmsg[head].1 as usize;
+            let rsize;
+            if len < avail {
+                rsize = len;
+                if !peek {
+                    self.rmsg[head].1 -= len as u32;
+                }
+            } else {
+                rsize = avail;
+                if !peek {
+                    self.rseq_no = self.rseq_no.wrapping_add(1);
+                }
+                head = (head + 1) % self.rmsg.len();
+            }
+            let mut left = rsize;
+            while left > 0 {
+                let chunk = left.min(size - off);
+                // SAFETY: `off + chunk` <= the receive buffer's size.
+                dst.write(unsafe { base.add(off) }, chunk);
+                off += chunk;
+                if off == size {
+                    off = 0;
+                }
+                left -= chunk;
+            }
+            done += rsize;
+            len -= rsize;
+            if !peek {
+                self.rbuf_bytes_avail += rsize as i64;
+                self.rmsg_head = head;
+                self.rbuf_offset = off as u32;
+            }
+        }
+        done
+    }
+}
+
+/// -1-with-errno of a librdmacm call as a Result.
+pub(super) fn cm_call(ret: c_int) -> Result<()> {
+    if ret == 0 {
+        Ok(())
+    } else {
+        Err(Errno::last())
+    }
+}
+
+/// Sets `O_NONBLOCK` on `fd`.
+pub(super) fn set_nonblock(fd: c_int) {
+    // SAFETY: fcntl on a descriptor we own; failures leave it as it was.
+    unsafe {
+        let fl = libc::fcntl(fd, libc::F_GETFL);
+        if fl >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NONBLOCK);
+        }
+    }
+}
+
+/// `ibv_post_send` (a `verbs.h` inline: the context's op).
+///
+/// # Safety
+/// `qp` is a live QP; `wr` a valid work request list.
+unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<()> {
+    let mut bad = null_mut();
+    // SAFETY: the caller's contract; the ops table is filled by the provider.
+    let r = unsafe {
+        let ctx = (*qp).context;
+        match (*ctx).ops.post_send {
+            Some(f) => f(qp, wr, &mut bad),
+            None => libc::EOPNOTSUPP,
+        }
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(Errno(r))
+    }
+}
+
+/// `ibv_post_recv`.
+///
+/// # Safety
+/// As [`post_send`].
+unsafe fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr) -> Result<()> {
+    let mut bad = null_mut();
+    // SAFETY: the caller's contract.
+    let r = unsafe {
+        let ctx = (*qp).context;
+        match (*ctx).ops.post_recv {
+            Some(f) => f(qp, wr, &mut bad),
+            None => libc::EOPNOTSUPP,
+        }
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(Errno(r))
+    }
+}
+
+/// `ibv_poll_cq`: the number of completions, or a negative value.
+///
+/// # Safety
+/// `cq` is live, `wc` has room for `n` entries.
+unsafe fn poll_cq(cq: *mut ibv_cq, n: c_int, wc: *mut ibv_wc) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let ctx = (*cq).context;
+        match (*ctx).ops.poll_cq {
+            Some(f) => f(cq, n, wc),
+            None => -libc::EOPNOTSUPP,
+        }
+    }
+}
+
+/// `ibv_req_notify_cq(cq, 0)`.
+///
+/// # Safety
+/// `cq` is live.
+unsafe fn req_notify(cq: *mut ibv_cq) -> Result<()> {
+    // SAFETY: the caller's contract.
+    let r = unsafe {
+        let ctx = (*cq).context;
+        match (*ctx).ops.req_notify_cq {
+            Some(f) => f(cq, 0),
+            None => libc::EOPNOTSUPP,
+        }
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(Errno(r))
+    }
+}
+
+/// One rsocket: its number, its state and the locks around it.
+pub(super) struct Rsocket {
+    pub index: c_int,
+    pub inner: Mutex<Rs>,
+    pub slock: Mutex<()>,
+    pub rlock: Mutex<()>,
+    wait_lock: Mutex<()>,
+}
+
+// SAFETY: the raw pointers in `Rs` (the id, registered buffers) are only used under `inner`; the verbs and CM
+// objects they name may be used from any thread.
+unsafe impl Send for Rs {}
+
+impl Rsocket {
+    pub(super) fn new(index: c_int, rs: Rs) -> Rsocket {
+        Rsocket {
+            index,
+            inner: Mutex::new(rs),
+            slock: Mutex::new(()),
+            rlock: Mutex::new(()),
+            wait_lock: Mutex::new(()),
+        }
+    }
+
+    /// `rs_process_cq`: polls completions until `test` holds; blocking unless `nonblock` (then `EAGAIN`).
+    pub(super) fn process_cq<'a>(
+        &'a self,
+        mut g: MutexGuard<'a, Rs>,
+        nonblock: bool,
+        test: Test,
+    ) -> (MutexGuard<'a, Rs>, Result<()>) {
+        let wake = defaults().wake_up_interval_ms.max(1);
+        let ret = loop {
+            g.update_credits();
+            let r = g.poll_cq();
+            if test(&g) {
+                break Ok(());
+            }
+            if let Err(e) = r {
+                break Err(e);
+            }
+            if nonblock {
+                break Err(Errno::EAGAIN);
+            }
+            if g.state & RS_CLOSED != 0 || g.cq().is_null() {
+                break Err(Errno::EBADF);
+            }
+            if !g.cq_armed {
+                g.arm();
+                continue;
+            }
+            g.update_credits();
+            let (cq_fd, cm_fd) = (g.cq_fd(), g.cm_fd());
+            drop(g);
+            let mut fds = [
+                libc::pollfd { fd: cq_fd, events: libc::POLLIN, revents: 0 },
+                libc::pollfd { fd: cm_fd, events: libc::POLLIN, revents: 0 },
+            ];
+            {
+                let _w = self.wait_lock.lock();
+                // SAFETY: `fds` is a valid 2-entry array.
+                unsafe { libc::poll(fds.as_mut_ptr(), 2, wake) };
+            }
+            g = self.inner.lock();
+            if g.state & RS_CLOSED != 0 {
+                break Err(Errno::EBADF);
+            }
+            if fds[0].revents != 0 {
+                if let Err(e) = g.get_cq_event() {
+                    if e != Errno::EAGAIN && e != Errno::EINTR {
+                        break Err(e);
+                    }
+                }
+            }
+            if fds[1].revents != 0 {
+                g.handle_cm_event();
+            }
+        };
+        g.update_credits();
+        (g, ret)
+    }
+
+    /// `rs_get_comp`: polls without sleeping for the configured polling time, then waits.
+    pub(super) fn get_comp<'a>(
+        &'a self,
+        mut g: MutexGuard<'a, Rs>,
+        nonblock: bool,
+        test: Test,
+    ) -> (MutexGuard<'a, Rs>, Result<()>) {
+        let start = Instant::now();
+        let polling = u128::from(defaults().polling_time_us);
+        loop {
+            let (g2, r) = self.process_cq(g, true, test);
+            g = g2;
+            if r.is_ok() || nonblock || r != Err(Errno::EAGAIN) {
+                return (g, r);
+            }
+            if start.elapsed().as_micros() > polling {
+                break;
+            }
+        }
+        self.process_cq(g, false, test)
+    }
+
+    /// Drives a connection that is still opening: once when non-blocking (`EINPROGRESS`), else until it is
+    /// established or failed, sleeping on the id's event channel.
+    pub(super) fn connect_wait<'a>(
+        &'a self,
+        mut g: MutexGuard<'a, Rs>,
+        nonblock: bool,
+    ) -> (MutexGuard<'a, Rs>, Result<()>) {
+        loop {
+            let r = g.do_connect();
+            match r {
+                Err(e) if e.0 == libc::EINPROGRESS && !nonblock => {
+                    let mut p = libc::pollfd { fd: g.cm_fd(), events: libc::POLLIN, revents: 0 };
+                    drop(g);
+                    // SAFETY: one valid pollfd.
+                    unsafe { libc::poll(&mut p, 1, 1000) };
+                    g = self.inner.lock();
+                    if g.state & RS_CLOSED != 0 {
+                        return (g, Err(Errno::EBADF));
+                    }
+                }
+                r => return (g, r),
+            }
+        }
+    }
+}
+
+// Tests of process_cq.
+pub(super) fn conn_can_send(rs: &Rs) -> bool {
+    rs.can_send() || rs.state & RS_WRITABLE == 0
+}
+
+pub(super) fn conn_can_send_ctrl(rs: &Rs) -> bool {
+    rs.ctrl_avail() || rs.state & RS_CONNECTED == 0
+}
+
+pub(super) fn conn_have_rdata(rs: &Rs) -> bool {
+    rs.have_rdata() || rs.state & RS_READABLE == 0
+}
+
+pub(super) fn conn_all_sends_done(rs: &Rs) -> bool {
+    (rs.ctrl_max_seqno.wrapping_sub(rs.ctrl_seqno) as i32) + rs.sqe_avail == i32::from(rs.sq_size)
+        || rs.state & RS_CONNECTED == 0
+}
+
+pub(super) fn is_cq_armed(rs: &Rs) -> bool {
+    rs.cq_armed
+}
+
+pub(super) fn poll_all(_: &Rs) -> bool {
+    true
+}
+
+/// `rshutdown` of a stream rsocket (the state lock held).
+pub(super) fn shutdown<'a>(s: &'a Rsocket, mut g: MutexGuard<'a, Rs>, how: c_int) -> (MutexGuard<'a, Rs>, Result<()>) {
+    super::options::keepalive_off(&mut g, s.index);
+    let mut ret = Ok(());
+    if g.state & RS_CONNECTED != 0 {
+        let ctrl;
+        let mut skip = false;
+        if how == libc::SHUT_RDWR {
+            ctrl = CTRL_DISCONNECT;
+            g.state &= !(RS_READABLE | RS_WRITABLE);
+        } else if how == libc::SHUT_WR {
+            g.state &= !RS_WRITABLE;
+            ctrl = if g.state & RS_READABLE != 0 { CTRL_SHUTDOWN } else { CTRL_DISCONNECT };
+        } else {
+            g.state &= !RS_READABLE;
+            ctrl = CTRL_DISCONNECT;
+            skip = g.state & RS_WRITABLE != 0;
+        }
+        if skip {
+            return (g, Ok(()));
+        }
+        if !g.ctrl_avail() {
+            let (g2, r) = s.process_cq(g, false, conn_can_send_ctrl);
+            g = g2;
+            if r.is_err() {
+                return (g, r);
+            }
+        }
+        if g.state & RS_CONNECTED != 0 && g.ctrl_avail() {
+            g.ctrl_seqno = g.ctrl_seqno.wrapping_add(1);
+            ret = g.post_msg(msg(OP_CTRL, ctrl));
+        }
+    }
+    if g.state & RS_CONNECTED != 0 {
+        let (g2, _) = s.process_cq(g, false, conn_all_sends_done);
+        g = g2;
+    }
+    if g.state & RS_DISCONNECTED != 0 && !g.cq().is_null() {
+        g.arm();
+        g.qp_to_err();
+    }
+    (g, ret)
+}
+
+/// Accepts the next connection request of listening rsocket `l` (`rs_accept`): the new rsocket's state, its
+/// connection accepted (or `RS_ACCEPTING` until its `ESTABLISHED` event); None when the request was rejected (not
+/// an rsocket peer, or no resources). `EAGAIN` when none is pending.
+pub(super) fn accept_one(l: &Rs) -> Result<Option<Rs>> {
+    let mut new_id = null_mut();
+    // SAFETY: the listener's id is live; `new_id` is our out-parameter.
+    cm_call(unsafe { cm::conn::rdma_get_request(l.id, &mut new_id) })?;
+    let mut rs = Rs::new(new_id, Some(l));
+    rs.fd_flags = 0;
+    set_nonblock(rs.cm_fd());
+    let reject = |rs: &mut Rs, e: Errno| {
+        log::debug!("rsocket: rejecting a connection request: {e:?}");
+        // SAFETY: the new id is live.
+        unsafe { cm::conn::rdma_reject(rs.id, std::ptr::null(), 0) };
+        rs.free();
+    };
+    // SAFETY: the new id's event is its CONNECT_REQUEST, with `private_data_len` bytes of private data.
+    let (req, param) = unsafe {
+        let ev = addr_of!((*new_id).event).read();
+        let c = addr_of!((*ev).param.conn).read();
+        let off = l.conn_data_offset();
+        let b = if c.private_data.is_null() || usize::from(c.private_data_len) < off {
+            &[][..]
+        } else {
+            &std::slice::from_raw_parts(c.private_data.cast::<u8>(), usize::from(c.private_data_len))[off..]
+        };
+        (ConnData::parse(b), c)
+    };
+    let req = match req {
+        Some(r) if r.version == 1 => r,
+        _ => {
+            reject(&mut rs, Errno::EPROTO);
+            return Ok(None);
+        }
+    };
+    if let Err(e) = rs.create_ep() {
+        reject(&mut rs, e);
+        return Ok(None);
+    }
+    rs.save_conn_data(&req);
+    let resp = rs.conn_data().to_bytes();
+    let mut param = param;
+    param.private_data = resp.as_ptr().cast::<c_void>();
+    param.private_data_len = resp.len() as u8;
+    // SAFETY: the new id is live; `param` and its private data outlive the call.
+    match cm_call(unsafe { cm::conn::rdma_accept(new_id, &mut param) }) {
+        Ok(()) => rs.state = RS_CONNECT_RDWR,
+        Err(e) if e == Errno::EAGAIN => rs.state = RS_ACCEPTING,
+        Err(e) => {
+            reject(&mut rs, e);
+            return Ok(None);
+        }
+    }
+    Ok(Some(rs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_tests_and_credits() {
+        let mut rs = Rs::new(null_mut(), None);
+        let d = defaults();
+        assert_eq!((rs.state, rs.sq_size, rs.rq_size, rs.sq_inline), (RS_INIT, d.sqsize, d.rqsize, d.inline));
+        assert!(!rs.can_send());
+        // Not readable / not connected: a waiting reader or closer stops at once.
+        assert!(conn_have_rdata(&rs) && conn_all_sends_done(&rs) && conn_can_send(&rs));
+        rs.state = RS_CONNECT_RDWR;
+        assert!(!conn_have_rdata(&rs) && !conn_can_send(&rs));
+        rs.sqe_avail = i32::from(rs.sq_size) - rs.ctrl_max_seqno as i32;
+        assert!(conn_all_sends_done(&rs));
+        rs.sqe_avail -= 1;
+        assert!(!conn_all_sends_done(&rs));
+        // Credits go out when the receive sequence reaches rseq_comp (or half the buffer is free), if a control
+        // slot is free.
+        rs.rbuf_bytes_avail = 0;
+        rs.rseq_comp = 10;
+        rs.rseq_no = 9;
+        assert!(!rs.give_credits());
+        rs.rseq_no = 10;
+        assert!(rs.give_credits());
+        rs.ctrl_seqno = rs.ctrl_max_seqno;
+        assert!(!rs.give_credits() && !conn_can_send_ctrl(&rs));
+        // iWARP needs two control slots for a grant.
+        rs.opts |= OPT_MSG_SEND;
+        rs.ctrl_seqno = rs.ctrl_max_seqno.wrapping_sub(1);
+        assert!(!rs.give_credits());
+        rs.ctrl_seqno = rs.ctrl_max_seqno.wrapping_sub(2);
+        assert!(rs.give_credits());
+    }
+
+    #[test]
+    fn peer_conn_data() {
+        let mut rs = Rs::new(null_mut(), None);
+        let mut c = ConnData {
+            version: 1,
+            flags: CONN_FLAG_IOMAP,
+            credits: 100,
+            target_iomap_size: 2,
+            target_sgl: RsSge { addr: 0x1000, key: 5, length: 2 },
+            data_buf: RsSge { addr: 0x8000, key: 6, length: 65536 },
+        };
+        rs.save_conn_data(&c);
+        assert_eq!(rs.sseq_comp, 100);
+        assert_eq!(rs.remote_sgl, c.target_sgl);
+        assert_eq!(rs.remote_iomap, RsSge { addr: 0x1000 + 32, key: 5, length: 2 });
+        assert_eq!(rs.opts & OPT_SWAP_SGL, 0);
+        c.flags |= CONN_FLAG_NET;
+        rs.save_conn_data(&c);
+        assert_eq!(rs.opts & OPT_SWAP_SGL != 0, !host_is_net());
+        // Ours before any buffer exists: version 1, our credits, the iomap flag.
+        let ours = rs.conn_data();
+        assert_eq!((ours.version, ours.credits, ours.flags & CONN_FLAG_IOMAP), (1, rs.rq_size, CONN_FLAG_IOMAP));
+        assert_eq!(ours.target_sgl.length, SGL_SIZE as u32);
+    }
+}

@@ -1,0 +1,246 @@
+//! The stream rsocket wire protocol of rdma-core 44, as facts: what two peers exchange, byte for byte.
+//!
+//! * **Connection**: the active side puts a 40-byte [`ConnData`] in the CM REQ's private data, the passive side
+//!   answers with its own in the REP. It names the peer's *target SGL* (an array of [`SGL_SIZE`] [`RsSge`]
+//!   entries the sender of data reads, and the receiver of data writes by RDMA), the first half of the
+//!   receive buffer, the initial credits (the receive queue depth) and the size of the `riomap` table that follows
+//!   the target SGL. Multi-byte fields are big-endian.
+//! * **Messages**: every message is an RDMA write with immediate data (a zero-length one for control messages);
+//!   the 32-bit immediate carries an operation in bits 31..29 and its argument in bits 28..0 ([`msg`]). Data
+//!   messages (`OP_DATA`, argument = byte count) land in the receive buffer region the peer last advertised;
+//!   `OP_SGL` grants credits (argument = the new send-sequence limit) and, when it carries 16 bytes, writes a fresh
+//!   [`RsSge`] (the next half of the receive buffer) into the sender's target SGL; `OP_CTRL` carries
+//!   `CTRL_DISCONNECT`, `CTRL_SHUTDOWN` (or, as a plain RDMA write that the peer never sees, `CTRL_KEEPALIVE`);
+//!   `OP_IOMAP_SGL` writes an [`RsIomap`] into the peer's iomap table (argument = slot index).
+//! * **SGL entries** written by RDMA are in the *receiver's* byte order: a peer whose `CONN_FLAG_NET` differs
+//!   from ours gets them byte-swapped.
+
+use std::mem::size_of;
+
+/// The first transfer of a send is at most this many bytes; each following one doubles, up to [`MAX_TRANSFER`].
+pub(super) const OLAP_START_SIZE: u32 = 2048;
+/// The largest single RDMA write of a send.
+pub(super) const MAX_TRANSFER: u32 = 65536;
+/// A send waits until at least this many bytes of send buffer are free (and datagram slots have this size).
+pub(super) const SNDLOWAT: u32 = 2048;
+/// Queue depth limits.
+pub(super) const QP_MIN_SIZE: u16 = 16;
+pub(super) const QP_MAX_SIZE: u16 = 0xFFFE;
+/// Control messages that may be outstanding on the send queue (a power of 2).
+pub(super) const QP_CTRL_SIZE: u32 = 4;
+/// Address and route resolution retries (each timeout doubles from 1 s).
+pub(super) const CONN_RETRIES: u32 = 6;
+/// Entries in the target SGL.
+pub(super) const SGL_SIZE: usize = 2;
+
+pub(super) const OP_DATA: u32 = 0;
+/// Direct write into a peer's iomap: never on the wire (only in our send work-request ids).
+pub(super) const OP_WRITE: u32 = 2;
+pub(super) const OP_SGL: u32 = 4;
+pub(super) const OP_IOMAP_SGL: u32 = 6;
+pub(super) const OP_CTRL: u32 = 7;
+
+pub(super) const CTRL_DISCONNECT: u32 = 0;
+pub(super) const CTRL_KEEPALIVE: u32 = 1;
+pub(super) const CTRL_SHUTDOWN: u32 = 2;
+
+/// Receive work requests carry this bit in `wr_id`.
+pub(super) const WR_ID_RECV: u64 = 1 << 63;
+/// The 4-byte send that carries a message on iWARP (no immediate data there) carries this bit.
+pub(super) const WR_ID_MSG_SEND: u64 = 1 << 62;
+
+/// The peer's host is big-endian.
+pub(super) const CONN_FLAG_NET: u8 = 1 << 0;
+/// The peer has an iomap table after its target SGL.
+pub(super) const CONN_FLAG_IOMAP: u8 = 1 << 1;
+
+/// Immediate data of a message: `op` in bits 31..29, `data` in bits 28..0.
+pub(super) const fn msg(op: u32, data: u32) -> u32 {
+    (op << 29) | (data & 0x1FFF_FFFF)
+}
+
+pub(super) const fn msg_op(m: u32) -> u32 {
+    m >> 29
+}
+
+pub(super) const fn msg_data(m: u32) -> u32 {
+    m & 0x1FFF_FFFF
+}
+
+/// One scatter entry as the protocol writes it into a peer's memory: `struct rs_sge`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct RsSge {
+    pub addr: u64,
+    pub key: u32,
+    pub length: u32,
+}
+
+/// One `riomap` slot: the peer's offset and where it lives (`struct rs_iomap`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct RsIomap {
+    pub offset: u64,
+    pub sge: RsSge,
+}
+
+const _: () = assert!(size_of::<RsSge>() == 16 && size_of::<RsIomap>() == 24);
+
+impl RsSge {
+    /// The entry byte-swapped (for a peer of the other byte order).
+    pub(super) fn swapped(self) -> RsSge {
+        RsSge { addr: self.addr.swap_bytes(), key: self.key.swap_bytes(), length: self.length.swap_bytes() }
+    }
+
+    /// Its 16 bytes in this host's order (what an RDMA write of the struct carries).
+    pub(super) fn to_ne_bytes(self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[0..8].copy_from_slice(&self.addr.to_ne_bytes());
+        b[8..12].copy_from_slice(&self.key.to_ne_bytes());
+        b[12..16].copy_from_slice(&self.length.to_ne_bytes());
+        b
+    }
+}
+
+impl RsIomap {
+    pub(super) fn swapped(self) -> RsIomap {
+        RsIomap { offset: self.offset.swap_bytes(), sge: self.sge.swapped() }
+    }
+
+    pub(super) fn to_ne_bytes(self) -> [u8; 24] {
+        let mut b = [0u8; 24];
+        b[0..8].copy_from_slice(&self.offset.to_ne_bytes());
+        b[8..24].copy_from_slice(&self.sge.to_ne_bytes());
+        b
+    }
+}
+
+/// The connection private data (`struct rs_conn_data`), with fields in host order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct ConnData {
+    pub version: u8,
+    pub flags: u8,
+    /// Receive credits granted: the sender's receive queue depth.
+    pub credits: u16,
+    /// Size of the iomap table, scaled by [`value_to_scale`] (8 bits).
+    pub target_iomap_size: u8,
+    /// The target SGL: address, rkey, and its number of entries as `length`.
+    pub target_sgl: RsSge,
+    /// The first receive buffer region the peer may write.
+    pub data_buf: RsSge,
+}
+
+/// Bytes of [`ConnData`] on the wire.
+pub(super) const CONN_DATA_LEN: usize = 40;
+
+impl ConnData {
+    pub(super) fn to_bytes(self) -> [u8; CONN_DATA_LEN] {
+        let mut b = [0u8; CONN_DATA_LEN];
+        b[0] = self.version;
+        b[1] = self.flags;
+        b[2..4].copy_from_slice(&self.credits.to_be_bytes());
+        // b[4..7] reserved, zero.
+        b[7] = self.target_iomap_size;
+        for (i, s) in [self.target_sgl, self.data_buf].iter().enumerate() {
+            let o = 8 + 16 * i;
+            b[o..o + 8].copy_from_slice(&s.addr.to_be_bytes());
+            b[o + 8..o + 12].copy_from_slice(&s.key.to_be_bytes());
+            b[o + 12..o + 16].copy_from_slice(&s.length.to_be_bytes());
+        }
+        b
+    }
+
+    /// Parses the first [`CONN_DATA_LEN`] bytes; None when shorter.
+    pub(super) fn parse(b: &[u8]) -> Option<ConnData> {
+        if b.len() < CONN_DATA_LEN {
+            return None;
+        }
+        let sge = |o: usize| RsSge {
+            addr: u64::from_be_bytes(b[o..o + 8].try_into().unwrap_or_default()),
+            key: u32::from_be_bytes(b[o + 8..o + 12].try_into().unwrap_or_default()),
+            length: u32::from_be_bytes(b[o + 12..o + 16].try_into().unwrap_or_default()),
+        };
+        Some(ConnData {
+            version: b[0],
+            flags: b[1],
+            credits: u16::from_be_bytes([b[2], b[3]]),
+            target_iomap_size: b[7],
+            target_sgl: sge(8),
+            data_buf: sge(24),
+        })
+    }
+}
+
+/// Whether this host is big-endian (`CONN_FLAG_NET`).
+pub(super) const fn host_is_net() -> bool {
+    cfg!(target_endian = "big")
+}
+
+/// rdma-core's `rs_value_to_scale`: values up to `2^(bits-1)` as they are, larger ones as a top flag bit plus
+/// the value shifted right by `bits`.
+pub(super) fn value_to_scale(value: i32, bits: u32) -> i32 {
+    if value <= (1 << (bits - 1)) {
+        value
+    } else {
+        (1 << (bits - 1)) | (value >> bits)
+    }
+}
+
+/// The inverse of [`value_to_scale`].
+pub(super) fn scale_to_value(value: i32, bits: u32) -> i32 {
+    if value <= (1 << (bits - 1)) {
+        value
+    } else {
+        (value & !(1 << (bits - 1))) << bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn immediate_layout() {
+        assert_eq!(msg(OP_SGL, 384), 0x8000_0180);
+        assert_eq!(msg(OP_CTRL, CTRL_DISCONNECT), 0xE000_0000);
+        assert_eq!(msg_op(0xE000_0002), OP_CTRL);
+        assert_eq!(msg_data(0xE000_0002), CTRL_SHUTDOWN);
+        assert_eq!(msg_data(msg(OP_DATA, 65536)), 65536);
+    }
+
+    #[test]
+    fn conn_data_bytes() {
+        let c = ConnData {
+            version: 1,
+            flags: CONN_FLAG_IOMAP,
+            credits: 384,
+            target_iomap_size: 0,
+            target_sgl: RsSge { addr: 0x1122_3344_5566_7788, key: 0xAABB_CCDD, length: 2 },
+            data_buf: RsSge { addr: 0x1000, key: 7, length: 65536 },
+        };
+        let b = c.to_bytes();
+        assert_eq!(&b[..8], &[1, 2, 0x01, 0x80, 0, 0, 0, 0]);
+        assert_eq!(&b[8..24], &[0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0xAA, 0xBB, 0xCC, 0xDD, 0, 0, 0, 2]);
+        assert_eq!(&b[36..40], &[0, 1, 0, 0]);
+        assert_eq!(ConnData::parse(&b), Some(c));
+        assert_eq!(ConnData::parse(&b[..39]), None);
+    }
+
+    #[test]
+    fn scale() {
+        for v in [0, 1, 64, 128] {
+            assert_eq!(value_to_scale(v, 8), v);
+            assert_eq!(scale_to_value(value_to_scale(v, 8), 8), v);
+        }
+        assert_eq!(value_to_scale(512, 8), 130);
+        assert_eq!(scale_to_value(130, 8), 512);
+    }
+
+    #[test]
+    fn sge_bytes() {
+        let s = RsSge { addr: 1, key: 2, length: 3 };
+        assert_eq!(s.swapped().swapped(), s);
+        let b = s.to_ne_bytes();
+        assert_eq!(u32::from_ne_bytes(b[8..12].try_into().unwrap()), 2);
+    }
+}

@@ -1,0 +1,43 @@
+#!/bin/bash
+# rsockets over Soft-iWARP (siw0 on veth0 <-> siw1 on veth1, tests/guest/setup-siw.sh): iWARP has no RDMA write
+# with immediate data, so every rsocket message is also sent as a 4-byte inline send (rdma-core's RS_OPT_MSG_SEND).
+# Debian's rstream (plain, -T v, -T b with 100-byte messages) and riostream -T v, ours on both sides, mixed with
+# rdma-core's both ways, and rdma-core alone as the reference (stock/). Runs after 60-siw (it replaces the rxe links
+# for its duration and puts them back).
+#
+#   tests/guest/run -e CASE_LIBS=stock -- bash tests/guest/cases/65-rsocket-siw.sh    (validation on rdma-core)
+set -u
+source "$(dirname "$0")/../lib/testlib.sh"
+source "$(dirname "$0")/../setup-siw.sh"
+T=${CASE_TIMEOUT:-60}
+OURS_=$(libs ours)
+case_t0=$(now)
+
+if ! siw_setup; then
+    fail rsocket-siw-setup "$SIW_SETUP_ERROR"
+    siw_teardown
+    summary 65-rsocket-siw
+    exit 1
+fi
+
+MODES=("$OURS_ $OURS_ ours" "$OURS_ stock ours-server/stock-client" "stock $OURS_ stock-server/ours-client" "stock stock stock")
+R='^custom +[0-9.]+[kmg]? +[0-9.]+[kmg]? +[0-9.]+[kmg]? +[0-9.]+[kmg]? +[0-9.]+s'
+port=7950
+run() {
+    local name=$1 prog=$2 args=$3 m sl cl label
+    for m in "${MODES[@]}"; do
+        read -r sl cl label <<< "$m"
+        port=$((port + 1))
+        pair "siw-$label/$name" "$sl" "$cl" - \
+            "$prog $args -b $IP0 -p $port" "$prog $args -s $IP0 -b $IP1 -p $port" "$R"
+    done
+}
+run rstream rstream "-S 8192 -C 200"
+run rstream-verify rstream "-T v -S 65536 -C 50"
+run rstream-blocking-100B rstream "-T b -S 100 -C 300"
+run riostream-verify riostream "-T v -S 65536 -C 50"
+
+siw_teardown
+echo "# 65-rsocket-siw took $(dur "$case_t0" "$(now)")"
+summary 65-rsocket-siw
+(( failed == 0 ))

@@ -5,53 +5,13 @@
 //! peer's memory, without a message the peer would see.
 #![allow(unsafe_code)] // MR registration and the application's buffers
 
+use super::maps::IomapMr;
 use super::stream::{conn_can_send, Rs, Rsocket, RS_WRITABLE};
 use super::wire::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
-use std::collections::VecDeque;
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
-
-/// One registration made by `riomap`.
-pub(super) struct IomapMr {
-    offset: u64,
-    mr: *mut ibv_mr,
-}
-
-impl IomapMr {
-    fn addr_len(&self) -> (usize, usize) {
-        // SAFETY: the MR is live while listed.
-        unsafe { ((*self.mr).addr as usize, (*self.mr).length) }
-    }
-}
-
-/// The mappings of one rsocket.
-#[derive(Default)]
-pub(super) struct Iomaps {
-    /// Slots of the peer's table (`PROT_WRITE` mappings), by index.
-    slots: Vec<Option<IomapMr>>,
-    /// Slots still to announce, in order.
-    queue: VecDeque<usize>,
-    /// Mappings without a slot (`PROT_NONE`).
-    local: Vec<IomapMr>,
-}
-
-impl Iomaps {
-    pub(super) fn pending(&self) -> bool {
-        !self.queue.is_empty()
-    }
-}
-
-/// Deregisters every mapping (`rs_free_iomappings`).
-pub(super) fn free_all(rs: &mut Rs) {
-    let m = &mut rs.iomap;
-    for mr in m.slots.drain(..).flatten().chain(m.local.drain(..)) {
-        // SAFETY: our registration, no longer listed.
-        unsafe { ibv_dereg_mr(mr.mr) };
-    }
-    m.queue.clear();
-}
 
 /// `riomap` on a stream rsocket.
 pub(super) fn map(rs: &mut Rs, buf: *mut c_void, len: usize, prot: c_int, offset: i64) -> Result<i64> {

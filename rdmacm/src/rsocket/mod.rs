@@ -34,6 +34,7 @@
 
 mod config;
 mod iomap;
+mod maps;
 mod options;
 mod poll;
 mod stream;
@@ -444,7 +445,8 @@ pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen:
 pub unsafe extern "C" fn rshutdown(socket: c_int, how: c_int) -> c_int {
     ffi::boundary("rshutdown", || -> Result<c_int> {
         let s = get(socket)?;
-        let g = s.inner.lock();
+        let mut g = s.inner.lock();
+        options::keepalive_off(&mut g, s.index);
         let (_g, r) = stream::shutdown(&s, g, how);
         r.map(|_| 0)
     })
@@ -458,11 +460,11 @@ pub unsafe extern "C" fn rclose(socket: c_int) -> c_int {
     ffi::boundary("rclose", || -> Result<c_int> {
         let s = TABLE.lock().remove(&socket).ok_or(Errno::EBADF)?;
         let mut g = s.inner.lock();
+        options::keepalive_off(&mut g, socket);
         if g.state & RS_CONNECTED != 0 {
             let (g2, _) = stream::shutdown(&s, g, libc::SHUT_RDWR);
             g = g2;
         }
-        options::keepalive_off(&mut g, socket);
         g.free();
         Ok(0)
     })

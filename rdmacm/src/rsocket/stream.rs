@@ -172,7 +172,7 @@ pub(super) struct Rs {
     /// Next receive slot of the 4-byte messages (`OPT_MSG_SEND`).
     rbuf_msg_index: u32,
 
-    pub iomap: super::iomap::Iomaps,
+    pub iomap: super::maps::Iomaps,
 }
 
 impl Rs {
@@ -1051,7 +1051,7 @@ impl Rs {
         if self.id.is_null() {
             return;
         }
-        super::iomap::free_all(self);
+        self.iomap.free_all();
         self.sbuf = None;
         self.rbuf = None;
         self.target = None;
@@ -1380,9 +1380,8 @@ pub(super) fn poll_all(_: &Rs) -> bool {
     true
 }
 
-/// `rshutdown` of a stream rsocket (the state lock held).
+/// `rshutdown` of a stream rsocket (the state lock held; the caller has stopped its keep-alives).
 pub(super) fn shutdown<'a>(s: &'a Rsocket, mut g: MutexGuard<'a, Rs>, how: c_int) -> (MutexGuard<'a, Rs>, Result<()>) {
-    super::options::keepalive_off(&mut g, s.index);
     let mut ret = Ok(());
     if g.state & RS_CONNECTED != 0 {
         let ctrl;

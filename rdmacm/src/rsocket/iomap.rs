@@ -6,7 +6,7 @@
 #![allow(unsafe_code)] // MR registration and the application's buffers
 
 use super::maps::IomapMr;
-use super::stream::{conn_can_send, Rs, Rsocket, RS_WRITABLE};
+use super::stream::{Rs, Rsocket};
 use super::wire::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
@@ -73,15 +73,10 @@ pub(super) fn send_queued<'a>(
     nonblock: bool,
 ) -> (parking_lot::MutexGuard<'a, Rs>, Result<()>) {
     while let Some(&i) = g.iomap.queue.front() {
-        if !g.can_send() {
-            let (g2, r) = s.get_comp(g, nonblock, conn_can_send);
-            g = g2;
-            if let Err(e) = r {
-                return (g, Err(e));
-            }
-            if g.state & RS_WRITABLE == 0 {
-                return (g, Err(Errno(libc::EPIPE)));
-            }
+        let (g2, r) = s.wait_can_send(g, nonblock);
+        g = g2;
+        if let Err(e) = r {
+            return (g, Err(e));
         }
         g.iomap.queue.pop_front();
         let Some(m) = g.iomap.slots[i].as_ref() else { continue };
@@ -143,17 +138,11 @@ pub(super) fn write(s: &Rsocket, buf: *const u8, count: usize, mut offset: u64, 
             }
         }
         let Some(m) = iom else { break };
-        if !g.can_send() {
-            let (g2, r) = s.get_comp(g, nonblock, conn_can_send);
-            g = g2;
-            if let Err(e) = r {
-                ret = Err(e);
-                break;
-            }
-            if g.state & RS_WRITABLE == 0 {
-                ret = Err(Errno(libc::EPIPE));
-                break;
-            }
+        let (g2, r) = s.wait_can_send(g, nonblock);
+        g = g2;
+        if let Err(e) = r {
+            ret = Err(e);
+            break;
         }
         let mut xfer = if olen < left {
             let x = olen;

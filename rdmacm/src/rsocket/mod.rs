@@ -198,17 +198,11 @@ fn send(s: &Rsocket, src: &mut IoCursor, flags: c_int) -> Result<usize> {
     let mut olen = wire::OLAP_START_SIZE as usize;
     let mut ret = Ok(());
     while left > 0 {
-        if !g.can_send() {
-            let (g2, r) = s.get_comp(g, nonblock, conn_can_send);
-            g = g2;
-            if let Err(e) = r {
-                ret = Err(e);
-                break;
-            }
-            if g.state & RS_WRITABLE == 0 {
-                ret = Err(Errno(libc::EPIPE));
-                break;
-            }
+        let (g2, r) = s.wait_can_send(g, nonblock);
+        g = g2;
+        if let Err(e) = r {
+            ret = Err(e);
+            break;
         }
         let mut xfer = if olen < left {
             let x = olen;

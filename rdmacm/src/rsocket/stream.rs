@@ -1147,6 +1147,15 @@ pub(super) fn set_nonblock(fd: c_int) {
     }
 }
 
+/// A post's return value as a `Result` (any non-zero value is the error, as the provider gave it).
+fn posted(r: c_int) -> Result<()> {
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(Errno(r))
+    }
+}
+
 /// `ibv_post_send` (a `verbs.h` inline: the context's op).
 ///
 /// # Safety
@@ -1161,11 +1170,7 @@ unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<()> {
             None => libc::EOPNOTSUPP,
         }
     };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(Errno(r))
-    }
+    posted(r)
 }
 
 /// `ibv_post_recv`.
@@ -1182,11 +1187,7 @@ unsafe fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr) -> Result<()> {
             None => libc::EOPNOTSUPP,
         }
     };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(Errno(r))
-    }
+    posted(r)
 }
 
 /// `ibv_poll_cq`: the number of completions, or a negative value.
@@ -1307,6 +1308,24 @@ impl Rsocket {
     }
 
     /// `rs_get_comp`: polls without sleeping for the configured polling time, then waits.
+    /// Waits (unless `nonblock`: `EAGAIN`) until the rsocket may send another message; `EPIPE` once it is no
+    /// longer writable (shut down, or the peer closed).
+    pub(super) fn wait_can_send<'a>(
+        &'a self,
+        g: MutexGuard<'a, Rs>,
+        nonblock: bool,
+    ) -> (MutexGuard<'a, Rs>, Result<()>) {
+        if g.can_send() {
+            return (g, Ok(()));
+        }
+        let (g, r) = self.get_comp(g, nonblock, conn_can_send);
+        match r {
+            Err(e) => (g, Err(e)),
+            Ok(()) if g.state & RS_WRITABLE == 0 => (g, Err(Errno(libc::EPIPE))),
+            Ok(()) => (g, Ok(())),
+        }
+    }
+
     pub(super) fn get_comp<'a>(
         &'a self,
         mut g: MutexGuard<'a, Rs>,

@@ -18,6 +18,7 @@ pub mod cmd;
 pub mod plugin;
 pub mod rxe;
 pub mod siw;
+pub mod spin;
 
 /// The public C types the providers use, and the numbers of the C enums they compare against.
 pub mod verbs {

@@ -42,6 +42,7 @@ pub fn open_rdwr(path: &Path) -> Result<OwnedFd> {
 /// Every user address embedded in `buf` (the `response` pointer of a command, a pointer inside driver udata) must be
 /// valid for the reads and writes the kernel makes there for the lengths the command states, and must not be
 /// accessed through any Rust reference while the call runs.
+#[inline]
 pub unsafe fn write_cmd(fd: BorrowedFd<'_>, buf: &[u8]) -> Result<usize> {
     // SAFETY: `buf` is valid for `buf.len()` bytes; embedded addresses are the caller's contract.
     let n = unsafe { libc::write(fd.as_raw_fd(), buf.as_ptr().cast::<c_void>(), buf.len()) };

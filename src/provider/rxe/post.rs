@@ -99,19 +99,17 @@ unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
 // ibv_post_send
 // ---------------------------------------------------------------------------------------------------------------
 
-/// rdma-core's `validate_send_wr`: `EINVAL` for too many SGEs (checked by [`sge_slice`]), an atomic with less
-/// than 8 bytes of local buffer or a remote address not 8-aligned, inline data longer than `max_inline`, or a
-/// bind-MW WR with data, SGEs or immediate data, or on a QP that is neither RC nor UC.
+/// The rest of rdma-core's `validate_send_wr` (the SGE count and the inline length are checked where the SGEs
+/// are read): `EINVAL` for an atomic with less than 8 bytes of local buffer or a remote address not 8-aligned, or
+/// a bind-MW WR with data, SGEs or immediate data, or on a QP that is neither RC nor UC. Every check of a WR
+/// answers `EINVAL`, so their order is not observable.
 #[inline(always)]
-fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
+fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
         let atomic = abi::send_wr_atomic(wr);
         if length < 8 || atomic.remote_addr & 7 != 0 {
             return Err(Errno::EINVAL);
         }
-    }
-    if wr.send_flags & IBV_SEND_INLINE != 0 && length > sq.max_inline as u64 {
-        return Err(Errno::EINVAL);
     }
     if opcode == WR_BIND_MW {
         if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
@@ -124,30 +122,39 @@ fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length
     Ok(())
 }
 
-/// rdma-core's `convert_send_wr` + the fixed part of `init_send_wqe`: the WQE header for `wr`, built on the
-/// stack so that nothing reaches the ring before every check passed.
+/// rdma-core's `init_send_wqe` (with `convert_send_wr`) for the fixed header: writes it into `wqe`, a slot of
+/// the send ring, in place (zeroed, then filled). Fails (`EINVAL`) only for a UD send without an AH or a bind-MW
+/// WR without an MW, having written part of the slot, which is harmless: nothing is visible to the kernel before
+/// [`super::queue::Producer::publish`].
 ///
 /// # Safety
-/// `wr`'s AH (UD sends) and MW/MR (bind) pointers, when non-NULL, point to live objects of this provider.
+/// `wqe` is an unpublished, 8-aligned slot at least a header long; `wr`'s AH (UD sends) and MW/MR (bind)
+/// pointers, when non-NULL, point to live objects of this provider.
 #[inline(always)]
-unsafe fn encode_send_wr<H: RxeHost>(
+unsafe fn write_send_wqe<H: RxeHost>(
+    wqe: *mut rxe_send_wqe,
     qp_type: u32,
     wr: &ibv_send_wr,
     opcode: u32,
     length: u64,
     num_sge: u32,
-) -> Result<rxe_send_wqe> {
-    let mut wqe = zeroed_send_wqe();
-    wqe.wr.wr_id = wr.wr_id;
-    wqe.wr.opcode = opcode;
-    wqe.wr.send_flags = wr.send_flags;
-    wqe.wr.ex.imm_data = abi::send_wr_imm_data(wr);
+    ssn: u32,
+) -> Result<()> {
+    // SAFETY: caller's contract: the slot is ours, so a unique reference to its header is sound.
+    let w = unsafe {
+        ptr::write_bytes(wqe, 0, 1);
+        &mut *wqe
+    };
+    w.wr.wr_id = wr.wr_id;
+    w.wr.opcode = opcode;
+    w.wr.send_flags = wr.send_flags;
+    w.wr.ex.imm_data = abi::send_wr_imm_data(wr);
 
     match opcode {
         WR_RDMA_WRITE | WR_RDMA_WRITE_WITH_IMM | WR_RDMA_READ => {
             let (remote_addr, rkey) = abi::send_wr_rdma(wr);
-            wqe.wr.wr.rdma.remote_addr = remote_addr;
-            wqe.wr.wr.rdma.rkey = rkey;
+            w.wr.wr.rdma.remote_addr = remote_addr;
+            w.wr.wr.rdma.rkey = rkey;
         }
         WR_SEND | WR_SEND_WITH_IMM if qp_type == QPT_UD => {
             let ud = abi::send_wr_ud(wr);
@@ -155,21 +162,21 @@ unsafe fn encode_send_wr<H: RxeHost>(
                 return Err(Errno::EINVAL);
             }
             // SAFETY: a live AH of this provider (caller's contract).
-            let ah = unsafe { H::ah(ud.ah) };
-            wqe.wr.wr.ud.remote_qpn = ud.remote_qpn;
-            wqe.wr.wr.ud.remote_qkey = ud.remote_qkey;
-            wqe.wr.wr.ud.ah_num = ah.ah_num;
+            let ah = unsafe { H::ah(ud.ah) }.ok_or(Errno::EIO)?;
+            w.wr.wr.ud.remote_qpn = ud.remote_qpn;
+            w.wr.wr.ud.remote_qkey = ud.remote_qkey;
+            w.wr.wr.ud.ah_num = ah.ah_num;
             if ah.ah_num == 0 {
                 // Kernels before 5.10 read the address vector from the WQE.
-                wqe.wr.wr.ud.av = ah.av;
+                w.wr.wr.ud.av = ah.av;
             }
         }
         WR_ATOMIC_CMP_AND_SWP | WR_ATOMIC_FETCH_AND_ADD => {
             let atomic = abi::send_wr_atomic(wr);
-            wqe.wr.wr.atomic.remote_addr = atomic.remote_addr;
-            wqe.wr.wr.atomic.compare_add = atomic.compare_add;
-            wqe.wr.wr.atomic.swap = atomic.swap;
-            wqe.wr.wr.atomic.rkey = atomic.rkey;
+            w.wr.wr.atomic.remote_addr = atomic.remote_addr;
+            w.wr.wr.atomic.compare_add = atomic.compare_add;
+            w.wr.wr.atomic.swap = atomic.swap;
+            w.wr.wr.atomic.rkey = atomic.rkey;
         }
         WR_BIND_MW => {
             let bind = abi::send_wr_bind_mw(wr);
@@ -186,12 +193,12 @@ unsafe fn encode_send_wr<H: RxeHost>(
             } else {
                 unsafe { (*bind.bind_info.mr).lkey }
             };
-            wqe.wr.wr.mw.addr = bind.bind_info.addr;
-            wqe.wr.wr.mw.length = bind.bind_info.length;
-            wqe.wr.wr.mw.mr_lkey = mr_lkey;
-            wqe.wr.wr.mw.mw_rkey = mw_rkey;
-            wqe.wr.wr.mw.rkey = bind.rkey;
-            wqe.wr.wr.mw.access = bind.bind_info.mw_access_flags;
+            w.wr.wr.mw.addr = bind.bind_info.addr;
+            w.wr.wr.mw.length = bind.bind_info.length;
+            w.wr.wr.mw.mr_lkey = mr_lkey;
+            w.wr.wr.mw.mw_rkey = mw_rkey;
+            w.wr.wr.mw.rkey = bind.rkey;
+            w.wr.wr.mw.access = bind.bind_info.mw_access_flags;
         }
         // SEND/SEND_WITH_IMM on RC/UC, SEND_WITH_INV and LOCAL_INV (their rkey travels in `ex`), and anything
         // else: passed through as rdma-core does; the kernel completes an opcode it does not support with an
@@ -199,21 +206,49 @@ unsafe fn encode_send_wr<H: RxeHost>(
         _ => {}
     }
 
-    wqe.iova = if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
+    w.iova = if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
         abi::send_wr_atomic(wr).remote_addr
     } else {
         abi::send_wr_rdma(wr).0
     };
     // Bounded by max_inline (inline) or checked by the kernel against the MRs (SGEs); rdma-core stores the same
     // truncation.
-    wqe.dma.length = length as u32;
-    wqe.dma.resid = length as u32;
-    wqe.dma.num_sge = num_sge;
-    Ok(wqe)
+    w.dma.length = length as u32;
+    w.dma.resid = length as u32;
+    w.dma.num_sge = num_sge;
+    w.ssn = ssn;
+    Ok(())
 }
 
-/// rdma-core's `post_one_send`: validates `wr`, then writes it into the next SQ slot and publishes it.
-/// `ENOMEM` when the ring is full.
+/// Copies `sges` into a WQE's SGE array, one 16-byte element at a time (no `memcpy` call for the usual one or
+/// two SGEs), and returns the sum of their lengths.
+///
+/// # Safety
+/// `dst` is 8-aligned with room for `sges.len()` elements.
+#[inline(always)]
+unsafe fn copy_sges(dst: *mut u8, sges: &[ibv_sge]) -> u64 {
+    let mut dst = dst.cast::<ibv_sge>();
+    let mut length = 0u64;
+    for sge in sges {
+        // SAFETY: caller's contract; `ibv_sge` and `rxe_sge` have one layout (asserted above).
+        unsafe {
+            dst.write(*sge);
+            dst = dst.add(1);
+        }
+        length += sge.length as u64;
+    }
+    length
+}
+
+/// rdma-core's `post_one_send`: validates `wr` and writes it into the slot at the producer index, then
+/// publishes it unless the ring is full (`ENOMEM`), errors in rdma-core's order (every check of the WR itself
+/// answers `EINVAL`; then `ENOMEM`).
+///
+/// The slot at the producer index is always ours to write, full ring or not: the kernel reads only the slots
+/// from its consumer index up to (not including) the producer index, and one slot always stays empty. Its
+/// previous use was consumed before our last post saw room (that Acquire load of the consumer index ordered the
+/// kernel's reads before these writes). So the WQE is built in place, its SGEs copied (and summed) in the same
+/// pass, and nothing reaches the kernel unless every check passed.
 ///
 /// # Safety
 /// Caller holds the SQ lock (`sq`); `wr`'s pointers are valid as `ibv_post_send(3)` requires.
@@ -223,30 +258,32 @@ unsafe fn post_one_send<H: RxeHost>(sq: &mut Sq, qp_type: u32, wr: &ibv_send_wr)
     let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
     // SAFETY: caller's contract.
     let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, sq.max_sge)? };
-    let length: u64 = sges.iter().map(|s| s.length as u64).sum();
-    validate_send_wr(sq, qp_type, wr, opcode, length)?;
-    // SAFETY: caller's contract.
-    let mut wqe = unsafe { encode_send_wr::<H>(qp_type, wr, opcode, length, sges.len() as u32)? };
-
     let p = sq.queue.producer_side();
     let prod = p.index();
+    let wqe = p.slot(prod).cast::<rxe_send_wqe>();
+    // SAFETY: the slot is ours (above), 8-aligned, and holds at least SEND_WQE_DATA_OFFSET + max(max_sge * 16,
+    // max_inline) bytes (clamped at QP creation): room for sges.len() <= max_sge SGEs, or for inline data once
+    // its length is checked against max_inline. Inline sources are readable (caller's contract).
+    let length = unsafe {
+        let data = wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET);
+        if wr.send_flags & IBV_SEND_INLINE != 0 {
+            let length: u64 = sges.iter().map(|s| s.length as u64).sum();
+            if length > sq.max_inline as u64 {
+                return Err(Errno::EINVAL);
+            }
+            copy_inline(data, sges);
+            length
+        } else {
+            copy_sges(data, sges)
+        }
+    };
+    validate_send_wr(qp_type, wr, opcode, length)?;
+    // SAFETY: the slot (above); the rest is the caller's contract.
+    unsafe { write_send_wqe::<H>(wqe, qp_type, wr, opcode, length, sges.len() as u32, sq.ssn)? };
     if p.is_full_at(prod) {
         return Err(Errno::ENOMEM);
     }
-    wqe.ssn = sq.ssn;
     sq.ssn = sq.ssn.wrapping_add(1);
-    let slot = p.slot(prod);
-    // SAFETY: the slot is ours until published (the kernel reads only slots before the producer index), holds at
-    // least SEND_WQE_DATA_OFFSET + max(max_sge * 16, max_inline) bytes (checked at QP creation), and is 8-aligned.
-    unsafe {
-        ptr::write(slot.cast::<rxe_send_wqe>(), wqe);
-        let data = slot.add(SEND_WQE_DATA_OFFSET);
-        if wr.send_flags & IBV_SEND_INLINE != 0 {
-            copy_inline(data, sges);
-        } else if !sges.is_empty() {
-            ptr::copy_nonoverlapping(sges.as_ptr().cast::<u8>(), data, size_of_val(sges));
-        }
-    }
     p.publish(p.next(prod));
     Ok(())
 }
@@ -274,7 +311,7 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
     }
     ffi::boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
-        let qp: &RxeQp = unsafe { H::qp(ibqp) };
+        let qp: &RxeQp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
         let rc = {
             let mut sq = qp.sq.lock();
             let mut wr = wr_list;
@@ -386,7 +423,7 @@ unsafe fn post_one_recv(rq: &Rq, wr: &ibv_recv_wr) -> Result<()> {
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
-    rq: &parking_lot::Mutex<Rq>,
+    rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
@@ -427,7 +464,7 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
     }
     ffi::boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
-        let qp = unsafe { H::qp(ibqp) };
+        let qp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
         let Some(rq) = &qp.rq else { return Ok(Errno::EINVAL.0) };
         // The object layer keeps `ibv_qp.state` current on every modify/query, as rdma-core's core does.
         // SAFETY: live QP; a 4-byte C enum.
@@ -457,7 +494,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
     }
     ffi::boundary("ibv_post_srq_recv", || {
         // SAFETY: caller's contract.
-        let srq = unsafe { H::srq(ibsrq) };
+        let srq = unsafe { H::srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
         Ok(unsafe { post_recv_list(&srq.rq, wr_list, bad_wr) })
     })
@@ -484,7 +521,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
 #[inline(always)]
 unsafe fn batch<'a, H: RxeHost>(ibqp: *mut ibv_qp_ex) -> Option<(&'a RxeQp, &'a mut Sq)> {
     // SAFETY: ibv_qp_ex starts with ibv_qp (caller's contract).
-    let qp = unsafe { H::qp(ibqp.cast()) };
+    let qp = unsafe { H::qp(ibqp.cast()) }?;
     if !qp.sq.is_locked() {
         return None;
     }
@@ -571,7 +608,7 @@ unsafe fn amend<H: RxeHost>(ibqp: *mut ibv_qp_ex, f: impl FnOnce(&Sq, *mut rxe_s
 /// `ibqp` is a live QP of this provider created with send ops flags.
 pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
-    let qp = unsafe { H::qp(ibqp.cast()) };
+    let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
     std::mem::forget(qp.sq.lock());
     // SAFETY: just locked.
     let sq = unsafe { &mut *qp.sq.data_ptr() };
@@ -870,7 +907,7 @@ pub unsafe extern "C" fn wr_set_ud_addr<H: RxeHost>(
             if ah.is_null() {
                 return Err(Errno::EINVAL);
             }
-            let ah = H::ah(ah);
+            let ah = H::ah(ah).ok_or(Errno::EIO)?;
             let ud = ptr::addr_of_mut!((*wqe).wr.wr.ud);
             (*ud).remote_qpn = remote_qpn;
             (*ud).remote_qkey = remote_qkey;

@@ -271,6 +271,27 @@ impl<'q> Consumer<'q> {
         self.producer() == cons & self.0.index_mask
     }
 
+    /// How many CQEs are available from `cons` on (an `Acquire` load of the kernel's producer index, see
+    /// [`Consumer::producer`]).
+    #[inline(always)]
+    pub fn available(self, cons: u32) -> u32 {
+        // (p - c) & mask is the same whether or not p and c were masked first (mask = 2^n - 1).
+        self.0.producer().load(Ordering::Acquire).wrapping_sub(cons) & self.0.index_mask
+    }
+
+    /// `(cons + n) & index_mask`.
+    #[inline(always)]
+    pub fn advance(self, cons: u32, n: u32) -> u32 {
+        cons.wrapping_add(n) & self.0.index_mask
+    }
+
+    /// The slot geometry, copied out of the queue so that a loop over slots keeps it in registers (stores to the
+    /// shared indices would otherwise make the compiler reload it from the queue each time).
+    #[inline(always)]
+    pub fn slots(self) -> Slots {
+        Slots { data: self.0.data.as_ptr(), elem_size: self.0.elem_size(), index_mask: self.0.index_mask }
+    }
+
     /// Slot for index `cons` (to read before [`Consumer::release`]).
     #[inline(always)]
     pub fn slot(self, cons: u32) -> *const u8 {
@@ -290,6 +311,25 @@ impl<'q> Consumer<'q> {
     #[inline(always)]
     pub fn release(self, cons: u32) {
         self.0.consumer().store(cons & self.0.index_mask, Ordering::Release)
+    }
+}
+
+/// A queue's slot geometry (see [`Consumer::slots`]), valid while the queue lives.
+#[derive(Clone, Copy)]
+pub struct Slots {
+    data: *mut u8,
+    elem_size: usize,
+    index_mask: u32,
+}
+
+impl Slots {
+    /// Address of the slot for `index` (masked, so always inside the mapping), as [`RxeQueue::slot`].
+    #[inline(always)]
+    pub fn at(self, index: u32) -> *const u8 {
+        // A multiplication rather than RxeQueue::slot's shift: no masking of the shift count.
+        let off = (index & self.index_mask) as usize * self.elem_size;
+        // SAFETY: off < num_slots * elem_size, which `RxeQueue::new` checked fits in the memory.
+        unsafe { self.data.add(off) }
     }
 }
 

@@ -109,7 +109,7 @@ pub unsafe extern "C" fn poll_cq<H: SiwHost>(ibcq: *mut ibv_cq, num_entries: c_i
     }
     ffi::boundary("ibv_poll_cq", || {
         // SAFETY: caller's contract.
-        let cq: &SiwCq = unsafe { H::siw_cq(ibcq) };
+        let cq: &SiwCq = unsafe { H::siw_cq(ibcq) }.ok_or(Errno::EIO)?;
         let mut st = cq.inner.lock();
         let mut n = 0;
         while n < num_entries && cq.queue.is_valid(st.get) {
@@ -138,7 +138,7 @@ pub unsafe extern "C" fn req_notify_cq<H: SiwHost>(ibcq: *mut ibv_cq, solicited_
     }
     ffi::boundary("ibv_req_notify_cq", || {
         // SAFETY: caller's contract.
-        let cq: &SiwCq = unsafe { H::siw_cq(ibcq) };
+        let cq: &SiwCq = unsafe { H::siw_cq(ibcq) }.ok_or(Errno::EIO)?;
         let flags = if solicited_only != 0 {
             SIW_NOTIFY_SOLICITED
         } else {

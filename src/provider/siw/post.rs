@@ -253,7 +253,7 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
     }
     ffi::boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
-        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) };
+        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) }.ok_or(Errno::EIO)?;
         let mut sq = qp.sq.lock();
         let start = sq.put;
         // SAFETY: caller's contract.
@@ -321,7 +321,7 @@ unsafe fn post_one_recv(q: &WqeQueue, put: u32, wr: &ibv_recv_wr) -> Result<()> 
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
-    rq: &parking_lot::Mutex<Rq>,
+    rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
@@ -360,7 +360,7 @@ pub unsafe extern "C" fn post_recv<H: SiwHost>(
     }
     ffi::boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
-        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) };
+        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) }.ok_or(Errno::EIO)?;
         let Some(rq) = &qp.rq else {
             if !wr_list.is_null() {
                 // SAFETY: checked non-NULL.
@@ -392,7 +392,7 @@ pub unsafe extern "C" fn post_srq_recv<H: SiwHost>(
     }
     ffi::boundary("ibv_post_srq_recv", || {
         // SAFETY: caller's contract.
-        let srq = unsafe { H::siw_srq(ibsrq) };
+        let srq = unsafe { H::siw_srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
         Ok(unsafe { post_recv_list(&srq.rq, wr_list, bad_wr) })
     })

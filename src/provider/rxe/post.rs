@@ -19,6 +19,7 @@
 #![allow(unsafe_code)]
 
 use super::abi::{self, rxe_recv_wqe, rxe_send_wqe, FlushWr, FromBytes, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
+use super::queue::Producer;
 use super::{Rq, RxeHost, RxeQp, Sq};
 use crate::provider::verbs::*;
 use rdma_common::{errno::Result, ffi, Errno};
@@ -150,26 +151,15 @@ unsafe fn write_send_wqe<H: RxeHost>(
     w.wr.send_flags = wr.send_flags;
     w.wr.ex.imm_data = abi::send_wr_imm_data(wr);
 
+    let (remote_addr, rkey) = abi::send_wr_rdma(wr);
     match opcode {
         WR_RDMA_WRITE | WR_RDMA_WRITE_WITH_IMM | WR_RDMA_READ => {
-            let (remote_addr, rkey) = abi::send_wr_rdma(wr);
             w.wr.wr.rdma.remote_addr = remote_addr;
             w.wr.wr.rdma.rkey = rkey;
         }
         WR_SEND | WR_SEND_WITH_IMM if qp_type == QPT_UD => {
-            let ud = abi::send_wr_ud(wr);
-            if ud.ah.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            // SAFETY: a live AH of this provider (caller's contract).
-            let ah = unsafe { H::ah(ud.ah) }.ok_or(Errno::EIO)?;
-            w.wr.wr.ud.remote_qpn = ud.remote_qpn;
-            w.wr.wr.ud.remote_qkey = ud.remote_qkey;
-            w.wr.wr.ud.ah_num = ah.ah_num;
-            if ah.ah_num == 0 {
-                // Kernels before 5.10 read the address vector from the WQE.
-                w.wr.wr.ud.av = ah.av;
-            }
+            // SAFETY: caller's contract.
+            unsafe { write_ud::<H>(w, wr)? };
         }
         WR_ATOMIC_CMP_AND_SWP | WR_ATOMIC_FETCH_AND_ADD => {
             let atomic = abi::send_wr_atomic(wr);
@@ -179,26 +169,8 @@ unsafe fn write_send_wqe<H: RxeHost>(
             w.wr.wr.atomic.rkey = atomic.rkey;
         }
         WR_BIND_MW => {
-            let bind = abi::send_wr_bind_mw(wr);
-            if bind.mw.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            // SAFETY: live MW and MR (caller's contract); NULL MR is an unbind, which needs no lkey.
-            let mw_rkey = unsafe { (*bind.mw).rkey };
-            let mr_lkey = if bind.bind_info.mr.is_null() {
-                if bind.bind_info.length != 0 {
-                    return Err(Errno::EINVAL);
-                }
-                0
-            } else {
-                unsafe { (*bind.bind_info.mr).lkey }
-            };
-            w.wr.wr.mw.addr = bind.bind_info.addr;
-            w.wr.wr.mw.length = bind.bind_info.length;
-            w.wr.wr.mw.mr_lkey = mr_lkey;
-            w.wr.wr.mw.mw_rkey = mw_rkey;
-            w.wr.wr.mw.rkey = bind.rkey;
-            w.wr.wr.mw.access = bind.bind_info.mw_access_flags;
+            // SAFETY: caller's contract.
+            unsafe { write_bind_mw(w, wr)? };
         }
         // SEND/SEND_WITH_IMM on RC/UC, SEND_WITH_INV and LOCAL_INV (their rkey travels in `ex`), and anything
         // else: passed through as rdma-core does; the kernel completes an opcode it does not support with an
@@ -206,11 +178,9 @@ unsafe fn write_send_wqe<H: RxeHost>(
         _ => {}
     }
 
-    w.iova = if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
-        abi::send_wr_atomic(wr).remote_addr
-    } else {
-        abi::send_wr_rdma(wr).0
-    };
+    // `wr.atomic.remote_addr` and `wr.rdma.remote_addr` share their offset in `ibv_send_wr` (a C union), so this
+    // is rdma-core's `iova = atomic ? wr.atomic.remote_addr : wr.rdma.remote_addr`.
+    w.iova = remote_addr;
     // Bounded by max_inline (inline) or checked by the kernel against the MRs (SGEs); rdma-core stores the same
     // truncation.
     w.dma.length = length as u32;
@@ -220,12 +190,68 @@ unsafe fn write_send_wqe<H: RxeHost>(
     Ok(())
 }
 
-/// Copies `sges` into a WQE's SGE array, one 16-byte element at a time (no `memcpy` call for the usual one or
-/// two SGEs), and returns the sum of their lengths.
+const _: () = {
+    assert!(offset_of!(ibv_send_wr_atomic, remote_addr) == 0);
+    assert!(offset_of!(ibv_send_wr_rdma, remote_addr) == 0);
+};
+
+/// The UD part of a send WQE header (out of line: RC traffic does not pay for its registers).
+///
+/// # Safety
+/// As [`write_send_wqe`].
+#[inline(never)]
+unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
+    let ud = abi::send_wr_ud(wr);
+    if ud.ah.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: a live AH of this provider (caller's contract).
+    let ah = unsafe { H::ah(ud.ah) }.ok_or(Errno::EIO)?;
+    w.wr.wr.ud.remote_qpn = ud.remote_qpn;
+    w.wr.wr.ud.remote_qkey = ud.remote_qkey;
+    w.wr.wr.ud.ah_num = ah.ah_num;
+    if ah.ah_num == 0 {
+        // Kernels before 5.10 read the address vector from the WQE.
+        w.wr.wr.ud.av = ah.av;
+    }
+    Ok(())
+}
+
+/// The bind-MW part of a send WQE header.
+///
+/// # Safety
+/// As [`write_send_wqe`].
+#[inline(never)]
+unsafe fn write_bind_mw(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
+    let bind = abi::send_wr_bind_mw(wr);
+    if bind.mw.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: live MW and MR (caller's contract); NULL MR is an unbind, which needs no lkey.
+    let mw_rkey = unsafe { (*bind.mw).rkey };
+    let mr_lkey = if bind.bind_info.mr.is_null() {
+        if bind.bind_info.length != 0 {
+            return Err(Errno::EINVAL);
+        }
+        0
+    } else {
+        unsafe { (*bind.bind_info.mr).lkey }
+    };
+    w.wr.wr.mw.addr = bind.bind_info.addr;
+    w.wr.wr.mw.length = bind.bind_info.length;
+    w.wr.wr.mw.mr_lkey = mr_lkey;
+    w.wr.wr.mw.mw_rkey = mw_rkey;
+    w.wr.wr.mw.rkey = bind.rkey;
+    w.wr.wr.mw.access = bind.bind_info.mw_access_flags;
+    Ok(())
+}
+
+/// Copies `sges` into a WQE's SGE array, one 16-byte element at a time (no `memcpy` call), and returns the sum of
+/// their lengths. Out of line: the usual single SGE is copied by the caller.
 ///
 /// # Safety
 /// `dst` is 8-aligned with room for `sges.len()` elements.
-#[inline(always)]
+#[inline(never)]
 unsafe fn copy_sges(dst: *mut u8, sges: &[ibv_sge]) -> u64 {
     let mut dst = dst.cast::<ibv_sge>();
     let mut length = 0u64;
@@ -240,6 +266,33 @@ unsafe fn copy_sges(dst: *mut u8, sges: &[ibv_sge]) -> u64 {
     length
 }
 
+/// The inline data of a WR: `EINVAL` when longer than `max_inline`, else copied and its length returned.
+///
+/// # Safety
+/// `dst` has room for `max_inline` bytes; every SGE addresses readable memory of its length.
+#[inline(never)]
+unsafe fn write_inline(dst: *mut u8, sges: &[ibv_sge], max_inline: u32) -> Result<u64> {
+    let length: u64 = sges.iter().map(|s| s.length as u64).sum();
+    if length > max_inline as u64 {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: caller's contract; the sum fits.
+    unsafe { copy_inline(dst, sges) };
+    Ok(length)
+}
+
+/// What posting a list of send WRs works on, copied out of the SQ state for the duration of the list (so it
+/// lives in registers) and written back after it: the ring, the next free index, the send sequence number and
+/// the QP's limits.
+struct SendCursor<'q> {
+    p: Producer<'q>,
+    prod: u32,
+    ssn: u32,
+    max_sge: u32,
+    max_inline: u32,
+    qp_type: u32,
+}
+
 /// rdma-core's `post_one_send`: validates `wr` and writes it into the slot at the producer index, then
 /// publishes it unless the ring is full (`ENOMEM`), errors in rdma-core's order (every check of the WR itself
 /// answers `EINVAL`; then `ENOMEM`).
@@ -251,40 +304,38 @@ unsafe fn copy_sges(dst: *mut u8, sges: &[ibv_sge]) -> u64 {
 /// pass, and nothing reaches the kernel unless every check passed.
 ///
 /// # Safety
-/// Caller holds the SQ lock (`sq`); `wr`'s pointers are valid as `ibv_post_send(3)` requires.
+/// Caller holds the SQ lock (the cursor's ring); `wr`'s pointers are valid as `ibv_post_send(3)` requires.
 #[inline(always)]
-unsafe fn post_one_send<H: RxeHost>(sq: &mut Sq, qp_type: u32, wr: &ibv_send_wr) -> Result<()> {
+unsafe fn post_one_send<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) -> Result<()> {
     // SAFETY: opcode is a 4-byte C enum written by the application.
     let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
     // SAFETY: caller's contract.
-    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, sq.max_sge)? };
-    let p = sq.queue.producer_side();
-    let prod = p.index();
-    let wqe = p.slot(prod).cast::<rxe_send_wqe>();
+    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, c.max_sge)? };
+    let prod = c.prod;
+    let wqe = c.p.slot(prod).cast::<rxe_send_wqe>();
     // SAFETY: the slot is ours (above), 8-aligned, and holds at least SEND_WQE_DATA_OFFSET + max(max_sge * 16,
     // max_inline) bytes (clamped at QP creation): room for sges.len() <= max_sge SGEs, or for inline data once
     // its length is checked against max_inline. Inline sources are readable (caller's contract).
     let length = unsafe {
         let data = wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET);
         if wr.send_flags & IBV_SEND_INLINE != 0 {
-            let length: u64 = sges.iter().map(|s| s.length as u64).sum();
-            if length > sq.max_inline as u64 {
-                return Err(Errno::EINVAL);
-            }
-            copy_inline(data, sges);
-            length
+            write_inline(data, sges, c.max_inline)?
+        } else if let [sge] = sges {
+            data.cast::<ibv_sge>().write(*sge);
+            sge.length as u64
         } else {
             copy_sges(data, sges)
         }
     };
-    validate_send_wr(qp_type, wr, opcode, length)?;
+    validate_send_wr(c.qp_type, wr, opcode, length)?;
     // SAFETY: the slot (above); the rest is the caller's contract.
-    unsafe { write_send_wqe::<H>(wqe, qp_type, wr, opcode, length, sges.len() as u32, sq.ssn)? };
-    if p.is_full_at(prod) {
+    unsafe { write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, length, sges.len() as u32, c.ssn)? };
+    if c.p.is_full_at(prod) {
         return Err(Errno::ENOMEM);
     }
-    sq.ssn = sq.ssn.wrapping_add(1);
-    p.publish(p.next(prod));
+    c.ssn = c.ssn.wrapping_add(1);
+    c.prod = c.p.next(prod);
+    c.p.publish(c.prod);
     Ok(())
 }
 
@@ -311,14 +362,23 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
     }
     ffi::boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
-        let qp: &RxeQp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
+        let Some(qp) = (unsafe { H::qp(ibqp) }) else { return Ok(Errno::EIO.0) };
         let rc = {
             let mut sq = qp.sq.lock();
+            let mut c = SendCursor {
+                p: sq.queue.producer_side(),
+                prod: 0,
+                ssn: sq.ssn,
+                max_sge: sq.max_sge,
+                max_inline: sq.max_inline,
+                qp_type: qp.qp_type,
+            };
+            c.prod = c.p.index();
             let mut wr = wr_list;
             let mut rc = 0;
             while !wr.is_null() {
                 // SAFETY: caller's contract: every WR in the list is readable.
-                let r = unsafe { post_one_send::<H>(&mut sq, qp.qp_type, &*wr) };
+                let r = unsafe { post_one_send::<H>(&mut c, &*wr) };
                 if let Err(e) = r {
                     // SAFETY: checked non-NULL above.
                     unsafe { *bad_wr = wr };
@@ -328,6 +388,7 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
                 // SAFETY: as above.
                 wr = unsafe { (*wr).next };
             }
+            sq.ssn = c.ssn;
             rc
         };
         // SAFETY: caller's contract.

@@ -130,6 +130,9 @@ pub struct CqState {
     pub(crate) queue: Option<RxeQueue>,
     /// Extended API: index of the CQE the `read_*` functions look at.
     pub(crate) cur_index: u32,
+    /// Extended API: the kernel's producer index as last read in this batch (CQEs before it are published), so
+    /// that `next_poll` reads the shared index again only when it has caught up with it.
+    pub(crate) seen_prod: u32,
 }
 
 /// Provider state of an SRQ (rdma-core's `struct rxe_srq` without the `verbs_srq`).
@@ -244,7 +247,7 @@ impl RxeCq {
             return Err(Errno::EINVAL);
         }
         let cur = queue.consumer_side().index();
-        Ok(RxeCq { inner: SpinLock::new(CqState { queue: Some(queue), cur_index: cur }) })
+        Ok(RxeCq { inner: SpinLock::new(CqState { queue: Some(queue), cur_index: cur, seen_prod: cur }) })
     }
 
     /// Resize support (`ibv_resize_cq`): runs `remap` under the CQ lock (rdma-core's `rxe_resize_cq`). A new
@@ -257,6 +260,7 @@ impl RxeCq {
                 st.queue = None;
             } else {
                 st.cur_index = q.consumer_side().index();
+                st.seen_prod = st.cur_index;
             }
         }
         r

@@ -140,29 +140,29 @@ unsafe fn polling<'a, H: RxeHost>(cqx: *mut ibv_cq_ex) -> Option<(&'a RxeCq, &'a
 /// The CQE `read_*` look at, or `None` outside a batch.
 ///
 /// # Safety
-/// As [`polling`].
+/// As [`polling`]; the pointer is used before `end_poll`.
 #[inline(always)]
-unsafe fn current<H: RxeHost>(cqx: *mut ibv_cq_ex) -> Option<ib_uverbs_wc> {
+unsafe fn current<H: RxeHost>(cqx: *mut ibv_cq_ex) -> Option<*const ib_uverbs_wc> {
     // SAFETY: caller's contract.
     let (_, st) = unsafe { polling::<H>(cqx) }?;
     let q = st.queue.as_ref()?;
-    // SAFETY: a published CQE not yet handed back (batch invariant), aligned to its slot size (>= 64).
-    Some(unsafe { q.slot(st.cur_index).cast::<ib_uverbs_wc>().read() })
+    // A published CQE not yet handed back (batch invariant), aligned to its slot size (>= 64).
+    Some(q.slot(st.cur_index).cast::<ib_uverbs_wc>())
 }
 
-/// Publishes the current CQE's `status` and `wr_id` in the public `ibv_cq_ex` fields.
+/// Publishes the CQE in `slot`'s `status` and `wr_id` in the public `ibv_cq_ex` fields (only those two fields
+/// are read).
 ///
 /// # Safety
-/// `cqx` live; inside a batch.
+/// `cqx` live; `slot` a published CQE of its ring, inside a batch.
 #[inline(always)]
-unsafe fn expose(cqx: *mut ibv_cq_ex, st: &CqState) {
-    let Some(q) = st.queue.as_ref() else { return };
-    // SAFETY: as in `current`; the status field is a 4-byte C enum written as its number (C memory: no Rust
+unsafe fn expose(cqx: *mut ibv_cq_ex, slot: *const u8) {
+    let cqe = slot.cast::<ib_uverbs_wc>();
+    // SAFETY: caller's contract; the status field is a 4-byte C enum written as its number (C memory: no Rust
     // value of the enum type is formed).
     unsafe {
-        let cqe = q.slot(st.cur_index).cast::<ib_uverbs_wc>().read();
-        ptr::addr_of_mut!((*cqx).status).cast::<u32>().write(cqe.status);
-        ptr::addr_of_mut!((*cqx).wr_id).write(cqe.wr_id);
+        ptr::addr_of_mut!((*cqx).status).cast::<u32>().write(ptr::addr_of!((*cqe).status).read());
+        ptr::addr_of_mut!((*cqx).wr_id).write(ptr::addr_of!((*cqe).wr_id).read());
     }
 }
 
@@ -179,14 +179,16 @@ pub unsafe extern "C" fn cq_start_poll<H: RxeHost>(cqx: *mut ibv_cq_ex, _attr: *
     let Some(q) = st.queue.as_ref() else { return Errno::EINVAL.0 };
     let c = q.consumer_side();
     let cons = c.index();
-    if c.is_empty_at(cons) {
+    let prod = c.producer();
+    if prod == cons {
         drop(guard);
         Errno::ENOENT.set();
         return Errno::ENOENT.0;
     }
     st.cur_index = cons;
-    // SAFETY: live CQ, lock held.
-    unsafe { expose(cqx, st) };
+    st.seen_prod = prod;
+    // SAFETY: live CQ, lock held, a published CQE (Acquire load of the producer index above).
+    unsafe { expose(cqx, c.slot(cons)) };
     std::mem::forget(guard);
     0
 }
@@ -202,13 +204,17 @@ pub unsafe extern "C" fn cq_next_poll<H: RxeHost>(cqx: *mut ibv_cq_ex) -> c_int 
     let Some(q) = st.queue.as_ref() else { return Errno::EINVAL.0 };
     let c = q.consumer_side();
     let next = c.next(st.cur_index);
-    if c.is_empty_at(next) {
-        Errno::ENOENT.set();
-        return Errno::ENOENT.0;
+    if next == st.seen_prod {
+        // Caught up with what was published when we last looked: look again.
+        st.seen_prod = c.producer();
+        if next == st.seen_prod {
+            Errno::ENOENT.set();
+            return Errno::ENOENT.0;
+        }
     }
     st.cur_index = next;
-    // SAFETY: live CQ, lock held.
-    unsafe { expose(cqx, st) };
+    // SAFETY: live CQ, lock held; a published CQE (before the producer index an Acquire load returned).
+    unsafe { expose(cqx, c.slot(next)) };
     0
 }
 
@@ -237,7 +243,8 @@ macro_rules! reader {
         pub unsafe extern "C" fn $name<H: RxeHost>(cqx: *mut ibv_cq_ex) -> $ty {
             // SAFETY: caller's contract.
             match unsafe { current::<H>(cqx) } {
-                Some($w) => $e,
+                // SAFETY: a published CQE of this batch; only the field read is loaded.
+                Some($w) => unsafe { $e },
                 None => 0 as $ty,
             }
         }
@@ -247,43 +254,43 @@ macro_rules! reader {
 reader!(
     /// `ibv_wc_read_opcode(3)`. Returns the kernel's number: the function-pointer slot is typed with
     /// `enum ibv_wc_opcode`, which C passes as this integer.
-    cq_read_opcode_raw -> u32, |w| w.opcode
+    cq_read_opcode_raw -> u32, |w| ptr::addr_of!((*w).opcode).read()
 );
 reader!(
     /// `ibv_wc_read_vendor_err(3)`.
-    cq_read_vendor_err -> u32, |w| w.vendor_err
+    cq_read_vendor_err -> u32, |w| ptr::addr_of!((*w).vendor_err).read()
 );
 reader!(
     /// `ibv_wc_read_byte_len(3)`.
-    cq_read_byte_len -> u32, |w| w.byte_len
+    cq_read_byte_len -> u32, |w| ptr::addr_of!((*w).byte_len).read()
 );
 reader!(
     /// `ibv_wc_read_imm_data(3)`: big-endian, as carried (also the invalidated rkey).
-    cq_read_imm_data -> u32, |w| unsafe { w.ex.imm_data }
+    cq_read_imm_data -> u32, |w| ptr::addr_of!((*w).ex.imm_data).read()
 );
 reader!(
     /// `ibv_wc_read_qp_num(3)`.
-    cq_read_qp_num -> u32, |w| w.qp_num
+    cq_read_qp_num -> u32, |w| ptr::addr_of!((*w).qp_num).read()
 );
 reader!(
     /// `ibv_wc_read_src_qp(3)`.
-    cq_read_src_qp -> u32, |w| w.src_qp
+    cq_read_src_qp -> u32, |w| ptr::addr_of!((*w).src_qp).read()
 );
 reader!(
     /// `ibv_wc_read_wc_flags(3)`.
-    cq_read_wc_flags -> c_uint, |w| w.wc_flags as c_uint
+    cq_read_wc_flags -> c_uint, |w| ptr::addr_of!((*w).wc_flags).read() as c_uint
 );
 reader!(
     /// `ibv_wc_read_slid(3)`.
-    cq_read_slid -> u32, |w| w.slid as u32
+    cq_read_slid -> u32, |w| ptr::addr_of!((*w).slid).read() as u32
 );
 reader!(
     /// `ibv_wc_read_sl(3)`.
-    cq_read_sl -> u8, |w| w.sl
+    cq_read_sl -> u8, |w| ptr::addr_of!((*w).sl).read()
 );
 reader!(
     /// `ibv_wc_read_dlid_path_bits(3)`.
-    cq_read_dlid_path_bits -> u8, |w| w.dlid_path_bits
+    cq_read_dlid_path_bits -> u8, |w| ptr::addr_of!((*w).dlid_path_bits).read()
 );
 
 /// `ibv_wc_read_opcode(3)` with the slot's exact type. The kernel only writes `IB_UVERBS_WC_*` values, which are

@@ -84,7 +84,7 @@ unsafe fn sge_slice<'a>(sg_list: *const ibv_sge, num_sge: c_int, max_sge: u32) -
 ///
 /// # Safety
 /// Every SGE with a non-zero length addresses readable memory of that length; `dst` has room for the sum.
-#[inline(always)]
+#[inline(never)]
 unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
     let mut off = 0usize;
     for sge in sges {
@@ -246,39 +246,35 @@ unsafe fn write_bind_mw(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
     Ok(())
 }
 
-/// Copies `sges` into a WQE's SGE array, one 16-byte element at a time (no `memcpy` call), and returns the sum of
-/// their lengths. Out of line: the usual single SGE is copied by the caller.
+/// Copies `sges` into a WQE's SGE array, one 16-byte element at a time (no `memcpy` call). Out of line: the usual
+/// single SGE is copied by the caller.
 ///
 /// # Safety
 /// `dst` is 8-aligned with room for `sges.len()` elements.
 #[inline(never)]
-unsafe fn copy_sges(dst: *mut u8, sges: &[ibv_sge]) -> u64 {
+unsafe fn copy_sges(dst: *mut u8, sges: &[ibv_sge]) {
     let mut dst = dst.cast::<ibv_sge>();
-    let mut length = 0u64;
     for sge in sges {
         // SAFETY: caller's contract; `ibv_sge` and `rxe_sge` have one layout (asserted above).
         unsafe {
             dst.write(*sge);
             dst = dst.add(1);
         }
-        length += sge.length as u64;
     }
-    length
 }
 
-/// The inline data of a WR: `EINVAL` when longer than `max_inline`, else copied and its length returned.
-///
-/// # Safety
-/// `dst` has room for `max_inline` bytes; every SGE addresses readable memory of its length.
-#[inline(never)]
-unsafe fn write_inline(dst: *mut u8, sges: &[ibv_sge], max_inline: u32) -> Result<u64> {
-    let length: u64 = sges.iter().map(|s| s.length as u64).sum();
-    if length > max_inline as u64 {
-        return Err(Errno::EINVAL);
+/// The sum of the SGEs' lengths (64-bit: no wrap-around).
+#[inline(always)]
+fn sge_length(sges: &[ibv_sge]) -> u64 {
+    match sges {
+        [sge] => sge.length as u64,
+        _ => sum_lengths(sges),
     }
-    // SAFETY: caller's contract; the sum fits.
-    unsafe { copy_inline(dst, sges) };
-    Ok(length)
+}
+
+#[inline(never)]
+fn sum_lengths(sges: &[ibv_sge]) -> u64 {
+    sges.iter().map(|s| s.length as u64).sum()
 }
 
 /// What posting a list of send WRs works on, copied out of the SQ state for the duration of the list (so it
@@ -293,15 +289,16 @@ struct SendCursor<'q> {
     qp_type: u32,
 }
 
-/// rdma-core's `post_one_send`: validates `wr` and writes it into the slot at the producer index, then
-/// publishes it unless the ring is full (`ENOMEM`), errors in rdma-core's order (every check of the WR itself
-/// answers `EINVAL`; then `ENOMEM`).
+/// rdma-core's `post_one_send`: validates `wr`, then (`ENOMEM` when the ring is full) writes it into the slot at
+/// the producer index and publishes it: errors in rdma-core's order (every check of the WR answers `EINVAL`,
+/// then `ENOMEM`; a NULL AH or MW, where rdma-core would crash, is found while the WQE is written: `EINVAL`,
+/// nothing published).
 ///
-/// The slot at the producer index is always ours to write, full ring or not: the kernel reads only the slots
-/// from its consumer index up to (not including) the producer index, and one slot always stays empty. Its
-/// previous use was consumed before our last post saw room (that Acquire load of the consumer index ordered the
-/// kernel's reads before these writes). So the WQE is built in place, its SGEs copied (and summed) in the same
-/// pass, and nothing reaches the kernel unless every check passed.
+/// The WQE is built in place: the slot at the producer index is ours once the ring is not full (the kernel reads
+/// only the slots from its consumer index up to, not including, the producer index, and the Acquire load of the
+/// consumer index in `is_full_at` orders its reads of the slot's previous WQE before these writes). Unlike
+/// rdma-core, nothing is written into a full ring's free slot: the kernel may still be looking at the WQE it
+/// released last (Linux's `do_complete` reads it after advancing the consumer index).
 ///
 /// # Safety
 /// Caller holds the SQ lock (the cursor's ring); `wr`'s pointers are valid as `ibv_post_send(3)` requires.
@@ -311,27 +308,30 @@ unsafe fn post_one_send<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) ->
     let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
     // SAFETY: caller's contract.
     let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, c.max_sge)? };
-    let prod = c.prod;
-    let wqe = c.p.slot(prod).cast::<rxe_send_wqe>();
-    // SAFETY: the slot is ours (above), 8-aligned, and holds at least SEND_WQE_DATA_OFFSET + max(max_sge * 16,
-    // max_inline) bytes (clamped at QP creation): room for sges.len() <= max_sge SGEs, or for inline data once
-    // its length is checked against max_inline. Inline sources are readable (caller's contract).
-    let length = unsafe {
-        let data = wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET);
-        if wr.send_flags & IBV_SEND_INLINE != 0 {
-            write_inline(data, sges, c.max_inline)?
-        } else if let [sge] = sges {
-            data.cast::<ibv_sge>().write(*sge);
-            sge.length as u64
-        } else {
-            copy_sges(data, sges)
-        }
-    };
+    let length = sge_length(sges);
+    let inline = wr.send_flags & IBV_SEND_INLINE != 0;
+    if inline && length > c.max_inline as u64 {
+        return Err(Errno::EINVAL);
+    }
     validate_send_wr(c.qp_type, wr, opcode, length)?;
-    // SAFETY: the slot (above); the rest is the caller's contract.
-    unsafe { write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, length, sges.len() as u32, c.ssn)? };
+    let prod = c.prod;
     if c.p.is_full_at(prod) {
         return Err(Errno::ENOMEM);
+    }
+    let wqe = c.p.slot(prod).cast::<rxe_send_wqe>();
+    // SAFETY: the slot is ours (above), 8-aligned, and holds at least SEND_WQE_DATA_OFFSET + max(max_sge * 16,
+    // max_inline) bytes (clamped at QP creation): room for sges.len() <= max_sge SGEs, or for the inline data
+    // (length <= max_inline, checked). Inline sources are readable (caller's contract).
+    unsafe {
+        let data = wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET);
+        if inline {
+            copy_inline(data, sges);
+        } else if let [sge] = sges {
+            data.cast::<ibv_sge>().write(*sge);
+        } else {
+            copy_sges(data, sges);
+        }
+        write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, length, sges.len() as u32, c.ssn)?;
     }
     c.ssn = c.ssn.wrapping_add(1);
     c.prod = c.p.next(prod);

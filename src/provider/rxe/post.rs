@@ -445,40 +445,47 @@ pub unsafe extern "C" fn bind_mw<H: RxeHost>(ibqp: *mut ibv_qp, mw: *mut ibv_mw,
 // ---------------------------------------------------------------------------------------------------------------
 
 /// rdma-core's `rxe_post_one_recv`: `ENOMEM` when the ring is full, `EINVAL` for too many SGEs (in that
-/// order, as rdma-core checks them); else writes the WQE and publishes it.
+/// order, as rdma-core checks them); else writes the WQE at `prod` (the caller publishes it).
 ///
 /// # Safety
-/// Caller holds the RQ lock; `wr` is valid as `ibv_post_recv(3)` requires.
+/// Caller holds the RQ lock (`p`'s ring); `wr` is valid as `ibv_post_recv(3)` requires.
 #[inline(always)]
-unsafe fn post_one_recv(rq: &Rq, wr: &ibv_recv_wr) -> Result<()> {
-    let q = rq.queue.as_ref().ok_or(Errno::EINVAL)?;
-    let p = q.producer_side();
-    let prod = p.index();
+unsafe fn post_one_recv(p: Producer<'_>, prod: u32, max_sge: u32, wr: &ibv_recv_wr) -> Result<()> {
     if p.is_full_at(prod) {
         return Err(Errno::ENOMEM);
     }
     // SAFETY: caller's contract.
-    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, rq.max_sge)? };
-    // rdma-core sums into an int and stores it in a u32: the same wrapping sum.
-    let length = sges.iter().fold(0u32, |acc, s| acc.wrapping_add(s.length));
-    let mut hdr = <rxe_recv_wqe as FromBytes>::zeroed();
-    hdr.wr_id = wr.wr_id;
-    hdr.dma.length = length;
-    hdr.dma.resid = length;
-    hdr.dma.num_sge = sges.len() as u32;
+    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, max_sge)? };
     let slot = p.slot(prod);
-    // SAFETY: our unpublished slot, 8-aligned, with room for max_sge SGEs (checked at creation).
+    // SAFETY: our unpublished slot (not full: checked), 8-aligned, with room for max_sge SGEs (checked at
+    // creation); built in place: the header zeroed and filled, the SGEs copied one element at a time.
     unsafe {
-        ptr::write(slot.cast::<rxe_recv_wqe>(), hdr);
-        if !sges.is_empty() {
-            ptr::copy_nonoverlapping(sges.as_ptr().cast::<u8>(), slot.add(RECV_WQE_DATA_OFFSET), size_of_val(sges));
-        }
+        let w = slot.cast::<rxe_recv_wqe>();
+        ptr::write_bytes(w, 0, 1);
+        let w = &mut *w;
+        w.wr_id = wr.wr_id;
+        let data = slot.add(RECV_WQE_DATA_OFFSET).cast::<ibv_sge>();
+        // rdma-core sums into an int and stores it in a u32: the same wrapping sum.
+        let length = if let [sge] = sges {
+            data.write(*sge);
+            sge.length
+        } else {
+            let mut length = 0u32;
+            for (i, sge) in sges.iter().enumerate() {
+                data.add(i).write(*sge);
+                length = length.wrapping_add(sge.length);
+            }
+            length
+        };
+        w.dma.length = length;
+        w.dma.resid = length;
+        w.dma.num_sge = sges.len() as u32;
     }
-    p.publish(p.next(prod));
     Ok(())
 }
 
-/// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR.
+/// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR (`EINVAL` for every WR of a queue
+/// lost in a failed SRQ resize).
 ///
 /// # Safety
 /// As [`post_one_recv`]; `bad_wr` writable.
@@ -489,13 +496,26 @@ unsafe fn post_recv_list(
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
     let rq = rq.lock();
+    let Some(q) = rq.queue.as_ref() else {
+        if !wr.is_null() {
+            // SAFETY: caller's contract.
+            unsafe { *bad_wr = wr };
+            return Errno::EINVAL.0;
+        }
+        return 0;
+    };
+    // The ring and the index in registers for the loop.
+    let p = q.producer_side();
+    let mut prod = p.index();
     while !wr.is_null() {
         // SAFETY: caller's contract.
-        if let Err(e) = unsafe { post_one_recv(&rq, &*wr) } {
+        if let Err(e) = unsafe { post_one_recv(p, prod, rq.max_sge, &*wr) } {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
             return e.0;
         }
+        prod = p.next(prod);
+        p.publish(prod);
         // SAFETY: caller's contract.
         wr = unsafe { (*wr).next };
     }

@@ -13,7 +13,8 @@
 #   BENCH_OURS=stock the "ours" column uses rdma-core too: stock against stock, to see the noise
 #   BENCH_BUDGET=S   no new round unless it fits in S seconds of this script (default 1260; 420 quick)
 #   BENCH_TIMEOUT=S  timeout for each program (default 45)
-#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm), for experiments
+#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm,siw), for experiments
+#   BENCH_SIW_REPS=N timed perftest rounds over Soft-iWARP (default 5; 2 with BENCH_QUICK=1)
 #   BENCH_BIN=DIR    where datapath and memory were built (default build/bench)
 #
 # Each server/client pair runs under `timeout`; a failure is recorded as a FAIL sample, never aborts the run. A
@@ -26,12 +27,14 @@ OUT=${1:?usage: bench/guest.sh OUTDIR}
 mkdir -p "$OUT/logs" || exit 1
 WORK=$(mktemp -d /tmp/bench.XXXXXX) || exit 1
 source tests/guest/lib/testlib.sh    # DEV0/1 IP0/1 GID0/1 OURS now dur wait_tcp_listen
+source tests/guest/setup-siw.sh      # siw_setup / siw_teardown (the Soft-iWARP part, last)
 
 QUICK=${BENCH_QUICK:-0}
 REPS=${BENCH_REPS:-$([[ $QUICK == 1 ]] && echo 3 || echo 10)}
 BUDGET=${BENCH_BUDGET:-$([[ $QUICK == 1 ]] && echo 420 || echo 1260)}
 T=${BENCH_TIMEOUT:-45}
-ONLY=${BENCH_ONLY:-cpu,mem,start,lat,bw,cm}
+ONLY=${BENCH_ONLY:-cpu,mem,start,lat,bw,cm,siw}
+SIW_REPS=${BENCH_SIW_REPS:-$([[ $QUICK == 1 ]] && echo 2 || echo 5)}
 BIN=${BENCH_BIN:-build/bench}
 OURS_MODE=${BENCH_OURS:-ours}
 START=$SECONDS
@@ -137,12 +140,12 @@ PORT=20000
 next_port() { PORT=$(( PORT >= 29000 ? 20000 : PORT + 1 )); }
 
 # ---- perftest ------------------------------------------------------------------------------------------------------
-# perftest COL REP KIND TOOL SIZE CM ITERS M1 M2
+# perftest COL REP KIND TOOL SIZE CM ITERS M1 M2 [TAG]   (TAG prefixes the test's name, e.g. "siw-")
 #   KIND lat: M1 = the t_typical [usec] metric, M2 = the t_min [usec] metric. KIND bw: M1 = the BW average
 #   [MB/sec] metric, M2 = the MsgRate [Mpps] metric (either may be -). CM = R for -R (rdma_cm), empty otherwise.
 perftest() {
-    local col=$1 rep=$2 kind=$3 tool=$4 size=$5 cm=$6 iters=$7 m1=$8 m2=$9
-    local name="$tool-$size${cm:+-R}" metrics=""
+    local col=$1 rep=$2 kind=$3 tool=$4 size=$5 cm=$6 iters=$7 m1=$8 m2=$9 tag=${10:-}
+    local name="$tag$tool-$size${cm:+-R}" metrics=""
     [[ $m1 != - ]] && metrics+="$m1 "
     [[ $m2 != - ]] && metrics+="$m2"
     begin_run "$name" "$col" || return
@@ -254,24 +257,35 @@ cmtime_run() {
 
 # ---- library CPU cost: callgrind -----------------------------------------------------------------------------------
 CPU_METRICS="cpu.post1 cpu.postlist cpu.poll16 cpu.poll1 cpu.pollempty cpu.open cpu.devlist"
+CPU_EXT_METRICS="cpu.postrecv cpu.postud cpu.wrapi cpu.pollex"
+# callgrind_run COL BATCHES FABRIC : FABRIC rxe (the RC pair connected by hand, plus the extended rows: -x) or siw
+# (connected through librdmacm: -c; metrics cpu.siw.*; no device-list/open rows: librdmacm opens the devices).
 callgrind_run() {
-    local col=$1 batches=$2
-    local out="$OUT/logs/callgrind.$col.out" log="$WORK/datapath.$col.log"
+    local col=$1 batches=$2 fabric=${3:-rxe}
+    local out="$OUT/logs/callgrind.$fabric.$col.out" log="$WORK/datapath.$fabric.$col.log" pre=cpu. metrics args
+    if [[ $fabric == siw ]]; then
+        pre=cpu.siw.
+        args=(-c "$IP0,$IP1")
+        metrics="cpu.siw.post1 cpu.siw.postlist cpu.siw.poll16 cpu.siw.poll1 cpu.siw.pollempty"
+    else
+        args=(-d "$DEV0" -D "$DEV1" -g "$GID0" -G "$GID1" -x)
+        metrics="$CPU_METRICS $CPU_EXT_METRICS"
+    fi
     rm -f "$out"
     # shellcheck disable=SC2086
     env ${LIBENV[$col]} timeout $((T * 8)) valgrind --tool=callgrind --callgrind-out-file="$out" \
         --collect-atstart=no --toggle-collect='bench_*' \
-        "$BIN/datapath" -d "$DEV0" -D "$DEV1" -g "$GID0" -G "$GID1" -n "$batches" > "$log" 2>&1
+        "$BIN/datapath" "${args[@]}" -n "$batches" > "$log" 2>&1
     local rc=$?
-    T0RUN[datapath|$col]=${EPOCHREALTIME/./}   # a failure here is never retried anyway
+    T0RUN[datapath-$fabric|$col]=${EPOCHREALTIME/./}   # a failure here is never retried anyway
     if (( rc != 0 )) || ! grep -q '^datapath: ok' "$log"; then
-        cp "$log" "$OUT/logs/datapath.$col.log"
+        cp "$log" "$OUT/logs/datapath.$fabric.$col.log"
         local why
         why="exit $rc: $(grep -E '^datapath: FAILED' "$log" | head -n1 | cut -c11-90)"
-        record_fail "$CPU_METRICS" "$col" 1 datapath "$why"
+        record_fail "$metrics" "$col" 1 "datapath-$fabric" "$why"
         return
     fi
-    cp "$log" "$OUT/logs/datapath.$col.log"
+    cp "$log" "$OUT/logs/datapath.$fabric.$col.log"
     # counts from the program
     local counts
     counts=$(grep '^datapath: post1' "$log")
@@ -285,22 +299,33 @@ callgrind_run() {
     local -A ir=()
     local fn num
     while read -r fn num; do ir[${fn#bench_}]=$num; done < <(/usr/bin/python3 bench/callgrind_sum.py "$out" bench_)
-    cpu_sample() {   # metric function divisor
-        if [[ -n ${ir[$2]:-} && ${3:-0} -gt 0 ]]; then
-            sample "$1" "$col" 1 "$(( (ir[$2] * 10 / $3 + 5) / 10 ))" "${ir[$2]} Ir / $3"
+    cpu_sample() {   # metric divisor function...
+        local m=$1 div=$2 f sum=0 have=1 note=""; shift 2
+        for f in "$@"; do
+            [[ -n ${ir[$f]:-} ]] || { have=0; break; }
+            sum=$(( sum + ir[$f] )); note+="${note:+ + }${ir[$f]}"
+        done
+        if (( have )) && [[ ${div:-0} -gt 0 ]]; then
+            sample "$m" "$col" 1 "$(( (sum * 10 / div + 5) / 10 ))" "$note Ir / $div"
         else
-            sample "$1" "$col" 1 FAIL "no callgrind count for bench_$2"
+            sample "$m" "$col" 1 FAIL "no callgrind count for bench_$*"
         fi
     }
-    cpu_sample cpu.post1 post_send "${n[post1.wrs]:-0}"
-    cpu_sample cpu.postlist post_list "${n[postlist.wrs]:-0}"
-    cpu_sample cpu.poll16 poll16 "${n[poll16.cqes]:-0}"
-    cpu_sample cpu.poll1 poll1 "${n[poll1.cqes]:-0}"
-    cpu_sample cpu.pollempty poll_empty "${n[pollempty.calls]:-0}"
-    cpu_sample cpu.open open_device 1
-    cpu_sample cpu.devlist get_device_list 1
-    local extra=$(( ${n[poll16.empty]:-0} + ${n[poll1.empty]:-0} ))
-    (( extra )) && log "note: $col: $extra measured polls found the CQ empty (counted in the per-CQE figures)"
+    cpu_sample ${pre}post1 "${n[post1.wrs]:-0}" post_send
+    cpu_sample ${pre}postlist "${n[postlist.wrs]:-0}" post_list
+    cpu_sample ${pre}poll16 "${n[poll16.cqes]:-0}" poll16
+    cpu_sample ${pre}poll1 "${n[poll1.cqes]:-0}" poll1
+    cpu_sample ${pre}pollempty "${n[pollempty.calls]:-0}" poll_empty
+    if [[ $fabric == rxe ]]; then
+        cpu_sample cpu.open 1 open_device
+        cpu_sample cpu.devlist 1 get_device_list
+        cpu_sample cpu.postrecv "${n[postrecv.wrs]:-0}" post_recv
+        cpu_sample cpu.postud "${n[postud.wrs]:-0}" post_send_ud
+        cpu_sample cpu.wrapi "${n[wrapi.wrs]:-0}" wr_start wr_rdma_write wr_set_sge wr_complete
+        cpu_sample cpu.pollex "${n[pollex.cqes]:-0}" start_poll next_poll end_poll
+    fi
+    local extra=$(( ${n[poll16.empty]:-0} + ${n[poll1.empty]:-0} + ${n[pollex.empty]:-0} ))
+    (( extra )) && log "note: $fabric $col: $extra measured polls found the CQ empty (counted in the per-CQE figures)"
 }
 
 # ---- memory --------------------------------------------------------------------------------------------------------
@@ -366,7 +391,7 @@ log "start: reps $REPS, quick $QUICK, ours column = $OURS_MODE (${LIBENV[ours]})
 if has cpu; then
     for col in stock ours; do
         log "callgrind datapath ($col)"
-        callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 32)"
+        callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 32)" rxe
     done
 fi
 if has mem; then
@@ -415,6 +440,41 @@ for ((rep = 1; rep <= REPS; rep++)); do
     printf 'reps_done\t%s\n' "$rep" >> "$OUT/meta.tsv"
     ROUND_TIMES+=($(( SECONDS - round_t0 )))
 done
+# 5. Soft-iWARP, last (siw_setup removes the rxe links): the same instruction counts over siw0/siw1 (rdma-core's
+# libsiw plug-in against our native siw provider) and perftest -R (iWARP connects only through the CM), latency
+# and bandwidth, in their own ABBA rounds.
+if has siw; then
+    if ! siw_setup; then
+        log "siw: not measured: $SIW_SETUP_ERROR"
+        for col in stock ours; do
+            for m in cpu.siw.post1 cpu.siw.postlist cpu.siw.poll16 cpu.siw.poll1 cpu.siw.pollempty; do
+                sample "$m" "$col" 1 FAIL "siw setup: $SIW_SETUP_ERROR"
+            done
+        done
+    else
+        printf 'siw\t%s\n' "$(modinfo -F vermagic "$REPO/build/siw/$(uname -r)/siw.ko" 2>/dev/null | cut -d' ' -f1)" >> "$OUT/meta.tsv"
+        for col in stock ours; do
+            log "callgrind datapath over siw ($col)"
+            callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 32)" siw
+        done
+        for ((rep = 1; rep <= SIW_REPS; rep++)); do
+            log "siw round $rep/$SIW_REPS"
+            for col in $(order $rep); do
+                for tool in ib_write_lat ib_send_lat ib_read_lat; do
+                    op=${tool#ib_}; op=${op%_lat}
+                    perftest "$col" "$rep" lat "$tool" 64 R "$LAT_ITERS" "lat.siw.$op.64.R" "latmin.siw.$op.64.R" siw-
+                done
+                for tool in ib_write_bw ib_send_bw; do
+                    op=${tool#ib_}; op=${op%_bw}
+                    perftest "$col" "$rep" bw "$tool" 64 R "$BW_ITERS_SMALL" - "msgrate.siw.$op.64.R" siw-
+                    perftest "$col" "$rep" bw "$tool" 65536 R "$BW_ITERS_BIG" "bw.siw.$op.65536.R" - siw-
+                done
+            done
+            printf 'siw_reps_done\t%s\n' "$rep" >> "$OUT/meta.tsv"
+        done
+        siw_teardown
+    fi
+fi
 printf 'elapsed_s\t%s\n' "$(( SECONDS - START ))" >> "$OUT/meta.tsv"
 log "done: $(wc -l < "$SAMPLES") samples, $(grep -c $'\tFAIL\t' "$SAMPLES") failed"
 rm -rf "$WORK"

@@ -28,6 +28,8 @@ GROUPS = [
     ("rate", "Message rate and bandwidth (perftest)"),
     ("cm", "Connection setup (cmtime -c 100, wall time of each step / connections)"),
     ("cpu", "Library CPU cost on the data path (callgrind, user-space instructions)"),
+    ("siw", "Soft-iWARP (siw0/siw1, rdma-core's libsiw plug-in against our native siw provider): library CPU cost "
+            "and perftest -R"),
     ("start", "Start-up (wall time of one process run)"),
     ("mem", "Memory (resident set and malloc heap)"),
 ]
@@ -57,8 +59,27 @@ def catalogue():
     c["cpu.poll16"] = ("cpu", "ibv_poll_cq, up to 16 per call", "instr/CQE", "lower", True, 1, 0)
     c["cpu.poll1"] = ("cpu", "ibv_poll_cq, 1 per call", "instr/CQE", "lower", True, 1, 0)
     c["cpu.pollempty"] = ("cpu", "ibv_poll_cq on an empty CQ", "instr/call", "lower", True, 1, 0)
+    c["cpu.postrecv"] = ("cpu", "ibv_post_recv, 1 WR per call (UD QP)", "instr/WR", "lower", True, 1, 0)
+    c["cpu.postud"] = ("cpu", "ibv_post_send, UD send with an AH, 1 WR per call", "instr/WR", "lower", True, 1, 0)
+    c["cpu.wrapi"] = ("cpu", "ibv_wr_* (qp_ex): start, rdma_write + set_sge per WR, complete; 16 WRs",
+                      "instr/WR", "lower", True, 1, 0)
+    c["cpu.pollex"] = ("cpu", "ibv_start_poll / next_poll / end_poll (cq_ex), 16 per batch", "instr/CQE", "lower",
+                       True, 1, 0)
     c["cpu.devlist"] = ("cpu", "ibv_get_device_list (first call)", "instr", "lower", True, 1, 0)
     c["cpu.open"] = ("cpu", "ibv_open_device", "instr", "lower", True, 1, 0)
+    for key, label, unit in (("post1", "ibv_post_send, 1 WR per call (64 B RDMA write)", "instr/WR"),
+                             ("postlist", "ibv_post_send, list of 16 WRs per call", "instr/WR"),
+                             ("poll16", "ibv_poll_cq, up to 16 per call", "instr/CQE"),
+                             ("poll1", "ibv_poll_cq, 1 per call", "instr/CQE"),
+                             ("pollempty", "ibv_poll_cq on an empty CQ", "instr/call")):
+        c[f"cpu.siw.{key}"] = ("siw", f"siw: {label}", unit, "lower", True, 1, 0)
+    for op in ("write", "send", "read"):
+        c[f"lat.siw.{op}.64.R"] = ("siw", f"siw: ib_{op}_lat -R, 64 B", "µs", "lower", False, 1, 2)
+        c[f"latmin.siw.{op}.64.R"] = ("siw", f"siw: ib_{op}_lat -R, 64 B, t_min", "µs", "lower", False, 1, 2)
+    for op in ("write", "send"):
+        c[f"msgrate.siw.{op}.64.R"] = ("siw", f"siw: ib_{op}_bw -R, 64 B: message rate", "Mpps", "higher", False, 1,
+                                       4)
+        c[f"bw.siw.{op}.65536.R"] = ("siw", f"siw: ib_{op}_bw -R, 64 KiB: bandwidth", "MB/s", "higher", False, 1, 2)
     c["start.ibv_devices"] = ("start", "ibv_devices", "ms", "lower", False, 1, 0)
     c["start.ibv_devinfo"] = ("start", "ibv_devinfo", "ms", "lower", False, 1, 0)
     mem = [("startup", "start-up: ibv_get_device_list + first ibv_open_device"),

@@ -41,11 +41,15 @@ impl Errno {
     pub const EISCONN: Errno = Errno(libc::EISCONN);
 
     /// The calling thread's current `errno`.
+    #[inline]
     pub fn last() -> Errno {
-        Errno(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO))
+        // SAFETY: __errno_location always returns a valid pointer to the thread's errno. (Read directly rather
+        // than through std::io::Error, whose drop the data path would otherwise have to call.)
+        Errno(unsafe { *libc::__errno_location() })
     }
 
     /// Store this value in the calling thread's `errno`.
+    #[inline]
     pub fn set(self) {
         // SAFETY: __errno_location always returns a valid pointer to the thread's errno.
         unsafe { *libc::__errno_location() = self.0 };

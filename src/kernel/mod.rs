@@ -192,6 +192,18 @@ fn write_all<F: CmdFd + ?Sized>(fd: &F, buf: &[u8], what: u32) -> Result<()> {
     Ok(())
 }
 
+/// [`write_all`] without its logging, for the data path's doorbell: nothing there may log or unwind.
+#[inline(always)]
+fn write_all_quiet<F: CmdFd + ?Sized>(fd: &F, buf: &[u8]) -> Result<()> {
+    // SAFETY: as in `write_all`: the caller embeds at most one address, a response buffer it keeps alive and
+    // untouched until this returns.
+    let n = unsafe { fd.write_cmd(buf) }?;
+    if n != buf.len() {
+        return Err(Errno::EIO);
+    }
+    Ok(())
+}
+
 /// The command buffer: on the stack when it fits (every fixed-size command, so the data-path doorbell never
 /// allocates), else on the heap.
 fn with_cmd_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {

@@ -5,10 +5,10 @@
 //! struct the rdma_ucm INIT_QP_ATTR command answers with, so the entry layer needs one conversion for both
 //! libraries), and attribute masks as the kernel's `IB_QP_*` bits below, which equal `IBV_QP_*`.
 
-use super::{write_ex_io, write_in, write_io, write_raw, CmdFd};
+use super::{write_ex_io, write_in, write_io, CmdFd};
 use rdma_common::errno::{Errno, Result};
 use rdma_common::uapi::ib_user_verbs::*;
-use rdma_common::uapi::{AsBytes, FromBytes};
+use rdma_common::uapi::FromBytes;
 use std::mem::size_of;
 
 // The kernel's `enum ib_qp_attr_mask` (include/rdma/ib_verbs.h, not uapi; values fixed by the uverbs ABI and equal
@@ -282,15 +282,26 @@ pub fn destroy_qp<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32) -> Result<u32> {
 /// has just filled in the shared ring (the same write rdma-core's rxe `post_send_db` makes; `wqe_size` is the size
 /// of one `ib_uverbs_send_wr`, which the kernel requires even for zero requests). Errors: the kernel's
 /// (`EINVAL` for an unknown QP).
+#[inline(always)]
 pub fn post_send_doorbell<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32) -> Result<()> {
-    let mut req = ib_uverbs_post_send::zeroed();
-    req.qp_handle = qp_handle;
-    req.wr_count = 0;
-    req.sge_count = 0;
-    req.wqe_size = size_of::<ib_uverbs_send_wr>() as u32;
-    let mut out = [0u8; size_of::<ib_uverbs_post_send_resp>()];
-    write_raw(fd, IB_USER_VERBS_CMD_POST_SEND, req.as_bytes(), &[], Some(&mut out))?;
-    match ib_uverbs_post_send_resp::from_bytes(&out).bad_wr {
+    // On the data path (every ibv_post_send): the 32-byte command is assembled in place, with none of the general
+    // write path's buffer zeroing and copying. Same bytes as `write_raw` would send (the unit test pins them).
+    const H: usize = size_of::<ib_uverbs_cmd_hdr>();
+    const LEN: usize = H + size_of::<ib_uverbs_post_send>();
+    const RESP: usize = size_of::<ib_uverbs_post_send_resp>();
+    const _: () = assert!(LEN == 32 && RESP == 4);
+    let mut out = [0u8; RESP];
+    let mut buf = [0u8; LEN];
+    buf[0..4].copy_from_slice(&IB_USER_VERBS_CMD_POST_SEND.to_ne_bytes());
+    buf[4..6].copy_from_slice(&((LEN / 4) as u16).to_ne_bytes());
+    buf[6..8].copy_from_slice(&((RESP / 4) as u16).to_ne_bytes());
+    buf[H..H + 8].copy_from_slice(&super::addr(out.as_mut_ptr()).to_ne_bytes());
+    buf[H + 8..H + 12].copy_from_slice(&qp_handle.to_ne_bytes());
+    // wr_count and sge_count stay 0; wqe_size is required even for zero requests.
+    buf[H + 20..H + 24].copy_from_slice(&(size_of::<ib_uverbs_send_wr>() as u32).to_ne_bytes());
+    // `out` stays mutably borrowed (alive, untouched) until the write returns.
+    super::write_all_quiet(fd, &buf)?;
+    match u32::from_ne_bytes(out) {
         0 => Ok(()),
         _ => Err(Errno::EIO),
     }
@@ -300,6 +311,7 @@ pub fn post_send_doorbell<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32) -> Result<(
 mod tests {
     use super::super::fake::{Fake, Reply};
     use super::*;
+    use rdma_common::uapi::AsBytes;
     use rdma_common::uapi::rdma_user_rxe::*;
 
     fn u16_at(b: &[u8], o: usize) -> u16 {

@@ -359,51 +359,57 @@ pub struct Objects;
 
 impl ProviderHost for Objects {}
 
-/// The command fd of the context an object belongs to.
+/// The command fd of the context an object belongs to (`EBADF` for -1, which `BorrowedFd` cannot hold: checked
+/// here so that the data path has no panicking assertion in it).
 ///
 /// # Safety
 /// `ctx` is a live context.
 #[inline(always)]
-unsafe fn cmd_fd<'a>(ctx: *const ibv_context) -> BorrowedFd<'a> {
-    // SAFETY: a live context owns its open cmd_fd.
-    unsafe { BorrowedFd::borrow_raw((*ctx).cmd_fd) }
+unsafe fn cmd_fd<'a>(ctx: *const ibv_context) -> Result<BorrowedFd<'a>> {
+    // SAFETY: a live context.
+    let fd = unsafe { (*ctx).cmd_fd };
+    if fd == -1 {
+        return Err(Errno::EBADF);
+    }
+    // SAFETY: a live context owns its open cmd_fd (not -1: checked).
+    Ok(unsafe { BorrowedFd::borrow_raw(fd) })
 }
 
 // SAFETY: every QP/CQ/SRQ/AH of an rxe context is one of our objects (allocated by the entry-point layer with the
 // provider state written before the pointer reached C), and none moves.
 unsafe impl rxe::RxeHost for Objects {
     #[inline(always)]
-    unsafe fn qp<'a>(qp: *mut ibv_qp) -> &'a RxeQp {
+    unsafe fn qp<'a>(qp: *mut ibv_qp) -> Option<&'a RxeQp> {
         // SAFETY: host contract.
         match unsafe { &(*qp.cast::<Qp>()).prov } {
-            ProviderQp::Rxe(r) => r,
-            _ => wrong_provider("rxe", "QP"),
+            ProviderQp::Rxe(r) => Some(r),
+            _ => None,
         }
     }
 
     #[inline(always)]
-    unsafe fn cq<'a>(cq: *mut ibv_cq) -> &'a RxeCq {
+    unsafe fn cq<'a>(cq: *mut ibv_cq) -> Option<&'a RxeCq> {
         // SAFETY: host contract.
         match unsafe { &(*cq.cast::<Cq>()).prov } {
-            ProviderCq::Rxe(r) => r,
-            _ => wrong_provider("rxe", "CQ"),
+            ProviderCq::Rxe(r) => Some(r),
+            _ => None,
         }
     }
 
     #[inline(always)]
-    unsafe fn srq<'a>(srq: *mut ibv_srq) -> &'a RxeSrq {
+    unsafe fn srq<'a>(srq: *mut ibv_srq) -> Option<&'a RxeSrq> {
         // SAFETY: host contract.
         match unsafe { &(*srq.cast::<Srq>()).prov } {
-            ProviderSrq::Rxe(r) => r,
-            _ => wrong_provider("rxe", "SRQ"),
+            ProviderSrq::Rxe(r) => Some(r),
+            _ => None,
         }
     }
 
     #[inline(always)]
-    unsafe fn ah<'a>(ah: *mut ibv_ah) -> &'a RxeAh {
+    unsafe fn ah<'a>(ah: *mut ibv_ah) -> Option<&'a RxeAh> {
         // SAFETY: host contract.
         match unsafe { &(*ah.cast::<Ah>()).prov } {
-            ProviderAh::Rxe(r) => r,
+            ProviderAh::Rxe(r) => Some(r),
         }
     }
 
@@ -411,7 +417,7 @@ unsafe impl rxe::RxeHost for Objects {
     unsafe fn post_send_doorbell(qp: *mut ibv_qp) -> Result<()> {
         // SAFETY: host contract: a live QP of a live context.
         unsafe {
-            let u = crate::kernel::Uverbs::new(cmd_fd((*qp).context), rxe::RDMA_DRIVER_RXE);
+            let u = crate::kernel::Uverbs::new(cmd_fd((*qp).context)?, rxe::RDMA_DRIVER_RXE);
             crate::kernel::qp::post_send_doorbell(&u, (*qp).handle)
         }
     }
@@ -420,7 +426,7 @@ unsafe impl rxe::RxeHost for Objects {
     unsafe fn req_notify_cq(cq: *mut ibv_cq, solicited_only: bool) -> Result<()> {
         // SAFETY: host contract: a live CQ of a live context.
         unsafe {
-            let u = crate::kernel::Uverbs::new(cmd_fd((*cq).context), rxe::RDMA_DRIVER_RXE);
+            let u = crate::kernel::Uverbs::new(cmd_fd((*cq).context)?, rxe::RDMA_DRIVER_RXE);
             crate::kernel::cq::req_notify_cq(&u, (*cq).handle, solicited_only)
         }
     }
@@ -430,29 +436,29 @@ unsafe impl rxe::RxeHost for Objects {
 // provider state written before the pointer reached C), and none moves.
 unsafe impl siw::SiwHost for Objects {
     #[inline(always)]
-    unsafe fn siw_qp<'a>(qp: *mut ibv_qp) -> &'a SiwQp {
+    unsafe fn siw_qp<'a>(qp: *mut ibv_qp) -> Option<&'a SiwQp> {
         // SAFETY: host contract.
         match unsafe { &(*qp.cast::<Qp>()).prov } {
-            ProviderQp::Siw(s) => s,
-            _ => wrong_provider("siw", "QP"),
+            ProviderQp::Siw(s) => Some(s),
+            _ => None,
         }
     }
 
     #[inline(always)]
-    unsafe fn siw_cq<'a>(cq: *mut ibv_cq) -> &'a SiwCq {
+    unsafe fn siw_cq<'a>(cq: *mut ibv_cq) -> Option<&'a SiwCq> {
         // SAFETY: host contract.
         match unsafe { &(*cq.cast::<Cq>()).prov } {
-            ProviderCq::Siw(s) => s,
-            _ => wrong_provider("siw", "CQ"),
+            ProviderCq::Siw(s) => Some(s),
+            _ => None,
         }
     }
 
     #[inline(always)]
-    unsafe fn siw_srq<'a>(srq: *mut ibv_srq) -> &'a SiwSrq {
+    unsafe fn siw_srq<'a>(srq: *mut ibv_srq) -> Option<&'a SiwSrq> {
         // SAFETY: host contract.
         match unsafe { &(*srq.cast::<Srq>()).prov } {
-            ProviderSrq::Siw(s) => s,
-            _ => wrong_provider("siw", "SRQ"),
+            ProviderSrq::Siw(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -460,18 +466,10 @@ unsafe impl siw::SiwHost for Objects {
     unsafe fn siw_post_send_doorbell(qp: *mut ibv_qp) -> Result<()> {
         // SAFETY: host contract: a live QP of a live context.
         unsafe {
-            let u = crate::kernel::Uverbs::new(cmd_fd((*qp).context), siw::RDMA_DRIVER_SIW);
+            let u = crate::kernel::Uverbs::new(cmd_fd((*qp).context)?, siw::RDMA_DRIVER_SIW);
             crate::kernel::qp::post_send_doorbell(&u, (*qp).handle)
         }
     }
-}
-
-/// A provider's data path was handed another provider's object: impossible through the public API (each context's
-/// ops table is its own provider's), so a broken invariant; the data path's boundary turns it into `EIO`.
-#[cold]
-#[inline(never)]
-fn wrong_provider(provider: &str, object: &str) -> ! {
-    panic!("{provider} data path called on another provider's {object}")
 }
 
 /// The raw fd number of an owned fd (for the public structs' `int` fields).

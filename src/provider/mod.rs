@@ -19,6 +19,7 @@ pub mod marshall;
 pub mod plugin;
 pub mod rxe;
 pub mod siw;
+pub mod spin;
 
 /// The public C types the providers use, and the numbers of the C enums they compare against.
 pub mod verbs {

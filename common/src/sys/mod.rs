@@ -45,6 +45,7 @@ pub fn open_rdwr(path: &Path) -> Result<OwnedFd> {
 ///
 /// This is the raw system call, not libc's `write`: it is not a cancellation point (see `ffi`'s notes on thread
 /// cancellation), so the data path's doorbell may run without holding cancellation off.
+#[inline]
 pub unsafe fn write_cmd(fd: BorrowedFd<'_>, buf: &[u8]) -> Result<usize> {
     // SAFETY: `buf` is valid for `buf.len()` bytes; embedded addresses are the caller's contract.
     let n = unsafe { libc::syscall(libc::SYS_write, fd.as_raw_fd(), buf.as_ptr().cast::<c_void>(), buf.len()) };

@@ -41,7 +41,7 @@ fn mine(qp: &RxeQp) -> bool {
 /// As [`post::wr_start`].
 pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
-    let qp = unsafe { H::qp(ibqp.cast()) };
+    let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
     if mine(qp) {
         // SAFETY: this thread holds the SQ lock (it is the batch's owner), so the SQ state is ours.
         let sq = unsafe { &mut *qp.sq.data_ptr() };
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
 /// As [`post::wr_complete`].
 pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int {
     // SAFETY: caller's contract.
-    let qp = unsafe { H::qp(ibqp.cast()) };
+    let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return Errno::EIO.0 };
     if !mine(qp) {
         return Errno::EINVAL.0;
     }
@@ -82,7 +82,7 @@ pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int 
 /// As [`post::wr_abort`].
 pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
-    let qp = unsafe { H::qp(ibqp.cast()) };
+    let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
     if !mine(qp) {
         return;
     }

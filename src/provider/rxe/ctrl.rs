@@ -237,7 +237,7 @@ impl<H: ProviderHost> Provider for Rxe<H> {
         attr_mask: c_int,
     ) -> Result<()> {
         // SAFETY: Provider contract: a live SRQ of this provider.
-        let st = unsafe { H::srq(srq) };
+        let st = unsafe { H::srq(srq) }.ok_or(Errno::EIO)?;
         // SAFETY: Provider contract. The kernel writes the mminfo through the exposed address while the command
         // runs; it is read back (volatile) only after the command returned.
         unsafe {
@@ -312,7 +312,7 @@ impl<H: ProviderHost> Provider for Rxe<H> {
     /// mapped in place of the old.
     unsafe fn resize_cq(&self, cq: *mut ibv_cq, cqe: c_int) -> Result<()> {
         // SAFETY: Provider contract: a live CQ of this provider.
-        let st = unsafe { H::cq(cq) };
+        let st = unsafe { H::cq(cq) }.ok_or(Errno::EIO)?;
         // SAFETY: Provider contract.
         unsafe {
             let u = fd_of((*cq).context);

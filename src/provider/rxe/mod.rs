@@ -27,7 +27,7 @@ pub mod queue;
 use self::abi::{rxe_av, rxe_recv_wqe, rxe_send_wqe, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
 use self::queue::RxeQueue;
 use super::verbs::*;
-use parking_lot::Mutex;
+use super::spin::SpinLock;
 use rdma_common::{errno::Result, Errno};
 use std::ffi::c_int;
 use std::mem::size_of;
@@ -43,29 +43,31 @@ pub const RDMA_DRIVER_RXE: u32 = rdma_common::uapi::ib_user_ioctl_verbs::RDMA_DR
 ///
 /// # Safety
 /// Each accessor must return the state of the object whose public struct is at the given address, valid for as
-/// long as the object lives (objects never move). `ibv_qp_ex *` and `ibv_qp *` are the same address, as are
+/// long as the object lives (objects never move). An accessor answers `None` for an object that belongs to another provider
+/// (impossible through the public API, whose inlines dispatch through the object's own context; the data path then
+/// answers `EIO`, and never panics). `ibv_qp_ex *` and `ibv_qp *` are the same address, as are
 /// `ibv_cq_ex *` and `ibv_cq *`.
 pub unsafe trait RxeHost: 'static {
     /// The state of the QP `qp` (created by this provider).
     ///
     /// # Safety
     /// `qp` is a live QP of this provider.
-    unsafe fn qp<'a>(qp: *mut ibv_qp) -> &'a RxeQp;
+    unsafe fn qp<'a>(qp: *mut ibv_qp) -> Option<&'a RxeQp>;
     /// The state of the CQ `cq`.
     ///
     /// # Safety
     /// `cq` is a live CQ of this provider.
-    unsafe fn cq<'a>(cq: *mut ibv_cq) -> &'a RxeCq;
+    unsafe fn cq<'a>(cq: *mut ibv_cq) -> Option<&'a RxeCq>;
     /// The state of the SRQ `srq`.
     ///
     /// # Safety
     /// `srq` is a live SRQ of this provider.
-    unsafe fn srq<'a>(srq: *mut ibv_srq) -> &'a RxeSrq;
+    unsafe fn srq<'a>(srq: *mut ibv_srq) -> Option<&'a RxeSrq>;
     /// The state of the AH `ah`.
     ///
     /// # Safety
     /// `ah` is a live AH of this provider.
-    unsafe fn ah<'a>(ah: *mut ibv_ah) -> &'a RxeAh;
+    unsafe fn ah<'a>(ah: *mut ibv_ah) -> Option<&'a RxeAh>;
     /// The send doorbell: the uverbs `POST_SEND` command for `qp` with no work request (`wr_count = 0`), which
     /// makes the kernel run the QP's requester over the WQEs already in the ring. The kernel answers `EINVAL`
     /// while the QP is not ready to send (before RTS).
@@ -110,9 +112,9 @@ pub struct Rq {
 /// Provider state of a QP (rdma-core's `struct rxe_qp` without the `verbs_qp`).
 #[derive(Debug)]
 pub struct RxeQp {
-    pub(crate) sq: Mutex<Sq>,
+    pub(crate) sq: SpinLock<Sq>,
     /// `None` when the QP receives through an SRQ.
-    pub(crate) rq: Option<Mutex<Rq>>,
+    pub(crate) rq: Option<SpinLock<Rq>>,
     /// `ibv_qp_type` as a number (fixed at creation).
     pub(crate) qp_type: u32,
     /// The thread inside an `ibv_wr_start` batch, 0 if none (see [`batch`]).
@@ -122,7 +124,7 @@ pub struct RxeQp {
 /// Provider state of a CQ (rdma-core's `struct rxe_cq` without the `verbs_cq`).
 #[derive(Debug)]
 pub struct RxeCq {
-    pub(crate) inner: Mutex<CqState>,
+    pub(crate) inner: SpinLock<CqState>,
 }
 
 /// CQ state guarded by the CQ lock (held from `start_poll` to `end_poll` for the extended API).
@@ -132,12 +134,15 @@ pub struct CqState {
     pub(crate) queue: Option<RxeQueue>,
     /// Extended API: index of the CQE the `read_*` functions look at.
     pub(crate) cur_index: u32,
+    /// Extended API: the kernel's producer index as last read in this batch (CQEs before it are published), so
+    /// that `next_poll` reads the shared index again only when it has caught up with it.
+    pub(crate) seen_prod: u32,
 }
 
 /// Provider state of an SRQ (rdma-core's `struct rxe_srq` without the `verbs_srq`).
 #[derive(Debug)]
 pub struct RxeSrq {
-    pub(crate) rq: Mutex<Rq>,
+    pub(crate) rq: SpinLock<Rq>,
     /// The SRQ number the kernel returned (`rxe_create_srq_resp.srq_num`).
     pub srq_num: u32,
 }
@@ -198,10 +203,10 @@ impl RxeQp {
         let start = sq.producer_side().index();
         let rq = match rq {
             None => None,
-            Some(q) => Some(Mutex::new(Rq::new(q, caps.max_recv_sge)?)),
+            Some(q) => Some(SpinLock::new(Rq::new(q, caps.max_recv_sge)?)),
         };
         Ok(RxeQp {
-            sq: Mutex::new(Sq { queue: sq, max_sge, max_inline, ssn: 0, batch_start: start, cur_index: start, err: 0 }),
+            sq: SpinLock::new(Sq { queue: sq, max_sge, max_inline, ssn: 0, batch_start: start, cur_index: start, err: 0 }),
             rq,
             qp_type,
             batch_owner: AtomicUsize::new(0),
@@ -227,7 +232,7 @@ impl Rq {
 impl RxeSrq {
     /// State for an SRQ over `queue`, with `max_sge` from its attributes and the kernel's `srq_num`.
     pub fn new(queue: RxeQueue, max_sge: u32, srq_num: u32) -> Result<RxeSrq> {
-        Ok(RxeSrq { rq: Mutex::new(Rq::new(queue, max_sge)?), srq_num })
+        Ok(RxeSrq { rq: SpinLock::new(Rq::new(queue, max_sge)?), srq_num })
     }
 
     /// Resize support (`ibv_modify_srq` with `IBV_SRQ_MAX_WR`): runs `remap` under the SRQ lock, so no post
@@ -247,7 +252,7 @@ impl RxeCq {
             return Err(Errno::EINVAL);
         }
         let cur = queue.consumer_side().index();
-        Ok(RxeCq { inner: Mutex::new(CqState { queue: Some(queue), cur_index: cur }) })
+        Ok(RxeCq { inner: SpinLock::new(CqState { queue: Some(queue), cur_index: cur, seen_prod: cur }) })
     }
 
     /// Resize support (`ibv_resize_cq`): runs `remap` under the CQ lock (rdma-core's `rxe_resize_cq`). A new
@@ -260,6 +265,7 @@ impl RxeCq {
                 st.queue = None;
             } else {
                 st.cur_index = q.consumer_side().index();
+                st.seen_prod = st.cur_index;
             }
         }
         r

@@ -211,3 +211,32 @@ fn resize_remaps_under_the_lock() {
     .unwrap();
     assert_eq!(cq.inner.lock().queue.as_ref().unwrap().num_slots(), 8);
 }
+
+/// The poll fast path delivers each CQE as the kernel's 48 bytes (as rdma-core's memcpy), writes no `ibv_wc` past
+/// the count it returns, and hands the slots back with the consumer index it stores at the end.
+#[test]
+fn poll_cq_bytes_and_bounds() {
+    let mut cq = TestCq::new(3); // 8 slots, 7 CQEs
+    for round in 0..3u64 {
+        for i in 0..5 {
+            assert!(cq.complete(&cqe(round * 10 + i)));
+        }
+        let mut out: Vec<[u8; 48]> = vec![[0xee; 48]; 8];
+        let n = unsafe { poll_cq::<H>(cq.ibcq(), 3, out.as_mut_ptr().cast()) };
+        assert_eq!(n, 3);
+        let n2 = unsafe { poll_cq::<H>(cq.ibcq(), 8, out[3..].as_mut_ptr().cast()) };
+        assert_eq!(n2, 2);
+        for (i, got) in out[..5].iter().enumerate() {
+            let want = cqe(round * 10 + i as u64);
+            let want = unsafe { std::slice::from_raw_parts((&want as *const ib_uverbs_wc).cast::<u8>(), 48) };
+            assert_eq!(&got[..], want, "round {round} CQE {i}: the kernel's bytes");
+        }
+        assert!(out[5..].iter().all(|w| w.iter().all(|&b| b == 0xee)), "nothing written past the count");
+        let (p, c) = cq.kernel().indices();
+        assert_eq!(p, c, "every CQE handed back");
+        // Empty: 0, whatever the arguments after the CQ (no CQE to deliver).
+        assert_eq!(unsafe { poll_cq::<H>(cq.ibcq(), 4, null_mut()) }, 0);
+        assert_eq!(unsafe { poll_cq::<H>(cq.ibcq(), -1, out.as_mut_ptr().cast()) }, 0);
+    }
+    assert_eq!(unsafe { poll_cq::<H>(null_mut(), 1, null_mut()) }, -libc::EINVAL);
+}

@@ -19,6 +19,7 @@
 #![allow(unsafe_code)]
 
 use super::abi::{self, rxe_recv_wqe, rxe_send_wqe, FlushWr, FromBytes, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
+use super::queue::Producer;
 use super::{Rq, RxeHost, RxeQp, Sq};
 use crate::provider::verbs::*;
 use rdma_common::{errno::Result, ffi, Errno};
@@ -83,7 +84,7 @@ unsafe fn sge_slice<'a>(sg_list: *const ibv_sge, num_sge: c_int, max_sge: u32) -
 ///
 /// # Safety
 /// Every SGE with a non-zero length addresses readable memory of that length; `dst` has room for the sum.
-#[inline(always)]
+#[inline(never)]
 unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
     let mut off = 0usize;
     for sge in sges {
@@ -99,12 +100,12 @@ unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
 // ibv_post_send
 // ---------------------------------------------------------------------------------------------------------------
 
-/// rdma-core's `validate_send_wr`: `EINVAL` for an opcode that is not an `enum ibv_wr_opcode` (ours), too many
-/// SGEs (checked by [`sge_slice`]), an atomic with less than 8 bytes of local buffer or a remote address not
-/// 8-aligned, inline data longer than `max_inline`, or a bind-MW WR with data, SGEs or immediate data, or on a QP
-/// that is neither RC nor UC.
+/// The rest of rdma-core's `validate_send_wr` (the SGE count and the inline length are checked where the SGEs
+/// are read): `EINVAL` for an opcode that is not an `enum ibv_wr_opcode` (ours), an atomic with less than 8 bytes of local buffer or a remote address not 8-aligned, or
+/// a bind-MW WR with data, SGEs or immediate data, or on a QP that is neither RC nor UC. Every check of a WR
+/// answers `EINVAL`, so their order is not observable.
 #[inline(always)]
-fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
+fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
     // Not an `enum ibv_wr_opcode` value (0..=11, 15): refused here, where rdma-core posts it and the kernel
     // completes it with an error and moves the QP to ERROR.
     if opcode > ibv_wr_opcode::IBV_WR_DRIVER1 as u32 && opcode != WR_ATOMIC_WRITE {
@@ -115,9 +116,6 @@ fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length
         if length < 8 || atomic.remote_addr & 7 != 0 {
             return Err(Errno::EINVAL);
         }
-    }
-    if wr.send_flags & IBV_SEND_INLINE != 0 && length > sq.max_inline as u64 {
-        return Err(Errno::EINVAL);
     }
     if opcode == WR_BIND_MW {
         if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
@@ -130,74 +128,54 @@ fn validate_send_wr(sq: &Sq, qp_type: u32, wr: &ibv_send_wr, opcode: u32, length
     Ok(())
 }
 
-/// rdma-core's `convert_send_wr` + the fixed part of `init_send_wqe`: the WQE header for `wr`, built on the
-/// stack so that nothing reaches the ring before every check passed.
+/// rdma-core's `init_send_wqe` (with `convert_send_wr`) for the fixed header: writes it into `wqe`, a slot of
+/// the send ring, in place (zeroed, then filled). Fails (`EINVAL`) only for a UD send without an AH or a bind-MW
+/// WR without an MW, having written part of the slot, which is harmless: nothing is visible to the kernel before
+/// [`super::queue::Producer::publish`].
 ///
 /// # Safety
-/// `wr`'s AH (UD sends) and MW/MR (bind) pointers, when non-NULL, point to live objects of this provider.
+/// `wqe` is an unpublished, 8-aligned slot at least a header long; `wr`'s AH (UD sends) and MW/MR (bind)
+/// pointers, when non-NULL, point to live objects of this provider.
 #[inline(always)]
-unsafe fn encode_send_wr<H: RxeHost>(
+unsafe fn write_send_wqe<H: RxeHost>(
+    wqe: *mut rxe_send_wqe,
     qp_type: u32,
     wr: &ibv_send_wr,
     opcode: u32,
     length: u64,
     num_sge: u32,
-) -> Result<rxe_send_wqe> {
-    let mut wqe = zeroed_send_wqe();
-    wqe.wr.wr_id = wr.wr_id;
-    wqe.wr.opcode = opcode;
-    wqe.wr.send_flags = wr.send_flags;
-    wqe.wr.ex.imm_data = abi::send_wr_imm_data(wr);
+    ssn: u32,
+) -> Result<()> {
+    // SAFETY: caller's contract: the slot is ours, so a unique reference to its header is sound.
+    let w = unsafe {
+        ptr::write_bytes(wqe, 0, 1);
+        &mut *wqe
+    };
+    w.wr.wr_id = wr.wr_id;
+    w.wr.opcode = opcode;
+    w.wr.send_flags = wr.send_flags;
+    w.wr.ex.imm_data = abi::send_wr_imm_data(wr);
 
+    let (remote_addr, rkey) = abi::send_wr_rdma(wr);
     match opcode {
         WR_RDMA_WRITE | WR_RDMA_WRITE_WITH_IMM | WR_RDMA_READ => {
-            let (remote_addr, rkey) = abi::send_wr_rdma(wr);
-            wqe.wr.wr.rdma.remote_addr = remote_addr;
-            wqe.wr.wr.rdma.rkey = rkey;
+            w.wr.wr.rdma.remote_addr = remote_addr;
+            w.wr.wr.rdma.rkey = rkey;
         }
         WR_SEND | WR_SEND_WITH_IMM if qp_type == QPT_UD => {
-            let ud = abi::send_wr_ud(wr);
-            if ud.ah.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            // SAFETY: a live AH of this provider (caller's contract).
-            let ah = unsafe { H::ah(ud.ah) };
-            wqe.wr.wr.ud.remote_qpn = ud.remote_qpn;
-            wqe.wr.wr.ud.remote_qkey = ud.remote_qkey;
-            wqe.wr.wr.ud.ah_num = ah.ah_num;
-            if ah.ah_num == 0 {
-                // Kernels before 5.10 read the address vector from the WQE.
-                wqe.wr.wr.ud.av = ah.av;
-            }
+            // SAFETY: caller's contract.
+            unsafe { write_ud::<H>(w, wr)? };
         }
         WR_ATOMIC_CMP_AND_SWP | WR_ATOMIC_FETCH_AND_ADD => {
             let atomic = abi::send_wr_atomic(wr);
-            wqe.wr.wr.atomic.remote_addr = atomic.remote_addr;
-            wqe.wr.wr.atomic.compare_add = atomic.compare_add;
-            wqe.wr.wr.atomic.swap = atomic.swap;
-            wqe.wr.wr.atomic.rkey = atomic.rkey;
+            w.wr.wr.atomic.remote_addr = atomic.remote_addr;
+            w.wr.wr.atomic.compare_add = atomic.compare_add;
+            w.wr.wr.atomic.swap = atomic.swap;
+            w.wr.wr.atomic.rkey = atomic.rkey;
         }
         WR_BIND_MW => {
-            let bind = abi::send_wr_bind_mw(wr);
-            if bind.mw.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            // SAFETY: live MW and MR (caller's contract); NULL MR is an unbind, which needs no lkey.
-            let mw_rkey = unsafe { (*bind.mw).rkey };
-            let mr_lkey = if bind.bind_info.mr.is_null() {
-                if bind.bind_info.length != 0 {
-                    return Err(Errno::EINVAL);
-                }
-                0
-            } else {
-                unsafe { (*bind.bind_info.mr).lkey }
-            };
-            wqe.wr.wr.mw.addr = bind.bind_info.addr;
-            wqe.wr.wr.mw.length = bind.bind_info.length;
-            wqe.wr.wr.mw.mr_lkey = mr_lkey;
-            wqe.wr.wr.mw.mw_rkey = mw_rkey;
-            wqe.wr.wr.mw.rkey = bind.rkey;
-            wqe.wr.wr.mw.access = bind.bind_info.mw_access_flags;
+            // SAFETY: caller's contract.
+            unsafe { write_bind_mw(w, wr)? };
         }
         // SEND/SEND_WITH_IMM on RC/UC, SEND_WITH_INV and LOCAL_INV (their rkey travels in `ex`), and anything
         // else: passed through as rdma-core does; the kernel completes an opcode it does not support with an
@@ -205,55 +183,164 @@ unsafe fn encode_send_wr<H: RxeHost>(
         _ => {}
     }
 
-    wqe.iova = if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
-        abi::send_wr_atomic(wr).remote_addr
-    } else {
-        abi::send_wr_rdma(wr).0
-    };
+    // `wr.atomic.remote_addr` and `wr.rdma.remote_addr` share their offset in `ibv_send_wr` (a C union), so this
+    // is rdma-core's `iova = atomic ? wr.atomic.remote_addr : wr.rdma.remote_addr`.
+    w.iova = remote_addr;
     // Bounded by max_inline (inline) or checked by the kernel against the MRs (SGEs); rdma-core stores the same
     // truncation.
-    wqe.dma.length = length as u32;
-    wqe.dma.resid = length as u32;
-    wqe.dma.num_sge = num_sge;
-    Ok(wqe)
+    w.dma.length = length as u32;
+    w.dma.resid = length as u32;
+    w.dma.num_sge = num_sge;
+    w.ssn = ssn;
+    Ok(())
 }
 
-/// rdma-core's `post_one_send`: validates `wr`, then writes it into the next SQ slot and publishes it.
-/// `ENOMEM` when the ring is full.
+const _: () = {
+    assert!(offset_of!(ibv_send_wr_atomic, remote_addr) == 0);
+    assert!(offset_of!(ibv_send_wr_rdma, remote_addr) == 0);
+};
+
+/// The UD part of a send WQE header (out of line: RC traffic does not pay for its registers).
 ///
 /// # Safety
-/// Caller holds the SQ lock (`sq`); `wr`'s pointers are valid as `ibv_post_send(3)` requires.
+/// As [`write_send_wqe`].
+#[inline(never)]
+unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
+    let ud = abi::send_wr_ud(wr);
+    if ud.ah.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: a live AH of this provider (caller's contract).
+    let ah = unsafe { H::ah(ud.ah) }.ok_or(Errno::EIO)?;
+    w.wr.wr.ud.remote_qpn = ud.remote_qpn;
+    w.wr.wr.ud.remote_qkey = ud.remote_qkey;
+    w.wr.wr.ud.ah_num = ah.ah_num;
+    if ah.ah_num == 0 {
+        // Kernels before 5.10 read the address vector from the WQE.
+        w.wr.wr.ud.av = ah.av;
+    }
+    Ok(())
+}
+
+/// The bind-MW part of a send WQE header.
+///
+/// # Safety
+/// As [`write_send_wqe`].
+#[inline(never)]
+unsafe fn write_bind_mw(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
+    let bind = abi::send_wr_bind_mw(wr);
+    if bind.mw.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: live MW and MR (caller's contract); NULL MR is an unbind, which needs no lkey.
+    let mw_rkey = unsafe { (*bind.mw).rkey };
+    let mr_lkey = if bind.bind_info.mr.is_null() {
+        if bind.bind_info.length != 0 {
+            return Err(Errno::EINVAL);
+        }
+        0
+    } else {
+        unsafe { (*bind.bind_info.mr).lkey }
+    };
+    w.wr.wr.mw.addr = bind.bind_info.addr;
+    w.wr.wr.mw.length = bind.bind_info.length;
+    w.wr.wr.mw.mr_lkey = mr_lkey;
+    w.wr.wr.mw.mw_rkey = mw_rkey;
+    w.wr.wr.mw.rkey = bind.rkey;
+    w.wr.wr.mw.access = bind.bind_info.mw_access_flags;
+    Ok(())
+}
+
+/// Copies `sges` into a WQE's SGE array, one 16-byte element at a time (no `memcpy` call). Out of line: the usual
+/// single SGE is copied by the caller.
+///
+/// # Safety
+/// `dst` is 8-aligned with room for `sges.len()` elements.
+#[inline(never)]
+unsafe fn copy_sges(dst: *mut u8, sges: &[ibv_sge]) {
+    let mut dst = dst.cast::<ibv_sge>();
+    for sge in sges {
+        // SAFETY: caller's contract; `ibv_sge` and `rxe_sge` have one layout (asserted above).
+        unsafe {
+            dst.write(*sge);
+            dst = dst.add(1);
+        }
+    }
+}
+
+/// The sum of the SGEs' lengths (64-bit: no wrap-around).
 #[inline(always)]
-unsafe fn post_one_send<H: RxeHost>(sq: &mut Sq, qp_type: u32, wr: &ibv_send_wr) -> Result<()> {
+fn sge_length(sges: &[ibv_sge]) -> u64 {
+    match sges {
+        [sge] => sge.length as u64,
+        _ => sum_lengths(sges),
+    }
+}
+
+#[inline(never)]
+fn sum_lengths(sges: &[ibv_sge]) -> u64 {
+    sges.iter().map(|s| s.length as u64).sum()
+}
+
+/// What posting a list of send WRs works on, copied out of the SQ state for the duration of the list (so it
+/// lives in registers) and written back after it: the ring, the next free index, the send sequence number and
+/// the QP's limits.
+struct SendCursor<'q> {
+    p: Producer<'q>,
+    prod: u32,
+    ssn: u32,
+    max_sge: u32,
+    max_inline: u32,
+    qp_type: u32,
+}
+
+/// rdma-core's `post_one_send`: validates `wr`, then (`ENOMEM` when the ring is full) writes it into the slot at
+/// the producer index and publishes it: errors in rdma-core's order (every check of the WR answers `EINVAL`,
+/// then `ENOMEM`; a NULL AH or MW, where rdma-core would crash, is found while the WQE is written: `EINVAL`,
+/// nothing published).
+///
+/// The WQE is built in place: the slot at the producer index is ours once the ring is not full (the kernel reads
+/// only the slots from its consumer index up to, not including, the producer index, and the Acquire load of the
+/// consumer index in `is_full_at` orders its reads of the slot's previous WQE before these writes). Unlike
+/// rdma-core, nothing is written into a full ring's free slot: the kernel may still be looking at the WQE it
+/// released last (Linux's `do_complete` reads it after advancing the consumer index).
+///
+/// # Safety
+/// Caller holds the SQ lock (the cursor's ring); `wr`'s pointers are valid as `ibv_post_send(3)` requires.
+#[inline(always)]
+unsafe fn post_one_send<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) -> Result<()> {
     // SAFETY: opcode is a 4-byte C enum written by the application.
     let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
     // SAFETY: caller's contract.
-    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, sq.max_sge)? };
-    let length: u64 = sges.iter().map(|s| s.length as u64).sum();
-    validate_send_wr(sq, qp_type, wr, opcode, length)?;
-    // SAFETY: caller's contract.
-    let mut wqe = unsafe { encode_send_wr::<H>(qp_type, wr, opcode, length, sges.len() as u32)? };
-
-    let p = sq.queue.producer_side();
-    let prod = p.index();
-    if p.is_full_at(prod) {
+    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, c.max_sge)? };
+    let length = sge_length(sges);
+    let inline = wr.send_flags & IBV_SEND_INLINE != 0;
+    if inline && length > c.max_inline as u64 {
+        return Err(Errno::EINVAL);
+    }
+    validate_send_wr(c.qp_type, wr, opcode, length)?;
+    let prod = c.prod;
+    if c.p.is_full_at(prod) {
         return Err(Errno::ENOMEM);
     }
-    wqe.ssn = sq.ssn;
-    sq.ssn = sq.ssn.wrapping_add(1);
-    let slot = p.slot(prod);
-    // SAFETY: the slot is ours until published (the kernel reads only slots before the producer index), holds at
-    // least SEND_WQE_DATA_OFFSET + max(max_sge * 16, max_inline) bytes (checked at QP creation), and is 8-aligned.
+    let wqe = c.p.slot(prod).cast::<rxe_send_wqe>();
+    // SAFETY: the slot is ours (above), 8-aligned, and holds at least SEND_WQE_DATA_OFFSET + max(max_sge * 16,
+    // max_inline) bytes (clamped at QP creation): room for sges.len() <= max_sge SGEs, or for the inline data
+    // (length <= max_inline, checked). Inline sources are readable (caller's contract).
     unsafe {
-        ptr::write(slot.cast::<rxe_send_wqe>(), wqe);
-        let data = slot.add(SEND_WQE_DATA_OFFSET);
-        if wr.send_flags & IBV_SEND_INLINE != 0 {
+        let data = wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET);
+        if inline {
             copy_inline(data, sges);
-        } else if !sges.is_empty() {
-            ptr::copy_nonoverlapping(sges.as_ptr().cast::<u8>(), data, size_of_val(sges));
+        } else if let [sge] = sges {
+            data.cast::<ibv_sge>().write(*sge);
+        } else {
+            copy_sges(data, sges);
         }
+        write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, length, sges.len() as u32, c.ssn)?;
     }
-    p.publish(p.next(prod));
+    c.ssn = c.ssn.wrapping_add(1);
+    c.prod = c.p.next(prod);
+    c.p.publish(c.prod);
     Ok(())
 }
 
@@ -280,14 +367,23 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
     }
     ffi::datapath_boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
-        let qp: &RxeQp = unsafe { H::qp(ibqp) };
+        let Some(qp) = (unsafe { H::qp(ibqp) }) else { return Ok(Errno::EIO.0) };
         let rc = {
             let mut sq = qp.sq.lock();
+            let mut c = SendCursor {
+                p: sq.queue.producer_side(),
+                prod: 0,
+                ssn: sq.ssn,
+                max_sge: sq.max_sge,
+                max_inline: sq.max_inline,
+                qp_type: qp.qp_type,
+            };
+            c.prod = c.p.index();
             let mut wr = wr_list;
             let mut rc = 0;
             while !wr.is_null() {
                 // SAFETY: caller's contract: every WR in the list is readable.
-                let r = unsafe { post_one_send::<H>(&mut sq, qp.qp_type, &*wr) };
+                let r = unsafe { post_one_send::<H>(&mut c, &*wr) };
                 if let Err(e) = r {
                     // SAFETY: checked non-NULL above.
                     unsafe { *bad_wr = wr };
@@ -297,6 +393,7 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
                 // SAFETY: as above.
                 wr = unsafe { (*wr).next };
             }
+            sq.ssn = c.ssn;
             rc
         };
         // SAFETY: caller's contract.
@@ -353,57 +450,77 @@ pub unsafe extern "C" fn bind_mw<H: RxeHost>(ibqp: *mut ibv_qp, mw: *mut ibv_mw,
 // ---------------------------------------------------------------------------------------------------------------
 
 /// rdma-core's `rxe_post_one_recv`: `ENOMEM` when the ring is full, `EINVAL` for too many SGEs (in that
-/// order, as rdma-core checks them); else writes the WQE and publishes it.
+/// order, as rdma-core checks them); else writes the WQE at `prod` (the caller publishes it).
 ///
 /// # Safety
-/// Caller holds the RQ lock; `wr` is valid as `ibv_post_recv(3)` requires.
+/// Caller holds the RQ lock (`p`'s ring); `wr` is valid as `ibv_post_recv(3)` requires.
 #[inline(always)]
-unsafe fn post_one_recv(rq: &Rq, wr: &ibv_recv_wr) -> Result<()> {
-    let q = rq.queue.as_ref().ok_or(Errno::EINVAL)?;
-    let p = q.producer_side();
-    let prod = p.index();
+unsafe fn post_one_recv(p: Producer<'_>, prod: u32, max_sge: u32, wr: &ibv_recv_wr) -> Result<()> {
     if p.is_full_at(prod) {
         return Err(Errno::ENOMEM);
     }
     // SAFETY: caller's contract.
-    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, rq.max_sge)? };
-    // rdma-core sums into an int and stores it in a u32: the same wrapping sum.
-    let length = sges.iter().fold(0u32, |acc, s| acc.wrapping_add(s.length));
-    let mut hdr = <rxe_recv_wqe as FromBytes>::zeroed();
-    hdr.wr_id = wr.wr_id;
-    hdr.dma.length = length;
-    hdr.dma.resid = length;
-    hdr.dma.num_sge = sges.len() as u32;
+    let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge, max_sge)? };
     let slot = p.slot(prod);
-    // SAFETY: our unpublished slot, 8-aligned, with room for max_sge SGEs (checked at creation).
+    // SAFETY: our unpublished slot (not full: checked), 8-aligned, with room for max_sge SGEs (checked at
+    // creation); built in place: the header zeroed and filled, the SGEs copied one element at a time.
     unsafe {
-        ptr::write(slot.cast::<rxe_recv_wqe>(), hdr);
-        if !sges.is_empty() {
-            ptr::copy_nonoverlapping(sges.as_ptr().cast::<u8>(), slot.add(RECV_WQE_DATA_OFFSET), size_of_val(sges));
-        }
+        let w = slot.cast::<rxe_recv_wqe>();
+        ptr::write_bytes(w, 0, 1);
+        let w = &mut *w;
+        w.wr_id = wr.wr_id;
+        let data = slot.add(RECV_WQE_DATA_OFFSET).cast::<ibv_sge>();
+        // rdma-core sums into an int and stores it in a u32: the same wrapping sum.
+        let length = if let [sge] = sges {
+            data.write(*sge);
+            sge.length
+        } else {
+            let mut length = 0u32;
+            for (i, sge) in sges.iter().enumerate() {
+                data.add(i).write(*sge);
+                length = length.wrapping_add(sge.length);
+            }
+            length
+        };
+        w.dma.length = length;
+        w.dma.resid = length;
+        w.dma.num_sge = sges.len() as u32;
     }
-    p.publish(p.next(prod));
     Ok(())
 }
 
-/// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR.
+/// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR (`EINVAL` for every WR of a queue
+/// lost in a failed SRQ resize).
 ///
 /// # Safety
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
-    rq: &parking_lot::Mutex<Rq>,
+    rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
     let rq = rq.lock();
+    let Some(q) = rq.queue.as_ref() else {
+        if !wr.is_null() {
+            // SAFETY: caller's contract.
+            unsafe { *bad_wr = wr };
+            return Errno::EINVAL.0;
+        }
+        return 0;
+    };
+    // The ring and the index in registers for the loop.
+    let p = q.producer_side();
+    let mut prod = p.index();
     while !wr.is_null() {
         // SAFETY: caller's contract.
-        if let Err(e) = unsafe { post_one_recv(&rq, &*wr) } {
+        if let Err(e) = unsafe { post_one_recv(p, prod, rq.max_sge, &*wr) } {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
             return e.0;
         }
+        prod = p.next(prod);
+        p.publish(prod);
         // SAFETY: caller's contract.
         wr = unsafe { (*wr).next };
     }
@@ -433,7 +550,7 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
     }
     ffi::datapath_boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
-        let qp = unsafe { H::qp(ibqp) };
+        let qp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
         let Some(rq) = &qp.rq else { return Ok(Errno::EINVAL.0) };
         // The object layer keeps `ibv_qp.state` current on every modify/query, as rdma-core's core does.
         // SAFETY: live QP; a 4-byte C enum.
@@ -463,7 +580,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
     }
     ffi::datapath_boundary("ibv_post_srq_recv", || {
         // SAFETY: caller's contract.
-        let srq = unsafe { H::srq(ibsrq) };
+        let srq = unsafe { H::srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
         Ok(unsafe { post_recv_list(&srq.rq, wr_list, bad_wr) })
     })
@@ -490,7 +607,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
 #[inline(always)]
 unsafe fn batch<'a, H: RxeHost>(ibqp: *mut ibv_qp_ex) -> Option<(&'a RxeQp, &'a mut Sq)> {
     // SAFETY: ibv_qp_ex starts with ibv_qp (caller's contract).
-    let qp = unsafe { H::qp(ibqp.cast()) };
+    let qp = unsafe { H::qp(ibqp.cast()) }?;
     if !qp.sq.is_locked() {
         return None;
     }
@@ -577,7 +694,7 @@ unsafe fn amend<H: RxeHost>(ibqp: *mut ibv_qp_ex, f: impl FnOnce(&Sq, *mut rxe_s
 /// `ibqp` is a live QP of this provider created with send ops flags.
 pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
-    let qp = unsafe { H::qp(ibqp.cast()) };
+    let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
     std::mem::forget(qp.sq.lock());
     // SAFETY: just locked.
     let sq = unsafe { &mut *qp.sq.data_ptr() };
@@ -876,7 +993,7 @@ pub unsafe extern "C" fn wr_set_ud_addr<H: RxeHost>(
             if ah.is_null() {
                 return Err(Errno::EINVAL);
             }
-            let ah = H::ah(ah);
+            let ah = H::ah(ah).ok_or(Errno::EIO)?;
             let ud = ptr::addr_of_mut!((*wqe).wr.wr.ud);
             (*ud).remote_qpn = remote_qpn;
             (*ud).remote_qkey = remote_qkey;

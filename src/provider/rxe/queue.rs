@@ -34,6 +34,7 @@ use rdma_common::sys::Mmap;
 use rdma_common::{errno::Result, Errno};
 use std::mem::offset_of;
 use std::os::fd::BorrowedFd;
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -61,11 +62,49 @@ unsafe impl QueueMemory for Mmap {
 
 /// A mapped `rxe_queue_buf` with its slot geometry cached. Owns its memory (RAII: dropping it unmaps).
 pub struct RxeQueue {
+    geo: Geometry,
+    mem: Box<dyn QueueMemory>,
+}
+
+/// Where a queue's header and slots are and how the slots are laid out: validated once by [`RxeQueue::new`],
+/// never changed. [`Producer`] and [`Consumer`] carry a copy, so that a loop over slots keeps it in registers
+/// (a store into the shared ring could otherwise alias the queue object, and the compiler would reload it).
+#[derive(Clone, Copy)]
+struct Geometry {
     base: NonNull<u8>,
     data: NonNull<u8>,
     log2_elem_size: u32,
     index_mask: u32,
-    mem: Box<dyn QueueMemory>,
+}
+
+impl Geometry {
+    /// `(index + 1) & index_mask`.
+    #[inline(always)]
+    fn next(&self, index: u32) -> u32 {
+        index.wrapping_add(1) & self.index_mask
+    }
+
+    /// Address of the slot for `index` (masked, so always inside the mapping).
+    #[inline(always)]
+    fn slot(&self, index: u32) -> *mut u8 {
+        let off = ((index & self.index_mask) as usize) << self.log2_elem_size;
+        // SAFETY: off < num_slots << log2_elem_size, which `RxeQueue::new` checked fits in the memory.
+        unsafe { self.data.as_ptr().add(off) }
+    }
+
+    #[inline(always)]
+    fn producer(&self) -> &AtomicU32 {
+        // SAFETY: in bounds and 4-aligned (base is 8-aligned, offset 128); shared memory accessed atomically by
+        // both sides. The mapping outlives every Geometry copy (they live in the queue or in a Producer/Consumer
+        // that borrows it).
+        unsafe { AtomicU32::from_ptr(self.base.as_ptr().add(offset_of!(rxe_queue_buf, producer_index)).cast()) }
+    }
+
+    #[inline(always)]
+    fn consumer(&self) -> &AtomicU32 {
+        // SAFETY: as for `producer` (offset 256).
+        unsafe { AtomicU32::from_ptr(self.base.as_ptr().add(offset_of!(rxe_queue_buf, consumer_index)).cast()) }
+    }
 }
 
 // SAFETY: the queue is a handle to shared memory; all mutation of the indices is atomic and slot access is
@@ -115,7 +154,7 @@ impl RxeQueue {
         }
         // SAFETY: QUEUE_DATA_OFFSET <= len.
         let data = unsafe { NonNull::new_unchecked(base.as_ptr().add(QUEUE_DATA_OFFSET)) };
-        Ok(RxeQueue { base, data, log2_elem_size, index_mask, mem })
+        Ok(RxeQueue { geo: Geometry { base, data, log2_elem_size, index_mask }, mem })
     }
 
     /// Maps the queue the kernel described in `mi` (from `rxe_create_{cq,qp,srq}_resp`, `rxe_resize_cq_resp`, or
@@ -130,22 +169,22 @@ impl RxeQueue {
 
     /// Number of slots (`index_mask + 1`).
     pub fn num_slots(&self) -> u32 {
-        self.index_mask.wrapping_add(1)
+        self.geo.index_mask.wrapping_add(1)
     }
 
     /// Most entries the queue can hold at once (`index_mask`: one slot always stays empty).
     pub fn capacity(&self) -> u32 {
-        self.index_mask
+        self.geo.index_mask
     }
 
     /// Bytes per slot.
     pub fn elem_size(&self) -> usize {
-        1usize << self.log2_elem_size
+        1usize << self.geo.log2_elem_size
     }
 
     /// The cached `index_mask`.
     pub fn index_mask(&self) -> u32 {
-        self.index_mask
+        self.geo.index_mask
     }
 
     /// Length of the underlying memory.
@@ -156,59 +195,57 @@ impl RxeQueue {
     /// `(index + 1) & index_mask`.
     #[inline(always)]
     pub fn next(&self, index: u32) -> u32 {
-        index.wrapping_add(1) & self.index_mask
+        self.geo.next(index)
     }
 
     /// Address of the slot for `index` (masked, so always inside the mapping).
     #[inline(always)]
     pub fn slot(&self, index: u32) -> *mut u8 {
-        let off = ((index & self.index_mask) as usize) << self.log2_elem_size;
-        // SAFETY: off < num_slots << log2_elem_size, which `new` checked fits in the memory.
-        unsafe { self.data.as_ptr().add(off) }
+        self.geo.slot(index)
     }
 
     #[inline(always)]
     fn producer(&self) -> &AtomicU32 {
-        // SAFETY: in bounds and 4-aligned (base is 8-aligned, offset 128); shared memory accessed atomically by
-        // both sides. The reference never outlives `self`, which keeps the mapping alive.
-        unsafe { AtomicU32::from_ptr(self.base.as_ptr().add(offset_of!(rxe_queue_buf, producer_index)).cast()) }
+        self.geo.producer()
     }
 
     #[inline(always)]
     fn consumer(&self) -> &AtomicU32 {
-        // SAFETY: as for `producer` (offset 256).
-        unsafe { AtomicU32::from_ptr(self.base.as_ptr().add(offset_of!(rxe_queue_buf, consumer_index)).cast()) }
+        self.geo.consumer()
     }
 
     /// This queue seen from the side that fills it (SQ, RQ, SRQ).
     #[inline(always)]
     pub fn producer_side(&self) -> Producer<'_> {
-        Producer(self)
+        Producer { geo: self.geo, _queue: PhantomData }
     }
 
     /// This queue seen from the side that drains it (CQ).
     #[inline(always)]
     pub fn consumer_side(&self) -> Consumer<'_> {
-        Consumer(self)
+        Consumer { q: self }
     }
 
     /// Raw pointer to the header, for tests that play the kernel.
     #[cfg(test)]
     pub(crate) fn header(&self) -> *mut rxe_queue_buf {
-        self.base.as_ptr().cast()
+        self.geo.base.as_ptr().cast()
     }
 }
 
 /// The user side of a send, receive or shared receive queue: we own `producer_index`, the kernel owns
 /// `consumer_index`. Every method requires the caller to hold the queue's producer lock (SQ/RQ/SRQ lock).
 #[derive(Clone, Copy)]
-pub struct Producer<'q>(&'q RxeQueue);
+pub struct Producer<'q> {
+    geo: Geometry,
+    _queue: PhantomData<&'q RxeQueue>,
+}
 
 impl<'q> Producer<'q> {
     /// Our producer index. `Relaxed`: only we store it, and the caller's producer lock orders our threads.
     #[inline(always)]
     pub fn index(self) -> u32 {
-        self.0.producer().load(Ordering::Relaxed) & self.0.index_mask
+        self.geo.producer().load(Ordering::Relaxed) & self.geo.index_mask
     }
 
     /// Whether the slot at `prod` may not be filled (the queue would look empty after advancing past it).
@@ -217,20 +254,20 @@ impl<'q> Producer<'q> {
     /// reading a WQE, so its reads of the slots it consumed happen-before we overwrite those slots.
     #[inline(always)]
     pub fn is_full_at(self, prod: u32) -> bool {
-        let cons = self.0.consumer().load(Ordering::Acquire) & self.0.index_mask;
-        self.0.next(prod) == cons
+        let cons = self.geo.consumer().load(Ordering::Acquire) & self.geo.index_mask;
+        self.geo.next(prod) == cons
     }
 
     /// Slot for index `prod` (to fill before [`Producer::publish`]).
     #[inline(always)]
     pub fn slot(self, prod: u32) -> *mut u8 {
-        self.0.slot(prod)
+        self.geo.slot(prod)
     }
 
     /// `(prod + 1) & index_mask`.
     #[inline(always)]
     pub fn next(self, prod: u32) -> u32 {
-        self.0.next(prod)
+        self.geo.next(prod)
     }
 
     /// Makes every slot before `prod` visible to the kernel.
@@ -239,20 +276,23 @@ impl<'q> Producer<'q> {
     /// that reveals them.
     #[inline(always)]
     pub fn publish(self, prod: u32) {
-        self.0.producer().store(prod & self.0.index_mask, Ordering::Release)
+        self.geo.producer().store(prod & self.geo.index_mask, Ordering::Release)
     }
 }
 
 /// The user side of a completion queue: the kernel owns `producer_index`, we own `consumer_index`. Every method
 /// requires the caller to hold the CQ lock.
 #[derive(Clone, Copy)]
-pub struct Consumer<'q>(&'q RxeQueue);
+pub struct Consumer<'q> {
+    // A reference, not a copy of the geometry as in Producer: polling an empty CQ then loads only what it needs.
+    q: &'q RxeQueue,
+}
 
 impl<'q> Consumer<'q> {
     /// Our consumer index. `Relaxed`: only we store it, and the caller's CQ lock orders our threads.
     #[inline(always)]
     pub fn index(self) -> u32 {
-        self.0.consumer().load(Ordering::Relaxed) & self.0.index_mask
+        self.q.geo.consumer().load(Ordering::Relaxed) & self.q.geo.index_mask
     }
 
     /// The kernel's producer index, masked.
@@ -261,26 +301,47 @@ impl<'q> Consumer<'q> {
     /// slot before the returned index are visible to our subsequent reads.
     #[inline(always)]
     pub fn producer(self) -> u32 {
-        self.0.producer().load(Ordering::Acquire) & self.0.index_mask
+        self.q.geo.producer().load(Ordering::Acquire) & self.q.geo.index_mask
     }
 
     /// Whether no CQE is available at `cons` (an `Acquire` load of the kernel's producer index, see
     /// [`Consumer::producer`]).
     #[inline(always)]
     pub fn is_empty_at(self, cons: u32) -> bool {
-        self.producer() == cons & self.0.index_mask
+        self.producer() == cons & self.q.geo.index_mask
+    }
+
+    /// How many CQEs are available from `cons` on (an `Acquire` load of the kernel's producer index, see
+    /// [`Consumer::producer`]).
+    #[inline(always)]
+    pub fn available(self, cons: u32) -> u32 {
+        // (p - c) & mask is the same whether or not p and c were masked first (mask = 2^n - 1).
+        self.q.geo.producer().load(Ordering::Acquire).wrapping_sub(cons) & self.q.geo.index_mask
+    }
+
+    /// `(cons + n) & index_mask`.
+    #[inline(always)]
+    pub fn advance(self, cons: u32, n: u32) -> u32 {
+        cons.wrapping_add(n) & self.q.geo.index_mask
+    }
+
+    /// The slot geometry, copied out of the queue so that a loop over slots keeps it in registers (stores to the
+    /// shared indices would otherwise make the compiler reload it from the queue each time).
+    #[inline(always)]
+    pub fn slots(self) -> Slots {
+        Slots { data: self.q.geo.data.as_ptr(), elem_size: 1usize << self.q.geo.log2_elem_size, index_mask: self.q.geo.index_mask }
     }
 
     /// Slot for index `cons` (to read before [`Consumer::release`]).
     #[inline(always)]
     pub fn slot(self, cons: u32) -> *const u8 {
-        self.0.slot(cons)
+        self.q.geo.slot(cons)
     }
 
     /// `(cons + 1) & index_mask`.
     #[inline(always)]
     pub fn next(self, cons: u32) -> u32 {
-        self.0.next(cons)
+        self.q.geo.next(cons)
     }
 
     /// Hands every slot before `cons` back to the kernel.
@@ -289,7 +350,26 @@ impl<'q> Consumer<'q> {
     /// lets it overwrite them.
     #[inline(always)]
     pub fn release(self, cons: u32) {
-        self.0.consumer().store(cons & self.0.index_mask, Ordering::Release)
+        self.q.geo.consumer().store(cons & self.q.geo.index_mask, Ordering::Release)
+    }
+}
+
+/// A queue's slot geometry (see [`Consumer::slots`]), valid while the queue lives.
+#[derive(Clone, Copy)]
+pub struct Slots {
+    data: *mut u8,
+    elem_size: usize,
+    index_mask: u32,
+}
+
+impl Slots {
+    /// Address of the slot for `index` (masked, so always inside the mapping), as [`RxeQueue::slot`].
+    #[inline(always)]
+    pub fn at(self, index: u32) -> *const u8 {
+        // A multiplication rather than RxeQueue::slot's shift: no masking of the shift count.
+        let off = (index & self.index_mask) as usize * self.elem_size;
+        // SAFETY: off < num_slots * elem_size, which `RxeQueue::new` checked fits in the memory.
+        unsafe { self.data.add(off) }
     }
 }
 

@@ -41,17 +41,17 @@ pub struct TestAh {
 pub struct Host;
 
 unsafe impl RxeHost for Host {
-    unsafe fn qp<'a>(qp: *mut ibv_qp) -> &'a RxeQp {
-        unsafe { &(*qp.cast::<TestQp>()).rxe }
+    unsafe fn qp<'a>(qp: *mut ibv_qp) -> Option<&'a RxeQp> {
+        Some(unsafe { &(*qp.cast::<TestQp>()).rxe })
     }
-    unsafe fn cq<'a>(cq: *mut ibv_cq) -> &'a RxeCq {
-        unsafe { &(*cq.cast::<TestCq>()).rxe }
+    unsafe fn cq<'a>(cq: *mut ibv_cq) -> Option<&'a RxeCq> {
+        Some(unsafe { &(*cq.cast::<TestCq>()).rxe })
     }
-    unsafe fn srq<'a>(srq: *mut ibv_srq) -> &'a RxeSrq {
-        unsafe { &(*srq.cast::<TestSrq>()).rxe }
+    unsafe fn srq<'a>(srq: *mut ibv_srq) -> Option<&'a RxeSrq> {
+        Some(unsafe { &(*srq.cast::<TestSrq>()).rxe })
     }
-    unsafe fn ah<'a>(ah: *mut ibv_ah) -> &'a RxeAh {
-        unsafe { &(*ah.cast::<TestAh>()).rxe }
+    unsafe fn ah<'a>(ah: *mut ibv_ah) -> Option<&'a RxeAh> {
+        Some(unsafe { &(*ah.cast::<TestAh>()).rxe })
     }
     unsafe fn post_send_doorbell(qp: *mut ibv_qp) -> Result<()> {
         let t = unsafe { &*qp.cast::<TestQp>() };

@@ -244,7 +244,7 @@ impl<H: ProviderHost> Provider for Siw<H> {
     /// rdma-core's `siw_modify_qp`: MODIFY_QP with the QP's SQ and RQ locks held.
     unsafe fn modify_qp(&self, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Result<()> {
         // SAFETY: Provider contract: a live QP of this provider.
-        let st = unsafe { H::siw_qp(qp) };
+        let st = unsafe { H::siw_qp(qp) }.ok_or(Errno::EIO)?;
         // SAFETY: Provider contract.
         st.with_queues_locked(|| unsafe { cmd::modify_qp(&fd_of((*qp).context), qp, attr, attr_mask) })
     }
@@ -253,7 +253,7 @@ impl<H: ProviderHost> Provider for Siw<H> {
     /// `IBV_SRQ_MAX_WR`, with `EOPNOTSUPP`).
     unsafe fn modify_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr, attr_mask: c_int) -> Result<()> {
         // SAFETY: Provider contract: a live SRQ of this provider.
-        let st = unsafe { H::siw_srq(srq) };
+        let st = unsafe { H::siw_srq(srq) }.ok_or(Errno::EIO)?;
         // SAFETY: Provider contract.
         st.with_queue_locked(|| unsafe { cmd::modify_srq(&fd_of((*srq).context), srq, attr, attr_mask, &[]) })
     }

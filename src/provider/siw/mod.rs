@@ -33,7 +33,7 @@ use self::abi::{
 };
 use self::queue::{CqQueue, WqeQueue};
 use super::verbs::*;
-use parking_lot::Mutex;
+use super::spin::SpinLock;
 use rdma_common::{errno::Result, Errno};
 use std::os::fd::BorrowedFd;
 
@@ -43,23 +43,25 @@ use std::os::fd::BorrowedFd;
 ///
 /// # Safety
 /// Each accessor must return the state of the object whose public struct is at the given address, valid for as
-/// long as the object lives (objects never move).
+/// long as the object lives (objects never move). An accessor answers `None` for an object that belongs to another provider
+/// (impossible through the public API, whose inlines dispatch through the object's own context; the data path then
+/// answers `EIO`, and never panics).
 pub unsafe trait SiwHost: 'static {
     /// The state of the QP `qp` (created by this provider).
     ///
     /// # Safety
     /// `qp` is a live QP of this provider.
-    unsafe fn siw_qp<'a>(qp: *mut ibv_qp) -> &'a SiwQp;
+    unsafe fn siw_qp<'a>(qp: *mut ibv_qp) -> Option<&'a SiwQp>;
     /// The state of the CQ `cq`.
     ///
     /// # Safety
     /// `cq` is a live CQ of this provider.
-    unsafe fn siw_cq<'a>(cq: *mut ibv_cq) -> &'a SiwCq;
+    unsafe fn siw_cq<'a>(cq: *mut ibv_cq) -> Option<&'a SiwCq>;
     /// The state of the SRQ `srq`.
     ///
     /// # Safety
     /// `srq` is a live SRQ of this provider.
-    unsafe fn siw_srq<'a>(srq: *mut ibv_srq) -> &'a SiwSrq;
+    unsafe fn siw_srq<'a>(srq: *mut ibv_srq) -> Option<&'a SiwSrq>;
     /// The send doorbell: the uverbs `POST_SEND` command for `qp` with no work request (`wr_count = 0`), which makes
     /// the kernel start its transmit path on the WQEs already in the SQ (`siw_post_send`: `siw_activate_tx`, then
     /// `siw_qp_sq_process`). The kernel answers `ENOTCONN` unless the QP is in RTS.
@@ -91,9 +93,9 @@ pub struct Rq {
 /// Provider state of a QP (rdma-core's `struct siw_qp` without the `ibv_qp`).
 #[derive(Debug)]
 pub struct SiwQp {
-    pub(crate) sq: Mutex<Sq>,
+    pub(crate) sq: SpinLock<Sq>,
     /// `None` when the QP receives through an SRQ, or was created without receive queue (`max_recv_wr` 0).
-    pub(crate) rq: Option<Mutex<Rq>>,
+    pub(crate) rq: Option<SpinLock<Rq>>,
     /// `sq_sig_all` at creation: every WQE is posted signalled.
     pub(crate) sq_sig_all: bool,
     /// The kernel's QP id (`siw_uresp_create_qp.qp_id`, also the QP number).
@@ -105,7 +107,7 @@ pub struct SiwQp {
 pub struct SiwCq {
     /// The CQEs and the notification word; slot accesses hold `inner`'s lock, arming does not need it.
     pub(crate) queue: CqQueue,
-    pub(crate) inner: Mutex<CqState>,
+    pub(crate) inner: SpinLock<CqState>,
     /// The kernel's CQ id (`siw_uresp_create_cq.cq_id`).
     pub cq_id: u32,
 }
@@ -120,7 +122,7 @@ pub struct CqState {
 /// Provider state of an SRQ (rdma-core's `struct siw_srq` without the `ibv_srq`).
 #[derive(Debug)]
 pub struct SiwSrq {
-    pub(crate) rq: Mutex<Rq>,
+    pub(crate) rq: SpinLock<Rq>,
 }
 
 impl SiwQp {
@@ -132,8 +134,8 @@ impl SiwQp {
             return Err(Errno::EINVAL);
         }
         Ok(SiwQp {
-            sq: Mutex::new(Sq { queue: sq, put: 0, db_owed: false }),
-            rq: rq.map(|queue| Mutex::new(Rq { queue, put: 0 })),
+            sq: SpinLock::new(Sq { queue: sq, put: 0, db_owed: false }),
+            rq: rq.map(|queue| SpinLock::new(Rq { queue, put: 0 })),
             sq_sig_all,
             qp_id,
         })
@@ -151,7 +153,7 @@ impl SiwQp {
 impl SiwCq {
     /// State for a CQ over `queue`.
     pub fn new(queue: CqQueue, cq_id: u32) -> SiwCq {
-        SiwCq { queue, inner: Mutex::new(CqState { get: 0 }), cq_id }
+        SiwCq { queue, inner: SpinLock::new(CqState { get: 0 }), cq_id }
     }
 }
 
@@ -163,7 +165,7 @@ impl SiwSrq {
         if queue.elem_size() != RQE_SIZE {
             return Err(Errno::EINVAL);
         }
-        Ok(SiwSrq { rq: Mutex::new(Rq { queue, put: 0 }) })
+        Ok(SiwSrq { rq: SpinLock::new(Rq { queue, put: 0 }) })
     }
 
     /// Runs `f` with the SRQ lock held (rdma-core's `siw_modify_srq`).

@@ -99,8 +99,18 @@ unsafe fn sge_slice<'a>(sg_list: *const ibv_sge, num_sge: c_int) -> Result<&'a [
 /// `dst` has room for `sges.len()` SGEs.
 #[inline(always)]
 unsafe fn put_sges(dst: *mut u8, sges: &[ibv_sge]) {
-    // SAFETY: caller's contract; application memory and a ring slot never overlap.
-    unsafe { ptr::copy_nonoverlapping(sges.as_ptr().cast::<u8>(), dst, size_of_val(sges)) }
+    let dst = dst.cast::<ibv_sge>();
+    // SAFETY: caller's contract; application memory and a ring slot never overlap; 8-aligned slots. One element at
+    // a time (no memcpy call for the usual single SGE).
+    unsafe {
+        if let [sge] = sges {
+            dst.write(*sge);
+        } else {
+            for (i, sge) in sges.iter().enumerate() {
+                dst.add(i).write(*sge);
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -201,10 +211,14 @@ unsafe fn post_send_list(
     bad_wr: *mut *mut ibv_send_wr,
 ) -> (c_int, u32) {
     let mut n = 0u32;
+    // The ring and the index in registers for the loop; the index is written back at the end.
+    let q = sq.queue.writer();
+    let mut put = sq.put;
+    let mut rc = 0;
     while !wr.is_null() {
         // SAFETY: caller's contract: every WR in the list is readable.
         let w = unsafe { &*wr };
-        let r = if !sq.queue.is_free(sq.put) {
+        let r = if !q.is_free(put) {
             Err(Errno::ENOMEM)
         } else {
             // SAFETY: caller's contract.
@@ -213,20 +227,22 @@ unsafe fn post_send_list(
         match r {
             Ok(wqe) => {
                 // SAFETY: the slot is free (checked above) and ours until published.
-                unsafe { write_sqe(sq.queue.slot(sq.put), w.wr_id, &wqe) };
-                sq.queue.publish(sq.put, wqe.flags);
+                unsafe { write_sqe(q.slot(put), w.wr_id, &wqe) };
+                q.publish(put, wqe.flags);
             }
             Err(e) => {
                 // SAFETY: caller's contract.
                 unsafe { *bad_wr = wr };
-                return (e.0, n);
+                rc = e.0;
+                break;
             }
         }
-        sq.put = sq.put.wrapping_add(1);
+        put = put.wrapping_add(1);
         n += 1;
         wr = w.next;
     }
-    (0, n)
+    sq.put = put;
+    (rc, n)
 }
 
 /// `ibv_post_send(3)` for siw (`ibv_context.ops.post_send`). Returns 0 or a positive errno; on a WR's failure
@@ -253,7 +269,7 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
     }
     ffi::datapath_boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
-        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) };
+        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) }.ok_or(Errno::EIO)?;
         let mut sq = qp.sq.lock();
         let start = sq.put;
         // SAFETY: caller's contract.
@@ -321,7 +337,7 @@ unsafe fn post_one_recv(q: &WqeQueue, put: u32, wr: &ibv_recv_wr) -> Result<()> 
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
-    rq: &parking_lot::Mutex<Rq>,
+    rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
@@ -360,7 +376,7 @@ pub unsafe extern "C" fn post_recv<H: SiwHost>(
     }
     ffi::datapath_boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
-        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) };
+        let qp: &SiwQp = unsafe { H::siw_qp(ibqp) }.ok_or(Errno::EIO)?;
         let Some(rq) = &qp.rq else {
             if !wr_list.is_null() {
                 // SAFETY: checked non-NULL.
@@ -392,7 +408,7 @@ pub unsafe extern "C" fn post_srq_recv<H: SiwHost>(
     }
     ffi::datapath_boundary("ibv_post_srq_recv", || {
         // SAFETY: caller's contract.
-        let srq = unsafe { H::siw_srq(ibsrq) };
+        let srq = unsafe { H::siw_srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
         Ok(unsafe { post_recv_list(&srq.rq, wr_list, bad_wr) })
     })

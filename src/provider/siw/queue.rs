@@ -139,6 +139,13 @@ impl WqeQueue {
         unsafe { AtomicU16::from_ptr(self.slots.slot(index).add(WQE_FLAGS).cast()) }
     }
 
+    /// The queue's geometry copied into a small value, for a posting loop to keep in registers (its stores into
+    /// the slots could otherwise alias the queue object and force reloads). Same methods, same contracts.
+    #[inline(always)]
+    pub fn writer(&self) -> WqeWriter<'_> {
+        WqeWriter { base: self.slots.base, mask: self.slots.mask, elem: self.slots.elem, _q: std::marker::PhantomData }
+    }
+
     /// Whether the slot for `index` is ours to fill (`SIW_WQE_VALID` clear).
     ///
     /// `Acquire`: pairs with the kernel's store of 0 after it copied the WQE out (`siw_activate_tx_from_sq`,
@@ -179,6 +186,44 @@ impl WqeQueue {
     }
 }
 
+/// A [`WqeQueue`] seen by a posting loop (see [`WqeQueue::writer`]).
+#[derive(Clone, Copy)]
+pub struct WqeWriter<'q> {
+    base: NonNull<u8>,
+    mask: u32,
+    elem: usize,
+    _q: std::marker::PhantomData<&'q WqeQueue>,
+}
+
+impl WqeWriter<'_> {
+    /// As [`WqeQueue::slot`].
+    #[inline(always)]
+    pub fn slot(self, index: u32) -> *mut u8 {
+        // SAFETY: (index & mask) < num, and num * elem fits in the memory (checked by `WqeQueue::new`).
+        unsafe { self.base.as_ptr().add((index & self.mask) as usize * self.elem) }
+    }
+
+    #[inline(always)]
+    fn flags(self, index: u32) -> &'static AtomicU16 {
+        // SAFETY: as `WqeQueue::flags`. The 'static is a local convenience: the reference never outlives the
+        // writer, which borrows the queue.
+        unsafe { AtomicU16::from_ptr(self.slot(index).add(WQE_FLAGS).cast()) }
+    }
+
+    /// As [`WqeQueue::is_free`].
+    #[inline(always)]
+    pub fn is_free(self, index: u32) -> bool {
+        self.flags(index).load(Ordering::Acquire) & super::abi::SIW_WQE_VALID as u16 == 0
+    }
+
+    /// As [`WqeQueue::publish`].
+    #[inline(always)]
+    pub fn publish(self, index: u32, flags: u16) {
+        debug_assert!(flags & super::abi::SIW_WQE_VALID as u16 != 0);
+        self.flags(index).store(flags, Ordering::Release)
+    }
+}
+
 /// A completion queue: `num` CQEs the kernel fills and we drain, then the notification word (`siw_cq_ctrl`).
 /// Owns its memory. Slot methods require the caller to hold the CQ lock.
 pub struct CqQueue {
@@ -193,6 +238,43 @@ unsafe impl Sync for CqQueue {}
 impl std::fmt::Debug for CqQueue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CqQueue").field("slots", &self.slots.num()).finish()
+    }
+}
+
+/// A CQ seen by a polling loop (see [`CqQueue::reader`]): the same accesses as [`CqQueue`]'s, with the slot size
+/// a constant.
+#[derive(Clone, Copy)]
+pub struct CqReader<'q> {
+    base: NonNull<u8>,
+    mask: u32,
+    _q: std::marker::PhantomData<&'q CqQueue>,
+}
+
+impl CqReader<'_> {
+    /// The slot for `index` (masked: inside the mapping).
+    #[inline(always)]
+    pub fn slot(self, index: u32) -> *const u8 {
+        // SAFETY: (index & mask) < num, and num * CQE_SIZE fits in the memory (checked by `CqQueue::new`).
+        unsafe { self.base.as_ptr().add((index & self.mask) as usize * CQE_SIZE) }
+    }
+
+    #[inline(always)]
+    fn flags(self, index: u32) -> &'static AtomicU8 {
+        // SAFETY: as `CqQueue::flags`. The 'static is a local convenience: the reference never outlives the
+        // reader, which borrows the queue.
+        unsafe { AtomicU8::from_ptr(self.slot(index).add(WQE_FLAGS).cast_mut()) }
+    }
+
+    /// As [`CqQueue::is_valid`].
+    #[inline(always)]
+    pub fn is_valid(self, index: u32) -> bool {
+        self.flags(index).load(Ordering::Acquire) & super::abi::SIW_WQE_VALID as u8 != 0
+    }
+
+    /// As [`CqQueue::release`].
+    #[inline(always)]
+    pub fn release(self, index: u32) {
+        self.flags(index).store(0, Ordering::Release)
     }
 }
 
@@ -236,6 +318,13 @@ impl CqQueue {
         // SAFETY: the word right after the CQEs (num * 32, so 8-aligned), inside the memory (`Slots::new` checked
         // the trailer); the kernel reads and writes it as one u32.
         unsafe { AtomicU32::from_ptr(self.slots.base.as_ptr().add(self.slots.num() as usize * CQE_SIZE).cast()) }
+    }
+
+    /// The CQ's geometry copied into a small value, for a polling loop to keep in registers (stores into
+    /// the caller's `ibv_wc` array could otherwise alias the queue object and force reloads).
+    #[inline(always)]
+    pub fn reader(&self) -> CqReader<'_> {
+        CqReader { base: self.slots.base, mask: self.slots.mask, _q: std::marker::PhantomData }
     }
 
     /// Whether the slot for `index` holds a CQE for us (`SIW_WQE_VALID` set).

@@ -35,14 +35,14 @@ pub struct TestSrq {
 pub struct Host;
 
 unsafe impl SiwHost for Host {
-    unsafe fn siw_qp<'a>(qp: *mut ibv_qp) -> &'a SiwQp {
-        unsafe { &(*qp.cast::<TestQp>()).siw }
+    unsafe fn siw_qp<'a>(qp: *mut ibv_qp) -> Option<&'a SiwQp> {
+        Some(unsafe { &(*qp.cast::<TestQp>()).siw })
     }
-    unsafe fn siw_cq<'a>(cq: *mut ibv_cq) -> &'a SiwCq {
-        unsafe { &(*cq.cast::<TestCq>()).siw }
+    unsafe fn siw_cq<'a>(cq: *mut ibv_cq) -> Option<&'a SiwCq> {
+        Some(unsafe { &(*cq.cast::<TestCq>()).siw })
     }
-    unsafe fn siw_srq<'a>(srq: *mut ibv_srq) -> &'a SiwSrq {
-        unsafe { &(*srq.cast::<TestSrq>()).siw }
+    unsafe fn siw_srq<'a>(srq: *mut ibv_srq) -> Option<&'a SiwSrq> {
+        Some(unsafe { &(*srq.cast::<TestSrq>()).siw })
     }
     unsafe fn siw_post_send_doorbell(qp: *mut ibv_qp) -> Result<()> {
         let t = unsafe { &*qp.cast::<TestQp>() };
@@ -59,16 +59,16 @@ unsafe impl SiwHost for Host {
 // Provider selection is generic over a `ProviderHost`, which is both hosts; each test host has only its own
 // provider's objects, so the other provider's accessors are never reached.
 unsafe impl RxeHost for Host {
-    unsafe fn qp<'a>(_: *mut ibv_qp) -> &'a RxeQp {
+    unsafe fn qp<'a>(_: *mut ibv_qp) -> Option<&'a RxeQp> {
         unreachable!("no rxe objects in the siw tests")
     }
-    unsafe fn cq<'a>(_: *mut ibv_cq) -> &'a RxeCq {
+    unsafe fn cq<'a>(_: *mut ibv_cq) -> Option<&'a RxeCq> {
         unreachable!("no rxe objects in the siw tests")
     }
-    unsafe fn srq<'a>(_: *mut ibv_srq) -> &'a RxeSrq {
+    unsafe fn srq<'a>(_: *mut ibv_srq) -> Option<&'a RxeSrq> {
         unreachable!("no rxe objects in the siw tests")
     }
-    unsafe fn ah<'a>(_: *mut ibv_ah) -> &'a RxeAh {
+    unsafe fn ah<'a>(_: *mut ibv_ah) -> Option<&'a RxeAh> {
         unreachable!("no rxe objects in the siw tests")
     }
     unsafe fn post_send_doorbell(_: *mut ibv_qp) -> Result<()> {
@@ -82,13 +82,13 @@ unsafe impl RxeHost for Host {
 impl crate::provider::ProviderHost for Host {}
 
 unsafe impl SiwHost for crate::provider::rxe::testing::Host {
-    unsafe fn siw_qp<'a>(_: *mut ibv_qp) -> &'a SiwQp {
+    unsafe fn siw_qp<'a>(_: *mut ibv_qp) -> Option<&'a SiwQp> {
         unreachable!("no siw objects in the rxe tests")
     }
-    unsafe fn siw_cq<'a>(_: *mut ibv_cq) -> &'a SiwCq {
+    unsafe fn siw_cq<'a>(_: *mut ibv_cq) -> Option<&'a SiwCq> {
         unreachable!("no siw objects in the rxe tests")
     }
-    unsafe fn siw_srq<'a>(_: *mut ibv_srq) -> &'a SiwSrq {
+    unsafe fn siw_srq<'a>(_: *mut ibv_srq) -> Option<&'a SiwSrq> {
         unreachable!("no siw objects in the rxe tests")
     }
     unsafe fn siw_post_send_doorbell(_: *mut ibv_qp) -> Result<()> {

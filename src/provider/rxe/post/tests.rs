@@ -694,3 +694,93 @@ fn send_ops_follow_flags_and_qp_type() {
     assert_eq!(check_qp_init_attr(ok | IBV_QP_INIT_ATTR_XRCD, 0, rc, 0), Err(Errno::EOPNOTSUPP));
     assert_eq!(check_qp_init_attr(ok | IBV_QP_INIT_ATTR_CREATE_FLAGS, 1, rc, 0), Err(Errno::EOPNOTSUPP));
 }
+
+/// The whole WQE the fast path writes for the bench's shape (signaled 64-byte RDMA write, one SGE), byte for
+/// byte, into slots first filled with garbage: the header is built in place, so every byte rdma-core leaves zero
+/// must be zeroed here too; the SGE follows the header; nothing is written past it. A list of 16 follows, each
+/// with its own SSN.
+#[test]
+fn rdma_write_fast_path_bytes() {
+    let mut qp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 5, false);
+    let elem = qp.sq_queue().elem_size();
+    for i in 0..qp.sq_queue().num_slots() {
+        unsafe { std::ptr::write_bytes(qp.sq_queue().slot(i), 0xa5, elem) };
+    }
+    let mut sges: Vec<ibv_sge> = (0..17).map(|i| sge(0x7000 + 64 * i, 64, 0x77)).collect();
+    let mut wrs: Vec<ibv_send_wr> = (0..17)
+        .map(|i| {
+            let mut w = send_wr(ibv_wr_opcode::IBV_WR_RDMA_WRITE);
+            w.wr_id = 100 + i as u64;
+            w.send_flags = IBV_SEND_SIGNALED;
+            w.wr.rdma = ibv_send_wr_rdma { remote_addr: 0x9_0000 + 64 * i as u64, rkey: 0x4455 };
+            w.sg_list = &mut sges[i];
+            w.num_sge = 1;
+            w
+        })
+        .collect();
+    // One WR alone, then a list of 16.
+    let (rc, bad) = post(&mut qp, &mut wrs[..1]);
+    assert_eq!((rc, bad), (0, null_mut()));
+    let (rc, bad) = post(&mut qp, &mut wrs[1..]);
+    assert_eq!((rc, bad), (0, null_mut()));
+    assert_eq!(qp.doorbells(), 2);
+    let got = consumed(&qp);
+    assert_eq!(got.len(), 17);
+    for (i, w) in got.into_iter().enumerate() {
+        let mut want = vec![0u8; DMA_DATA + 16];
+        let put = |b: &mut Vec<u8>, off: usize, v: &[u8]| b[off..off + v.len()].copy_from_slice(v);
+        put(&mut want, WR_ID, &(100 + i as u64).to_ne_bytes());
+        put(&mut want, OPCODE, &0u32.to_ne_bytes());
+        put(&mut want, SEND_FLAGS, &IBV_SEND_SIGNALED.to_ne_bytes());
+        put(&mut want, WR, &(0x9_0000 + 64 * i as u64).to_ne_bytes());
+        put(&mut want, RDMA_RKEY, &0x4455u32.to_ne_bytes());
+        put(&mut want, IOVA, &(0x9_0000 + 64 * i as u64).to_ne_bytes());
+        put(&mut want, SSN, &(i as u32).to_ne_bytes());
+        put(&mut want, DMA_LENGTH, &64u32.to_ne_bytes());
+        put(&mut want, DMA_RESID, &64u32.to_ne_bytes());
+        put(&mut want, DMA_NUM_SGE, &1u32.to_ne_bytes());
+        put(&mut want, DMA_DATA, &(0x7000 + 64 * i as u64).to_ne_bytes());
+        put(&mut want, DMA_DATA + 8, &64u32.to_ne_bytes());
+        put(&mut want, DMA_DATA + 12, &0x77u32.to_ne_bytes());
+        let bytes = unsafe { std::slice::from_raw_parts(w, elem) };
+        assert_eq!(&bytes[..DMA_DATA + 16], &want[..], "WQE {i}");
+        assert!(bytes[DMA_DATA + 16..].iter().all(|&b| b == 0xa5), "WQE {i}: nothing written past its SGE");
+    }
+}
+
+/// A failing WR leaves the ring as it was: nothing published, the SSN not consumed, even though the fast path
+/// wrote into the (unpublished) slot before its last check.
+#[test]
+fn failed_wr_publishes_nothing_and_keeps_ssn() {
+    let mut qp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 2, false); // 4 slots, 3 usable
+    let mut local = [sge(0x5000, 8, 0x55)];
+    let mut wrs: Vec<ibv_send_wr> = (0..4)
+        .map(|i| {
+            let mut w = send_wr(ibv_wr_opcode::IBV_WR_RDMA_WRITE);
+            w.wr_id = i;
+            w.sg_list = local.as_mut_ptr();
+            w.num_sge = 1;
+            w
+        })
+        .collect();
+    let (rc, bad) = post(&mut qp, &mut wrs);
+    assert_eq!(rc, libc::ENOMEM);
+    assert_eq!(bad, &mut wrs[3] as *mut ibv_send_wr);
+    let (p, c) = qp.sq_kernel().indices();
+    assert_eq!((p, c), (3, 0));
+    let got = consumed(&qp);
+    assert_eq!(got.iter().map(|&w| u32_at(w, SSN)).collect::<Vec<_>>(), [0, 1, 2]);
+    // An invalid atomic (remote address not 8-aligned) on the now empty ring: EINVAL, nothing published.
+    let mut w = send_wr(ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD);
+    w.wr.atomic = ibv_send_wr_atomic { remote_addr: 0x1004, compare_add: 1, swap: 0, rkey: 1 };
+    w.sg_list = local.as_mut_ptr();
+    w.num_sge = 1;
+    let (rc, _) = post(&mut qp, std::slice::from_mut(&mut w));
+    assert_eq!(rc, libc::EINVAL);
+    assert_eq!(qp.sq_kernel().count_from_client(), 0);
+    // The next good WR gets SSN 3.
+    wrs[0].next = null_mut();
+    let (rc, _) = post(&mut qp, &mut wrs[..1]);
+    assert_eq!(rc, 0);
+    assert_eq!(u32_at(consumed(&qp)[0], SSN), 3);
+}

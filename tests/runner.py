@@ -3,11 +3,15 @@
 
 Runs, in order, the host checks (cargo tests, header freshness, C layout probe, export diff, the plug-in command
 comparison with rdma-core, C compile tests) and
-then the Soft-RoCE guest suite in ONE boot of the test guest (tests/guest/run). Every check reports PASS or FAIL;
-the guest suite reports one `PASS name` / `FAIL name: reason` line per in-guest test. The last line printed is the
-summary `N passed, N failed` (the format CI reads). Exit status: 0 only when nothing failed.
+then the Soft-RoCE guest suite in ONE boot of the test guest (tests/guest/run) per guest kernel: Debian's 6.1, then
+its 6.12 (GUEST_KERNEL=6.12). Every check reports PASS or FAIL; the guest suite reports one `PASS name` /
+`FAIL name: reason` line per in-guest test, recorded as `guest:<name>` for 6.1 and `guest:k6.12/<name>` for 6.12. The
+last line printed is the summary `N passed, N failed` (the format CI reads), counting both kernels. Exit status: 0
+only when nothing failed.
 
-  tests/runner.py [--no-guest] [--only SUBSTRING] [--guest-timeout SECS]
+  tests/runner.py [--no-guest] [--only SUBSTRING] [--guest-timeout SECS] [--guest-kernels 6.1,6.12]
+
+--guest-kernels (default: $RDMA_GUEST_KERNELS, else 6.1,6.12) lists the kernel series to boot, in order.
 """
 import argparse
 import os
@@ -104,32 +108,36 @@ def cargo_tests():
             print(f"    {l}")
 
 
-def guest_suite(timeout):
-    name = "guest"
+def guest_suite(timeout, series):
+    """One boot of the guest suite on kernel `series` (GUEST_KERNEL). 6.1 keeps the plain names (guest:<check>,
+    tests/out/guest.log); any other kernel's checks are prefixed k<series>/ (guest:k6.12/<check>, guest-k6.12.log)."""
+    pre = "" if series == "6.1" else f"k{series}/"
+    name = "guest" if not pre else f"guest-k{series}"
     rc, out, secs = run([os.path.join("tests", "guest", "run"), "--timeout", str(timeout), "--",
-                         "tests/guest/suite.sh"], timeout + 120)
+                         "tests/guest/suite.sh"], timeout + 120, env={"GUEST_KERNEL": series})
     save(name, out)
-    seen = 0
+    seen = failed = 0
     for line in out.splitlines():
         m = re.match(r"^(PASS|FAIL) (\S+)(.*)$", line.strip())
         if m:
             seen += 1
             ok = m.group(1) == "PASS"
-            results.append((f"guest:{m.group(2)}", ok, 0, m.group(3)))
-            print(f"{m.group(1)} guest:{m.group(2)}{m.group(3)}", flush=True)
+            failed += not ok
+            results.append((f"guest:{pre}{m.group(2)}", ok, 0, m.group(3)))
+            print(f"{m.group(1)} guest:{pre}{m.group(2)}{m.group(3)}", flush=True)
     # Every case reports "<case>: N passed, M failed"; each must have run something.
     empty = [m.group(1) for m in re.finditer(r"^([\w/-]+): (\d+) passed, (\d+) failed", out, re.M)
              if int(m.group(2)) + int(m.group(3)) < MIN_CASE_CHECKS]
     if empty:
-        record("guest (cases that checked nothing: " + ", ".join(empty) + ")", False, secs, out)
+        record(f"{name} (cases that checked nothing: " + ", ".join(empty) + ")", False, secs, out)
     if seen < MIN_GUEST_CHECKS:
-        record(f"guest (only {seen} checks reported, at least {MIN_GUEST_CHECKS} expected)", False, secs, out)
+        record(f"{name} (only {seen} checks reported, at least {MIN_GUEST_CHECKS} expected)", False, secs, out)
     if rc != 0 and seen == 0:
-        record("guest (boot or harness)", False, secs, out)
-    elif rc != 0 and not any(not r[1] for r in results if r[0].startswith("guest:")):
-        record("guest (suite exit status)", False, secs, out)
+        record(f"{name} (boot or harness)", False, secs, out)
+    elif rc != 0 and failed == 0:
+        record(f"{name} (suite exit status)", False, secs, out)
     else:
-        print(f"guest suite finished in {secs:.0f}s (log: tests/out/guest.log)", flush=True)
+        print(f"guest suite ({series}) finished in {secs:.0f}s (log: tests/out/{name}.log)", flush=True)
 
 
 def main():
@@ -137,6 +145,7 @@ def main():
     ap.add_argument("--no-guest", action="store_true")
     ap.add_argument("--only", default="")
     ap.add_argument("--guest-timeout", type=int, default=2400)
+    ap.add_argument("--guest-kernels", default=os.environ.get("RDMA_GUEST_KERNELS", "6.1,6.12"))
     a = ap.parse_args()
     want = lambda n: a.only in n
 
@@ -162,7 +171,11 @@ def main():
     if want("install"):
         check("install", ["tests/install/run.sh"])
     if not a.no_guest and want("guest"):
-        guest_suite(a.guest_timeout)
+        for series in [k for k in a.guest_kernels.split(",") if k]:
+            if not re.fullmatch(r"\d+\.\d+", series):
+                record(f"guest (--guest-kernels: '{series}' is not a series such as 6.1)", False, 0)
+                continue
+            guest_suite(a.guest_timeout, series)
 
     passed = sum(1 for r in results if r[1])
     failed = sum(1 for r in results if not r[1])

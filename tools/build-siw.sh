@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the Soft-iWARP kernel module (siw.ko) for the test guest's kernel, out of tree: Debian's 6.1 kernels ship
-# rdma_rxe but not siw (CONFIG_RDMA_SIW is off). It takes the source of exactly the installed kernel's version
-# (`dpkg-query -W -f='${Version}' linux-image-<kver>`): linux-source-6.1=<that version> is downloaded with
-# `apt-get download` (not installed: it is a 140 MB tarball of which siw needs 300 KB), only
+# Builds the Soft-iWARP kernel module (siw.ko) for a test guest kernel, out of tree: Debian's 6.1 and 6.12 kernels
+# ship rdma_rxe but not siw (CONFIG_RDMA_SIW is off). It takes the source of exactly the installed kernel's version
+# (`dpkg-query -W -f='${Version}' linux-image-<kver>`, or linux-image-<kver>-unsigned): linux-source-<series>=<that
+# version> (series 6.1 or 6.12, from <kver>) is downloaded with
+# `apt-get download` (not installed: it is a 140-150 MB tarball of which siw needs 300 KB), only
 # drivers/infiniband/sw/siw/ is extracted from it, and the module is built against linux-headers-<kver> (installed
 # at the same version if missing) with
 #   make -C /lib/modules/<kver>/build M=<dir> CONFIG_RDMA_SIW=m modules
@@ -12,8 +13,9 @@
 # ~30 s (most of it the download and unpacking the source tarball). Kernel source and siw.ko stay under build/
 # (ignored by git).
 #
-#   tools/build-siw.sh [KVER]    default: the kernel tests/guest/run boots (the newest /boot/vmlinuz-6.1.* whose
-#                                /lib/modules/<kver>/modules.dep exists; RDMA_GUEST_KVER overrides, as for run)
+#   tools/build-siw.sh [KVER]    default: the kernel tests/guest/run boots (the newest /boot/vmlinuz-$GUEST_KERNEL.*,
+#                                GUEST_KERNEL=6.1 by default or 6.12, whose /lib/modules/<kver>/modules.dep exists;
+#                                RDMA_GUEST_KVER overrides, as for run)
 #   tools/build-siw.sh --check   exit 1 (and say so) if the module for that kernel is not built yet
 #
 # Prints the module's path on stdout; at most one line of progress on stderr; on failure one line
@@ -31,14 +33,21 @@ case "${1:-}" in
 esac
 
 kver=${1:-${RDMA_GUEST_KVER:-}}
+series=${GUEST_KERNEL:-6.1}
+[[ $series =~ ^[0-9]+\.[0-9]+$ ]] || die "GUEST_KERNEL='$series' is not a kernel series such as 6.1 or 6.12"
 if [[ -z $kver ]]; then
     best=""
-    for k in /boot/vmlinuz-6.1.*; do
+    for k in /boot/vmlinuz-"$series".*; do
         [[ -r "$k" && -f "/lib/modules/${k#/boot/vmlinuz-}/modules.dep" ]] && best+="${k#/boot/vmlinuz-}"$'\n'
     done
     kver=$(printf '%s' "$best" | sort -V | tail -n 1)
 fi
-[[ -n $kver ]] || die "no Debian 6.1 kernel (/boot/vmlinuz-6.1.* with /lib/modules/<kver>): run tools/install-deps.sh"
+[[ -n $kver ]] || die "no Debian $series kernel (/boot/vmlinuz-$series.* with /lib/modules/<kver>): run tools/install-deps.sh"
+# The source package is named after the kernel's series: linux-source-6.1 for 6.1.0-56-amd64, linux-source-6.12 for
+# 6.12.117+deb12-amd64.
+[[ $kver =~ ^([0-9]+\.[0-9]+)[.-] ]] || die "cannot tell the kernel series of '$kver'"
+series=${BASH_REMATCH[1]}
+srcpkg=linux-source-$series
 out=$ROOT/build/siw/$kver
 if [[ -s $out/siw.ko ]]; then
     echo "$out/siw.ko"
@@ -58,8 +67,13 @@ if [[ -s $out/siw.ko ]]; then
     exit 0
 fi
 
-ver=$(dpkg-query -W -f='${Version}' "linux-image-$kver" 2>/dev/null)
-[[ -n $ver ]] || die "package linux-image-$kver is not installed, so its source version is unknown"
+# The signed image (linux-image-<kver>) or the unsigned one (linux-image-<kver>-unsigned): same version either way.
+ver=""
+for p in "linux-image-$kver" "linux-image-$kver-unsigned"; do
+    [[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) == ii* ]] || continue
+    ver=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && [[ -n $ver ]] && break
+done
+[[ -n $ver ]] || die "package linux-image-$kver(-unsigned) is not installed, so its source version is unknown"
 SUDO=()
 if (( EUID != 0 )); then
     command -v sudo > /dev/null 2>&1 || die "not root and no sudo: cannot install linux-headers-$kver"
@@ -69,7 +83,7 @@ export DEBIAN_FRONTEND=noninteractive
 APT_OPTS=(-q -y -o DPkg::Lock::Timeout=600)
 
 t0=${EPOCHREALTIME/./}
-printf 'build-siw: building siw.ko for %s from linux-source-6.1 %s (~30 s) ... ' "$kver" "$ver" >&2
+printf 'build-siw: building siw.ko for %s from %s %s (~30 s) ... ' "$kver" "$srcpkg" "$ver" >&2
 work=$(mktemp -d "${TMPDIR:-/tmp}/build-siw.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$work"' EXIT
 fail_log() { # LOG REASON
@@ -97,18 +111,18 @@ fi
 command -v make > /dev/null 2>&1 || die "make is not installed (tools/install-deps.sh installs it)"
 
 # The source, at exactly the running image's version: downloaded, never installed.
-(cd "$work" && apt_retry "$work/apt-download.log" apt-get download -q "linux-source-6.1=$ver") ||
+(cd "$work" && apt_retry "$work/apt-download.log" apt-get download -q "$srcpkg=$ver") ||
     fail_log "$work/apt-download.log" \
-        "apt-get download linux-source-6.1=$ver (is version $ver still in the archive? a newer kernel is then needed: apt-get install linux-image-amd64)"
-deb=$(ls "$work"/linux-source-6.1_*.deb 2> /dev/null | head -n 1)
-[[ -n $deb ]] || die "apt-get download left no linux-source-6.1_*.deb"
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" ./usr/src/linux-source-6.1.tar.xz 2> "$work/tar.log" ||
-    fail_log "$work/tar.log" "no usr/src/linux-source-6.1.tar.xz in $(basename "$deb")"
+        "apt-get download $srcpkg=$ver (is version $ver still in the archive? a newer kernel is then needed: tools/install-deps.sh after apt-get update)"
+deb=$(ls "$work"/${srcpkg}_*.deb 2> /dev/null | head -n 1)
+[[ -n $deb ]] || die "apt-get download left no ${srcpkg}_*.deb"
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" "./usr/src/$srcpkg.tar.xz" 2> "$work/tar.log" ||
+    fail_log "$work/tar.log" "no usr/src/$srcpkg.tar.xz in $(basename "$deb")"
 rm -f "$deb"
-tar -xJf "$work/usr/src/linux-source-6.1.tar.xz" -C "$work" linux-source-6.1/drivers/infiniband/sw/siw 2> "$work/tar.log" ||
-    fail_log "$work/tar.log" "no drivers/infiniband/sw/siw in linux-source-6.1.tar.xz"
-rm -f "$work/usr/src/linux-source-6.1.tar.xz"
-src=$work/linux-source-6.1/drivers/infiniband/sw/siw
+tar -xJf "$work/usr/src/$srcpkg.tar.xz" -C "$work" "$srcpkg/drivers/infiniband/sw/siw" 2> "$work/tar.log" ||
+    fail_log "$work/tar.log" "no drivers/infiniband/sw/siw in $srcpkg.tar.xz"
+rm -f "$work/usr/src/$srcpkg.tar.xz"
+src=$work/$srcpkg/drivers/infiniband/sw/siw
 
 make -C "/lib/modules/$kver/build" M="$src" CONFIG_RDMA_SIW=m modules > "$work/make.log" 2>&1 ||
     fail_log "$work/make.log" "make -C /lib/modules/$kver/build M=<siw> CONFIG_RDMA_SIW=m modules"

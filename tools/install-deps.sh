@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs, on Debian 12 (bookworm), everything rdma-core-rs's build and tests need at run time:
 #   - the test guest (tests/guest/run): qemu-system-x86, the Debian 6.1 kernel (linux-image-amd64: vmlinuz in /boot,
-#     modules incl. rdma_rxe in /lib/modules), busybox-static + cpio (the guest's initramfs), xz-utils (vmlinux
+#     modules incl. rdma_rxe in /lib/modules), busybox-static + cpio (the guest's initramfs), xz-utils + zstd (vmlinux
 #     extraction), kmod, iproute2
+#   - the second guest kernel, Debian bookworm's 6.12 (GUEST_KERNEL=6.12; make test runs the guest suite on both):
+#     when no /boot/vmlinuz-6.12.* with its modules (incl. rdma_rxe) is installed, the signed image
+#     linux-image-6.12.<N>+deb12-amd64 of the highest version the archive serves (apt-cache search), plus
+#     linux-headers of that kernel (for siw.ko). An installed 6.12 is kept as it is (no apt call).
 #   - stock rdma-core 44, which the tests compare against
 #   - the build tools the project uses (clang, lld, pkg-config, python3, valgrind, make, gcc)
 #   - the Soft-iWARP module for the guest's kernel (Debian's kernels lack siw): tools/build-siw.sh builds it out of
-#     tree into build/siw/<kver>/siw.ko (~30 s once, then cached; it installs linux-headers-<kver> and downloads
-#     linux-source-6.1 of that version). A failure there is a warning, not an error: only the 60-siw guest case needs
-#     the module, and it then fails saying so.
+#     tree into build/siw/<kver>/siw.ko for both kernels (~30 s each once, then cached; it installs
+#     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version). A failure there is a
+#     warning, not an error: only the 60-siw guest case needs the module, and it then fails saying so.
 #
 # Idempotent: when every package is already installed it does not touch apt (takes ~0.1 s).
 # Prints one line of progress; on failure prints the reason (and the tail of apt's log) and exits non-zero.
@@ -19,7 +23,7 @@ set -uo pipefail
 
 PACKAGES=(
     # test guest
-    qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 xz-utils
+    qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 xz-utils zstd
     # stock rdma-core 44 (reference implementation for comparisons)
     rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest libibverbs-dev librdmacm-dev
     # build / test tools
@@ -32,7 +36,7 @@ check_only=0
 case "${1:-}" in
     --check) check_only=1 ;;
     "") ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 0 ;;
     *) die "unknown argument '$1' (usage: $0 [--check])" ;;
 esac
 
@@ -46,11 +50,19 @@ missing_packages() {
     done
 }
 
-# A package being "installed" is not quite enough for the guest: it also needs a 6.1 kernel image whose modules
-# (with rdma_rxe) are present. Prints the problem, if any.
+# The guest kernel series make test boots (GUEST_KERNEL=...): 6.1 comes with linux-image-amd64, 6.12 is installed
+# by name below.
+SERIES=(6.1 6.12)
+
+# A package being "installed" is not quite enough for the guest: it also needs a kernel image of each series whose
+# modules (with rdma_rxe) are present. Prints the problem, if any (one line per series).
 kernel_problem() {
+    local s
+    for s in "${SERIES[@]}"; do series_problem "$s"; done
+}
+series_problem() { # SERIES
     local k v found=0
-    for k in /boot/vmlinuz-6.1.*; do
+    for k in /boot/vmlinuz-"$1".*; do
         [[ -e "$k" ]] || continue
         v=${k#/boot/vmlinuz-}
         if [[ -f /lib/modules/$v/modules.dep ]] &&
@@ -58,19 +70,38 @@ kernel_problem() {
             found=1
         fi
     done
-    (( found )) || echo "no /boot/vmlinuz-6.1.* with matching /lib/modules/<ver> (incl. rdma_rxe)"
+    (( found )) || echo "no /boot/vmlinuz-$1.* with matching /lib/modules/<ver> (incl. rdma_rxe)"
 }
 
-# siw.ko for the guest's kernel (cached: a few ms when it is built). Never fatal: see above.
+# The 6.12 image package to install: the signed linux-image-6.12.<N>+deb12-amd64 of the highest version among those
+# the archive lists (deterministic for a given archive state), and its headers.
+k612_packages() {
+    local img
+    img=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' 2>/dev/null |
+          awk '{print $1}' | sort -V | tail -n 1)
+    [[ -n $img ]] || return 1
+    printf '%s\n' "$img" "linux-headers-${img#linux-image-}"
+}
+
+# siw.ko for each guest kernel (cached: a few ms when it is built). Never fatal: see above.
 siw_module() {
-    "$(dirname "$0")/build-siw.sh" > /dev/null ||
-        echo "install-deps: WARNING: siw.ko could not be built (see above; the 60-siw guest case will fail); retry with tools/build-siw.sh" >&2
+    local s
+    for s in "${SERIES[@]}"; do
+        GUEST_KERNEL=$s "$(dirname "$0")/build-siw.sh" > /dev/null ||
+            echo "install-deps: WARNING: siw.ko for the $s kernel could not be built (see above; the 60-siw guest case will fail on $s); retry with GUEST_KERNEL=$s tools/build-siw.sh" >&2
+    done
+}
+siw_check() {
+    local s
+    for s in "${SERIES[@]}"; do
+        GUEST_KERNEL=$s "$(dirname "$0")/build-siw.sh" --check > /dev/null 2>&1 || return 1
+    done
 }
 
 mapfile -t missing < <(missing_packages)
 kprob=$(kernel_problem)
 siw_missing=""
-"$(dirname "$0")/build-siw.sh" --check > /dev/null 2>&1 || siw_missing="siw.ko (tools/build-siw.sh)"
+siw_check || siw_missing="siw.ko (tools/build-siw.sh)"
 
 if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
     if (( check_only )) && [[ -n $siw_missing ]]; then
@@ -95,7 +126,7 @@ fi
 
 # The kernel files may be gone while dpkg still lists the package: reinstall it then.
 reinstall=()
-if [[ -n "$kprob" ]] && [[ " ${missing[*]} " != *" linux-image-amd64 "* ]]; then
+if [[ -n "$(series_problem 6.1)" ]] && [[ " ${missing[*]} " != *" linux-image-amd64 "* ]]; then
     reinstall=(--reinstall)
     kpkg=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null | sed -n 's/^\(linux-image-[^ ,]*\).*/\1/p')
     missing+=(linux-image-amd64 ${kpkg:+"$kpkg"})
@@ -120,6 +151,15 @@ exec 9>/tmp/.rdma-core-rs-install-deps.lock
 flock -w 1800 9 || die "timed out waiting for another install-deps to finish"
 
 run_logged apt-get "${APT_OPTS[@]}" update
+# 6.12: chosen only now, from the freshly updated lists.
+if [[ -n "$(series_problem 6.12)" ]]; then
+    mapfile -t k612 < <(k612_packages)
+    (( ${#k612[@]} )) || die "no linux-image-6.12.*+deb12-amd64 in the archive (apt-cache search; is bookworm-security / bookworm-updates in sources.list?)"
+    echo "install-deps: 6.12 kernel: ${k612[*]}" >&2
+    # Listed by dpkg but its files gone: reinstall.
+    [[ $(dpkg-query -W -f='${db:Status-Abbrev}' "${k612[0]}" 2>/dev/null) == ii* ]] && reinstall=(--reinstall)
+    missing+=("${k612[@]}")
+fi
 run_logged apt-get "${APT_OPTS[@]}" install --no-install-recommends "${reinstall[@]}" "${missing[@]}"
 
 mapfile -t still < <(missing_packages)

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* dladdr */
 #endif
 #include <dlfcn.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <endian.h>
@@ -120,6 +121,18 @@ static TU_UNUSED const char *tu_errname(int e)
 		snprintf(buf, sizeof(buf), "errno %d", e);
 		return buf;
 	}
+}
+
+/* 1 when the running kernel is MAJOR.MINOR or newer (uname's release). Expectations that depend on the kernel say
+ * which difference they follow; the suite runs on Debian's 6.1 and 6.12 (GUEST_KERNEL). */
+static TU_UNUSED int tu_kernel_ge(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return 0;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 static TU_UNUSED uint64_t tu_now_ms_early(void)

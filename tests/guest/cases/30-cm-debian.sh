@@ -47,31 +47,43 @@ cm_pair udaddy "$OURS_" "$OURS_" \
     'event: RDMA_CM|failed|failing'
 
 # mckey: the receiver (rxe0) joins first; the sender (rxe1) starts once veth0 has joined the group in IGMP.
+# Kernel difference: on 6.12 the sender's UD sends to the group are dropped in some runs, with rdma-core as with us
+# (rxe logs "rxe_get_av: Unable to find AH matching ah_num" / "rxe_requester: Failed no address vector", the sends
+# still complete and nothing leaves rxe1; measured with stock mckey in the 6.12 guest: 2 runs of 6 delivered). On
+# 6.1 every run delivers. So on 6.12 a pair gets up to MCKEY_ATTEMPTS tries, each with a fresh group, and must
+# deliver in one of them; on 6.1 it gets one.
+MCKEY_ATTEMPTS=1
+[[ $(uname -r) =~ ^6\.([0-9]+)\. ]] && (( BASH_REMATCH[1] >= 12 )) && MCKEY_ATTEMPTS=8
 t0=$(now)
 rlog="$WORK/mckey.receiver.log" slog="$WORK/mckey.sender.log"
-# shellcheck disable=SC2046
-env $(libenv "$OURS_") timeout "$T" mckey -m $GROUP -b "$IP0" -C 5 > "$rlog" 2>&1 &
-rpid=$!
-cm_wait_igmp "${RDMA_TEST_NETDEV0:-veth0}" $GROUP "$T" $rpid; joined=$?
-src=1
-if (( joined == 0 )); then
+for ((attempt = 1; attempt <= MCKEY_ATTEMPTS; attempt++)); do
+    group=${GROUP%.*}.$attempt
     # shellcheck disable=SC2046
-    env $(libenv "$OURS_") timeout "$T" mckey -m $GROUP -b "$IP1" -s -C 5 > "$slog" 2>&1; src=$?
-    (( src != 0 )) && kill $rpid 2>/dev/null
-else
-    kill $rpid 2>/dev/null
-fi
-wait $rpid; rrc=$?
-want='joined dgid: ::ffff:239.255.18.1 ;; data transfers complete ;; ^return status 0'
+    env $(libenv "$OURS_") timeout "$T" mckey -m "$group" -b "$IP0" -C 5 > "$rlog" 2>&1 &
+    rpid=$!
+    cm_wait_igmp "${RDMA_TEST_NETDEV0:-veth0}" "$group" "$T" $rpid; joined=$?
+    src=1
+    if (( joined == 0 )); then
+        # shellcheck disable=SC2046
+        env $(libenv "$OURS_") timeout "$T" mckey -m "$group" -b "$IP1" -s -C 5 > "$slog" 2>&1; src=$?
+        (( src != 0 )) && kill $rpid 2>/dev/null
+    else
+        kill $rpid 2>/dev/null
+    fi
+    wait $rpid; rrc=$?
+    (( joined == 0 && src == 0 && rrc == 0 )) && break
+done
+(( attempt > MCKEY_ATTEMPTS )) && attempt=$MCKEY_ATTEMPTS
+want="joined dgid: ::ffff:${group//./\\.} ;; data transfers complete ;; ^return status 0"
 if (( joined != 0 )); then
-    fail mckey "the receiver never joined $GROUP on veth0 (exit $rrc)" "$rlog"
+    fail mckey "the receiver never joined $group on veth0 (exit $rrc)" "$rlog"
 elif (( src != 0 || rrc != 0 )); then
-    fail mckey "sender exit $src, receiver exit $rrc" "$rlog" "$slog"
+    fail mckey "sender exit $src, receiver exit $rrc (attempt $attempt of $MCKEY_ATTEMPTS)" "$rlog" "$slog"
 elif ! miss=$(cm_matches "$want ;; receiving data transfers" "$rlog") ||
      ! miss=$(cm_matches "$want ;; initiating data transfers" "$slog"); then
     fail mckey "output lacks /$miss/" "$rlog" "$slog"
 else
-    pass mckey "$(dur "$t0" "$(now)"): $IP1 sent 5 datagrams to $GROUP, $IP0 received them"
+    pass mckey "$(dur "$t0" "$(now)"): $IP1 sent 5 datagrams to $group, $IP0 received them (attempt $attempt of $MCKEY_ATTEMPTS)"
 fi
 
 # cmtime runs its server until it is stopped; the client must print the full table with no failed connection. Its

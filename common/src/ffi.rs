@@ -58,7 +58,7 @@ pub fn boundary<T>(name: &'static str, body: impl FnOnce() -> Result<T>) -> Resu
 
 /// [`boundary`] without holding off cancellation, for the data path (`post_send`, `post_recv`, `poll_cq`,
 /// `req_notify_cq`), whose bodies make no call that is a cancellation point: they touch only mapped queues, and
-/// their one system call, the doorbell, goes through [`crate::sys::write_cmd`], a raw `write` system call.
+/// their one system call, the doorbell, goes through [`crate::sys::write_cmd_nocancel`], the raw `write` system call.
 #[inline(always)]
 pub fn datapath_boundary<T>(name: &'static str, body: impl FnOnce() -> Result<T>) -> Result<T> {
     match catch_unwind(AssertUnwindSafe(body)) {

@@ -100,6 +100,16 @@ pub unsafe trait CmdFd {
     /// As `rdma_common::sys::write_cmd`: every address embedded in `buf` is valid for the kernel's accesses.
     unsafe fn write_cmd(&self, buf: &[u8]) -> Result<usize>;
 
+    /// [`write_cmd`](CmdFd::write_cmd) for the data path's doorbell: on the real fd the raw system call, which is
+    /// not a cancellation point (`rdma_common::sys::write_cmd_nocancel`).
+    ///
+    /// # Safety
+    /// As `write_cmd`.
+    unsafe fn write_cmd_datapath(&self, buf: &[u8]) -> Result<usize> {
+        // SAFETY: forwarded contract.
+        unsafe { self.write_cmd(buf) }
+    }
+
     /// `ioctl(RDMA_VERBS_IOCTL)` on `buf`: an 8-byte aligned `ib_uverbs_ioctl_hdr` followed by its attributes.
     ///
     /// # Safety
@@ -138,6 +148,12 @@ unsafe impl CmdFd for Uverbs<'_> {
     unsafe fn write_cmd(&self, buf: &[u8]) -> Result<usize> {
         // SAFETY: forwarded contract.
         unsafe { sys::write_cmd(self.fd, buf) }
+    }
+
+    #[inline]
+    unsafe fn write_cmd_datapath(&self, buf: &[u8]) -> Result<usize> {
+        // SAFETY: forwarded contract.
+        unsafe { sys::write_cmd_nocancel(self.fd, buf) }
     }
 
     unsafe fn ioctl_verbs(&self, buf: &mut [u64]) -> Result<()> {
@@ -197,7 +213,7 @@ fn write_all<F: CmdFd + ?Sized>(fd: &F, buf: &[u8], what: u32) -> Result<()> {
 fn write_all_quiet<F: CmdFd + ?Sized>(fd: &F, buf: &[u8]) -> Result<()> {
     // SAFETY: as in `write_all`: the caller embeds at most one address, a response buffer it keeps alive and
     // untouched until this returns.
-    let n = unsafe { fd.write_cmd(buf) }?;
+    let n = unsafe { fd.write_cmd_datapath(buf) }?;
     if n != buf.len() {
         return Err(Errno::EIO);
     }

@@ -38,32 +38,33 @@ pub fn open_rdwr(path: &Path) -> Result<OwnedFd> {
 /// `write(fd, buf)` of one command to a uverbs or rdma_cm fd. Returns the byte count the kernel accepted (the whole
 /// buffer on success: both interfaces answer a command with its full length or an error).
 ///
+/// This is libc's `write`, a cancellation point, as in rdma-core: inside `ffi::boundary` cancellation is held off,
+/// and the calls that wait for an event (rdma_cm's `GET_EVENT`) make it outside any boundary so that a thread
+/// waiting there can be cancelled (see `ffi`'s notes on thread cancellation).
+///
 /// # Safety
 /// Every user address embedded in `buf` (the `response` pointer of a command, a pointer inside driver udata) must be
 /// valid for the reads and writes the kernel makes there for the lengths the command states, and must not be
 /// accessed through any Rust reference while the call runs.
-///
-/// This is the raw system call, not libc's `write`: it is not a cancellation point (see `ffi`'s notes on thread
-/// cancellation), so the data path's doorbell may run without holding cancellation off.
 #[inline]
 pub unsafe fn write_cmd(fd: BorrowedFd<'_>, buf: &[u8]) -> Result<usize> {
     // SAFETY: `buf` is valid for `buf.len()` bytes; embedded addresses are the caller's contract.
-    let n = unsafe { libc::syscall(libc::SYS_write, fd.as_raw_fd(), buf.as_ptr().cast::<c_void>(), buf.len()) };
+    let n = unsafe { libc::write(fd.as_raw_fd(), buf.as_ptr().cast::<c_void>(), buf.len()) };
     if n < 0 {
         return Err(Errno::last());
     }
     Ok(n as usize)
 }
 
-/// [`write_cmd`] through libc's `write`, a cancellation point: for the one command that blocks until an event
-/// arrives (rdma_cm's `GET_EVENT`), issued outside any `ffi::boundary` so that a thread waiting in it can be
-/// cancelled as in rdma-core.
+/// [`write_cmd`] as the raw system call, which is not a cancellation point: for the data path's doorbell, which
+/// runs in `ffi::datapath_boundary` (cancellation not held off there, to keep the post free of that cost).
 ///
 /// # Safety
 /// As [`write_cmd`].
-pub unsafe fn write_cmd_cancellable(fd: BorrowedFd<'_>, buf: &[u8]) -> Result<usize> {
+#[inline]
+pub unsafe fn write_cmd_nocancel(fd: BorrowedFd<'_>, buf: &[u8]) -> Result<usize> {
     // SAFETY: as `write_cmd`.
-    let n = unsafe { libc::write(fd.as_raw_fd(), buf.as_ptr().cast::<c_void>(), buf.len()) };
+    let n = unsafe { libc::syscall(libc::SYS_write, fd.as_raw_fd(), buf.as_ptr().cast::<c_void>(), buf.len()) };
     if n < 0 {
         return Err(Errno::last());
     }

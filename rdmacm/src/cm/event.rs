@@ -241,7 +241,7 @@ pub(crate) fn next_event_cancellable(
 ) -> Result<*mut rdma_cm_event> {
     loop {
         // SAFETY: the caller's contract: the channel's open descriptor.
-        let resp = kernel::event::get_event(&kernel::Cancellable(unsafe { BorrowedFd::borrow_raw(fd) }))?;
+        let resp = kernel::event::get_event(&unsafe { BorrowedFd::borrow_raw(fd) })?;
         if let Some(e) = ffi::boundary(name, || Ok(process(&channel()?, &resp).map(state::publish_event)))? {
             return Ok(e);
         }

@@ -69,19 +69,6 @@ unsafe impl UcmFd for BorrowedFd<'_> {
     }
 }
 
-/// The channel descriptor as seen by the one command that blocks until an event arrives (`GET_EVENT` from
-/// `rdma_get_cm_event` / `rdma_get_request`): written with libc's `write`, a cancellation point, where every other
-/// command uses the raw system call (`rdma_common::ffi`'s notes on thread cancellation).
-pub struct Cancellable<'a>(pub BorrowedFd<'a>);
-
-// SAFETY: the real kernel fd.
-unsafe impl UcmFd for Cancellable<'_> {
-    unsafe fn write_cmd(&self, buf: &[u8]) -> Result<usize> {
-        // SAFETY: forwarded contract.
-        unsafe { sys::write_cmd_cancellable(self.0, buf) }
-    }
-}
-
 /// Opens `/dev/infiniband/rdma_cm` read-write, close-on-exec, as rdma-core does: one descriptor per event channel.
 /// Errors: the `open(2)` errno (`ENOENT` without the `rdma_ucm` module, `EACCES`, ...).
 pub fn open() -> Result<OwnedFd> {

@@ -144,15 +144,7 @@ pub(super) fn write(s: &Rsocket, buf: *const u8, count: usize, mut offset: u64, 
             ret = Err(e);
             break;
         }
-        let mut xfer = if olen < left {
-            let x = olen;
-            if olen < MAX_TRANSFER as usize {
-                olen <<= 1;
-            }
-            x
-        } else {
-            left
-        };
+        let mut xfer = next_xfer(&mut olen, left);
         xfer = xfer.min(g.sbuf_bytes_avail as usize).min((m.offset + u64::from(m.sge.length) - offset) as usize);
         let mut from = at;
         let (mut sges, n) = g.stage(

@@ -204,15 +204,7 @@ fn send(s: &Rsocket, src: &mut IoCursor, flags: c_int) -> Result<usize> {
             ret = Err(e);
             break;
         }
-        let mut xfer = if olen < left {
-            let x = olen;
-            if olen < wire::MAX_TRANSFER as usize {
-                olen <<= 1;
-            }
-            x
-        } else {
-            left
-        };
+        let mut xfer = wire::next_xfer(&mut olen, left);
         let t = g.target(g_target_sge(&g));
         xfer = xfer.min(g.sbuf_bytes_avail as usize).min(t.length as usize);
         let (mut sges, n) = g.stage(&mut |d, n| src.read(d, n), xfer as u32);

@@ -610,6 +610,18 @@ static TU_UNUSED long tu_diff(const void *a, const void *b, size_t len)
 	return -1;
 }
 
+/* Like tu_diff, but for memory a peer writes without a receive completion (RDMA Write on UC, where the sender's
+ * completion only says the packet left): waits up to timeout_ms for the bytes to match before reporting. */
+static TU_UNUSED long tu_diff_wait(const volatile void *a, const void *b, size_t len, unsigned timeout_ms)
+{
+	uint64_t end = tu_now_ms() + timeout_ms;
+	long d;
+
+	while ((d = tu_diff((const void *)a, b, len)) >= 0 && tu_now_ms() < end)
+		usleep(1000);
+	return d;
+}
+
 /* Describes a completion for messages. */
 static TU_UNUSED const char *tu_wc_str(const struct ibv_wc *wc)
 {

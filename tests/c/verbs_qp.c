@@ -974,7 +974,7 @@ static void uc(void)
 			    b.mr->rkey, IBV_SEND_SIGNALED);
 	n = tu_poll1(a.scq, &wc);
 	CHECK("uc-RDMA_WRITE", ret == 0 && n == 1 && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RDMA_WRITE &&
-				       tu_diff(b.buf + 8000, a.buf + 100, 2000) < 0,
+				       tu_diff_wait(b.buf + 8000, a.buf + 100, 2000, 2000) < 0,
 	      "post %d, %d completions %s", ret, n, tu_wc_str(&wc));
 out:
 	tu_ep_close(&a);

@@ -447,7 +447,7 @@ fn keepalive_thread() {
             for w in due {
                 if let Some(s) = w.upgrade() {
                     let mut g = s.inner.lock();
-                    if g.ctrl_seqno != g.ctrl_max_seqno && g.state & RS_CONNECTED != 0 {
+                    if g.ctrl_seqno != g.ctrl_max_seqno && g.state & RS_CONNECTED != 0 && !g.await_peer {
                         g.ctrl_seqno = g.ctrl_seqno.wrapping_add(1);
                         let _ = g.post_write(&mut [], msg(OP_CTRL, CTRL_KEEPALIVE), 0, 0, 0);
                     }

@@ -147,6 +147,11 @@ pub(super) struct Rs {
     sseq_comp: u16,
     rseq_no: u16,
     rseq_comp: u16,
+    /// Ours, the passive side of an iWARP connection: nothing is sent until the first message from the peer has
+    /// arrived. The iWARP responder may not send before the initiator has (RFC 5044 §7.1.2): Soft-iWARP's
+    /// initiator fails the connection (`EINVAL`) when an FPDU arrives behind the MPA reply before it has taken the
+    /// reply in. The initiator always speaks first in rsockets (its credit grant), so this only orders the start.
+    pub(super) await_peer: bool,
 
     remote_sge: u32,
     remote_sgl: RsSge,
@@ -209,6 +214,7 @@ impl Rs {
             sseq_comp: 0,
             rseq_no: 0,
             rseq_comp: 0,
+            await_peer: false,
             remote_sge: 0,
             remote_sgl: RsSge::default(),
             remote_iomap: RsSge::default(),
@@ -680,6 +686,7 @@ impl Rs {
             || (self.rseq_no.wrapping_sub(self.rseq_comp) as i16) >= 0)
             && ctrl
             && (self.state & RS_CONNECTED) != 0
+            && !self.await_peer
     }
 
     pub(super) fn update_credits(&mut self) {
@@ -724,6 +731,7 @@ impl Rs {
                         continue;
                     }
                     rcnt += 1;
+                    self.await_peer = false;
                     let m = if flags & ibv_wc_flags::IBV_WC_WITH_IMM as u32 != 0 {
                         u32::from_be(imm)
                     } else if self.opts & OPT_MSG_SEND != 0 {
@@ -856,7 +864,8 @@ impl Rs {
     // ---- tests -------------------------------------------------------------------------------------------------
 
     pub(super) fn can_send(&self) -> bool {
-        self.sqe_avail > if self.opts & OPT_MSG_SEND != 0 { 1 } else { 0 }
+        !self.await_peer
+            && self.sqe_avail > if self.opts & OPT_MSG_SEND != 0 { 1 } else { 0 }
             && self.sbuf_bytes_avail >= SNDLOWAT
             && self.sseq_no != self.sseq_comp
             && self.target(self.target_sge).length != 0
@@ -1379,7 +1388,7 @@ pub(super) fn conn_can_send(rs: &Rs) -> bool {
 }
 
 pub(super) fn conn_can_send_ctrl(rs: &Rs) -> bool {
-    rs.ctrl_avail() || rs.state & RS_CONNECTED == 0
+    (rs.ctrl_avail() && !rs.await_peer) || rs.state & RS_CONNECTED == 0
 }
 
 pub(super) fn conn_have_rdata(rs: &Rs) -> bool {
@@ -1419,14 +1428,14 @@ pub(super) fn shutdown<'a>(s: &'a Rsocket, mut g: MutexGuard<'a, Rs>, how: c_int
         if skip {
             return (g, Ok(()));
         }
-        if !g.ctrl_avail() {
+        if !g.ctrl_avail() || g.await_peer {
             let (g2, r) = s.process_cq(g, false, conn_can_send_ctrl);
             g = g2;
             if r.is_err() {
                 return (g, r);
             }
         }
-        if g.state & RS_CONNECTED != 0 && g.ctrl_avail() {
+        if g.state & RS_CONNECTED != 0 && g.ctrl_avail() && !g.await_peer {
             g.ctrl_seqno = g.ctrl_seqno.wrapping_add(1);
             ret = g.post_msg(msg(OP_CTRL, ctrl));
         }
@@ -1481,6 +1490,7 @@ pub(super) fn accept_one(l: &Rs) -> Result<Option<Rs>> {
         reject(&mut rs, e);
         return Ok(None);
     }
+    rs.await_peer = rs.opts & OPT_MSG_SEND != 0;
     rs.save_conn_data(&req);
     let resp = rs.conn_data().to_bytes();
     let mut param = param;

@@ -7,9 +7,8 @@ fn main() {
     let root = crate_dir.parent().unwrap().to_path_buf();
     exports_gen::generate(&root, "librdmacm", "librdmacm.so.1");
     println!("cargo:rerun-if-env-changed=RDMA_CORE_RS_LIBDIR");
-    let libdir = std::env::var("RDMA_CORE_RS_LIBDIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| root.join("build/lib"));
+    let libdir =
+        std::env::var("RDMA_CORE_RS_LIBDIR").map(std::path::PathBuf::from).unwrap_or_else(|_| root.join("build/lib"));
     println!("cargo:rustc-link-search=native={}", libdir.display());
     println!("cargo:rustc-link-lib=dylib=ibverbs");
     // Keep DT_NEEDED libibverbs.so.1 even while no verbs call is linked in, as rdma-core's librdmacm has it

@@ -42,8 +42,8 @@
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
 use crate::provider::plugin;
-use rdma_common::ffi::CPtrResult;
 use rdma_common::ffi;
+use rdma_common::ffi::CPtrResult;
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::ptr;
@@ -139,18 +139,76 @@ pub unsafe extern "C" fn verbs_open_device(device: *mut ibv_device, private_data
     unsafe { crate::verbs::device::open_device_with(device.cast(), private_data) }.cast()
 }
 
+/// How many variadic arguments [`__verbs_log`] reads: the ones a SysV x86-64 / AArch64 caller passes in
+/// registers after the three fixed ones, and the first stack slots after them.
+const LOG_ARGS: usize = 9;
+
+/// Whether `fmt` can be expanded from [`LOG_ARGS`] integer-class arguments: at most that many conversions, none of
+/// them floating point (`%f`, `%e`, `%g`, `%a`: passed in vector registers, which this definition cannot see) or
+/// `%n`.
+fn log_format_expandable(fmt: &[u8]) -> bool {
+    let mut n = 0;
+    let mut i = 0;
+    while i < fmt.len() {
+        if fmt[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if fmt.get(i) == Some(&b'%') {
+            i += 1;
+            continue;
+        }
+        // Flags, width, precision and length modifiers, then the conversion.
+        while i < fmt.len() && b"-+ #0123456789.*hlLqjzt'".contains(&fmt[i]) {
+            if fmt[i] == b'*' {
+                n += 1;
+            }
+            i += 1;
+        }
+        match fmt.get(i) {
+            Some(c) if b"diouxXcspm".contains(c) => {
+                if *c != b'm' {
+                    n += 1;
+                }
+            }
+            _ => return false,
+        }
+        i += 1;
+    }
+    n <= LOG_ARGS
+}
+
 /// `void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...)`.
 ///
 /// rdma-core: the back end of the providers' `verbs_err()`/`verbs_warn()`/... macros; prints when `level` (1 error,
-/// 2 warning, 3 info, 4 debug) is within `VERBS_LOG_LEVEL`, and preserves `errno`. Here: logs `fmt` verbatim at
-/// the matching `log` level, with its conversions unexpanded, and preserves `errno`.
+/// 2 warning, 3 info, 4 debug) is within `VERBS_LOG_LEVEL`, and preserves `errno`. Here: logs the message, prefixed
+/// `provider: `, at the matching `log` level, and preserves `errno`.
 ///
-/// The C function is variadic; Rust defines C-variadic functions only on nightly, so this definition takes the three
-/// fixed arguments and never reads the rest. That is ABI-safe: on x86-64 SysV (and AArch64 Linux) a variadic caller
-/// passes the fixed arguments exactly as for a non-variadic call, the extra ones after them (the `%al` vector count
-/// is ignored by a non-variadic callee), and the caller pops its own stack arguments.
+/// The C function is variadic, and Rust defines C-variadic functions only on nightly, so this definition names the
+/// first [`LOG_ARGS`] variadic arguments as plain integer parameters and hands them to `snprintf`. That is how a
+/// variadic caller passes integer and pointer arguments on x86-64 SysV and AArch64 Linux: the fixed ones first,
+/// then each variadic one in the next integer register and, once those run out, in the next 8-byte stack slot; the
+/// caller pops its own stack arguments, and a callee reading slots the caller did not fill reads the caller's own
+/// (mapped) frame, values `snprintf` never looks at when `fmt` names fewer conversions. A format with more
+/// conversions, or with floating-point ones (passed in vector registers), is logged verbatim, unexpanded, as
+/// before. The providers' messages are `"%s: %s:%d: ..."` plus their own few integer and string arguments.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn __verbs_log(ctx: *mut verbs_context, level: u32, fmt: *const c_char) {
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __verbs_log(
+    ctx: *mut verbs_context,
+    level: u32,
+    fmt: *const c_char,
+    a0: usize,
+    a1: usize,
+    a2: usize,
+    a3: usize,
+    a4: usize,
+    a5: usize,
+    a6: usize,
+    a7: usize,
+    a8: usize,
+) {
     let level = match level {
         0 => return,
         1 => log::Level::Error,
@@ -164,7 +222,21 @@ pub unsafe extern "C" fn __verbs_log(ctx: *mut verbs_context, level: u32, fmt: *
     if log::log_enabled!(level) && !fmt.is_null() {
         let _ = ffi::boundary("__verbs_log", || {
             // SAFETY: fmt is the provider's NUL-terminated printf format.
-            let text = unsafe { CStr::from_ptr(fmt) }.to_string_lossy();
+            let f = unsafe { CStr::from_ptr(fmt) };
+            let text = if log_format_expandable(f.to_bytes()) {
+                let mut buf = [0 as c_char; 512];
+                // SAFETY: a buffer of its length; `fmt` names at most LOG_ARGS integer-class conversions, each
+                // reading one of the arguments passed (the caller's, by the convention above).
+                let n = unsafe { libc::snprintf(buf.as_mut_ptr(), buf.len(), fmt, a0, a1, a2, a3, a4, a5, a6, a7, a8) };
+                if n < 0 {
+                    f.to_string_lossy().into_owned()
+                } else {
+                    // SAFETY: snprintf NUL-terminated the buffer.
+                    unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned()
+                }
+            } else {
+                f.to_string_lossy().into_owned()
+            };
             log::log!(level, "provider: {}", text.trim_end());
             Ok(())
         });
@@ -183,9 +255,9 @@ pub unsafe extern "C" fn __verbs_log(ctx: *mut verbs_context, level: u32, fmt: *
 ///
 /// rdma-core: reads the sysfs file `<ibdev_path>/<printf(fnfmt, ...)>` of a device being matched into `buf`;
 /// returns the length read (a trailing newline dropped, NUL-terminated), or `-1` with `errno` (`EINVAL` for NULL
-/// arguments, the `open(2)`/`read(2)` errno). Variadic in C; the extra arguments cannot be read here (see
-/// [`__verbs_log`]), so a `fnfmt` with a conversion answers `EOPNOTSUPP` (rdma-core's own matcher passes
-/// `"device/modalias"`, which works).
+/// arguments, the `open(2)`/`read(2)` errno). Variadic in C; the extra arguments are not read here (`__verbs_log`
+/// reads them, but a file path is not built from unchecked arguments), so a `fnfmt` with a conversion answers
+/// `EOPNOTSUPP` (rdma-core's own matcher passes `"device/modalias"`, which works).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
     buf: *mut c_char,
@@ -200,7 +272,8 @@ pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
         // SAFETY: a NUL-terminated file name.
         let name = unsafe { CStr::from_ptr(fnfmt) }.to_string_lossy().into_owned();
         if name.contains('%') {
-            // The variadic arguments cannot be read from Rust (see `__verbs_log`).
+            // The variadic arguments are not read here (unlike `__verbs_log`: a path built from unchecked
+            // arguments is not worth the risk for a matcher that passes none).
             return Err(Errno::EOPNOTSUPP);
         }
         // SAFETY: a verbs_sysfs_dev from our matcher (its ibdev_path is NUL-terminated).
@@ -246,10 +319,19 @@ pub unsafe extern "C" fn ibv_query_gid_type(
     unsafe { crate::verbs::context::query_gid_type(context.cast(), port_num, index, r#type) }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn log_formats_expanded_only_with_integer_conversions() {
+        assert!(log_format_expandable(b"%s: %s:%d: validate send failed\n"));
+        assert!(log_format_expandable(b"100%% done %lu %#x %-5s %p %m"));
+        assert!(!log_format_expandable(b"%f"));
+        assert!(!log_format_expandable(b"%n"));
+        assert!(!log_format_expandable(b"%d %d %d %d %d %d %d %d %d %d"));
+        assert!(!log_format_expandable(b"trailing %"));
+    }
 
     #[test]
     fn context_half_conventions() {
@@ -267,7 +349,7 @@ mod tests {
             verbs_register_driver_34(ptr::null());
             verbs_uninit_context(ptr::null_mut());
             verbs_set_ops(ptr::null_mut(), ptr::null());
-            __verbs_log(ptr::null_mut(), 1, c"x %d\n".as_ptr());
+            __verbs_log(ptr::null_mut(), 1, c"x %d\n".as_ptr(), 7, 0, 0, 0, 0, 0, 0, 0, 0);
             assert_eq!(Errno::last(), Errno::ENODEV);
             // A context for a device that is not ours: NULL with EINVAL, and the fd is closed.
             let fd = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY);

@@ -54,6 +54,44 @@ impl Errno {
         // SAFETY: __errno_location always returns a valid pointer to the thread's errno.
         unsafe { *libc::__errno_location() = self.0 };
     }
+
+    /// The symbolic name (`EINVAL`), or `errno N` for a value without one here: for log lines.
+    pub fn name(self) -> String {
+        let n = match self.0 {
+            libc::EPERM => "EPERM",
+            libc::ENOENT => "ENOENT",
+            libc::EINTR => "EINTR",
+            libc::EIO => "EIO",
+            libc::ENXIO => "ENXIO",
+            libc::EBADF => "EBADF",
+            libc::EAGAIN => "EAGAIN",
+            libc::ENOMEM => "ENOMEM",
+            libc::EACCES => "EACCES",
+            libc::EFAULT => "EFAULT",
+            libc::EBUSY => "EBUSY",
+            libc::EEXIST => "EEXIST",
+            libc::ENODEV => "ENODEV",
+            libc::EINVAL => "EINVAL",
+            libc::ENOSPC => "ENOSPC",
+            libc::ERANGE => "ERANGE",
+            libc::ENOSYS => "ENOSYS",
+            libc::ENODATA => "ENODATA",
+            libc::EPROTO => "EPROTO",
+            libc::EOVERFLOW => "EOVERFLOW",
+            libc::EOPNOTSUPP => "EOPNOTSUPP",
+            libc::EADDRINUSE => "EADDRINUSE",
+            libc::EADDRNOTAVAIL => "EADDRNOTAVAIL",
+            libc::ENETUNREACH => "ENETUNREACH",
+            libc::ECONNRESET => "ECONNRESET",
+            libc::EISCONN => "EISCONN",
+            libc::ENOTCONN => "ENOTCONN",
+            libc::ETIMEDOUT => "ETIMEDOUT",
+            libc::ECONNREFUSED => "ECONNREFUSED",
+            libc::EHOSTUNREACH => "EHOSTUNREACH",
+            n => return format!("errno {n}"),
+        };
+        n.to_string()
+    }
 }
 
 impl From<std::io::Error> for Errno {

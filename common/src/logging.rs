@@ -65,8 +65,8 @@ pub fn init(lib: &'static str) {
     LOGGER.get_or_init(|| {
         let level = crate::env::var("VERBS_LOG_LEVEL").map(|v| parse_level(&v)).unwrap_or(log::LevelFilter::Off);
         // Never in a set-uid process (crate::env::path): it would create the file with the program's privileges.
-        let out = crate::env::path("VERBS_LOG_FILE")
-            .and_then(|p| OpenOptions::new().create(true).append(true).open(p).ok());
+        let out =
+            crate::env::path("VERBS_LOG_FILE").and_then(|p| OpenOptions::new().create(true).append(true).open(p).ok());
         let logger = Logger { lib, out: Mutex::new(out) };
         log::set_max_level(level);
         logger

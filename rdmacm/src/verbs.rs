@@ -14,10 +14,10 @@
 //! others are read field by field out of `MaybeUninit` storage.
 #![allow(unsafe_code)]
 
-use rdma_common::abi::verbs::*;
-use rdma_common::errno::{Errno, Result};
 use rdma_common::abi::marshall::{ibv_copy_ah_attr_from_kern, ibv_copy_path_rec_from_kern, ibv_copy_qp_attr_from_kern};
 use rdma_common::abi::sa::ibv_sa_path_rec;
+use rdma_common::abi::verbs::*;
+use rdma_common::errno::{Errno, Result};
 use rdma_common::uapi::ib_user_sa::ib_user_path_rec;
 use rdma_common::uapi::ib_user_verbs::{ib_uverbs_ah_attr, ib_uverbs_qp_attr};
 use std::ffi::c_int;

@@ -66,9 +66,6 @@ mod tests {
 
         f.reply(Reply::write(&[]));
         destroy_ah(&f, 3).unwrap();
-        assert_eq!(
-            f.write(1),
-            [IB_USER_VERBS_CMD_DESTROY_AH as u8, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0]
-        );
+        assert_eq!(f.write(1), [IB_USER_VERBS_CMD_DESTROY_AH as u8, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0]);
     }
 }

@@ -11,13 +11,8 @@ use std::os::fd::{BorrowedFd, OwnedFd};
 
 /// CREATE_COMP_CHANNEL (write): a new completion-event fd.
 pub fn create_comp_channel<F: CmdFd + ?Sized>(fd: &F) -> Result<OwnedFd> {
-    let resp: ib_uverbs_create_comp_channel_resp = write_io(
-        fd,
-        IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
-        &ib_uverbs_create_comp_channel::zeroed(),
-        &[],
-        &mut [],
-    )?;
+    let resp: ib_uverbs_create_comp_channel_resp =
+        write_io(fd, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &ib_uverbs_create_comp_channel::zeroed(), &[], &mut [])?;
     // SAFETY: the kernel installed this fd for us in the call that just succeeded (CmdFd contract).
     unsafe { sys::adopt_fd(resp.fd as i32) }
 }
@@ -49,10 +44,7 @@ mod tests {
         f.reply(Reply::write(&(raw as u32).to_ne_bytes()));
         let ch = create_comp_channel(&f).unwrap();
         assert_eq!(ch.as_raw_fd(), raw);
-        assert_eq!(
-            f.write(0)[..8],
-            [IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL as u8, 0, 0, 0, 4, 0, 1, 0]
-        );
+        assert_eq!(f.write(0)[..8], [IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL as u8, 0, 0, 0, 4, 0, 1, 0]);
     }
 
     #[test]

@@ -81,13 +81,7 @@ pub fn poll_cq<F: CmdFd + ?Sized>(fd: &F, cq_handle: u32, wc: &mut [ib_uverbs_wc
     let head = size_of::<ib_uverbs_poll_cq_resp>();
     let each = size_of::<ib_uverbs_wc>();
     let mut out = vec![0u8; head + std::mem::size_of_val(wc)];
-    write_raw(
-        fd,
-        IB_USER_VERBS_CMD_POLL_CQ,
-        rdma_common::uapi::AsBytes::as_bytes(&req),
-        &[],
-        Some(&mut out),
-    )?;
+    write_raw(fd, IB_USER_VERBS_CMD_POLL_CQ, rdma_common::uapi::AsBytes::as_bytes(&req), &[], Some(&mut out))?;
     let count = ib_uverbs_poll_cq_resp::from_bytes(&out).count as usize;
     if count > wc.len() {
         return Err(Errno::EIO);
@@ -189,27 +183,7 @@ mod tests {
 
         f.reply(Reply::write(&[]));
         req_notify_cq(&f, 2, true).unwrap();
-        assert_eq!(
-            f.write(2),
-            [
-                IB_USER_VERBS_CMD_REQ_NOTIFY_CQ as u8,
-                0,
-                0,
-                0,
-                4,
-                0,
-                0,
-                0,
-                2,
-                0,
-                0,
-                0,
-                1,
-                0,
-                0,
-                0
-            ]
-        );
+        assert_eq!(f.write(2), [IB_USER_VERBS_CMD_REQ_NOTIFY_CQ as u8, 0, 0, 0, 4, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0]);
     }
 
     #[test]

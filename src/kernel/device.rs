@@ -55,11 +55,7 @@ pub fn get_context<F: CmdFd + ?Sized>(fd: &F, udata_in: &[u8], udata_out: &mut [
                 write_io(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &req, udata_in, udata_out)?;
             // SAFETY: the kernel installed this fd for us in the call that just succeeded (CmdFd contract).
             let async_fd = unsafe { sys::adopt_fd(resp.async_fd as i32) }?;
-            Ok(Context {
-                async_fd,
-                num_comp_vectors: resp.num_comp_vectors,
-                core_support: 0,
-            })
+            Ok(Context { async_fd, num_comp_vectors: resp.num_comp_vectors, core_support: 0 })
         }
         Err(e) => Err(e),
     }
@@ -93,22 +89,13 @@ pub fn query_context<F: CmdFd + ?Sized>(fd: &F) -> Result<ContextInfo> {
     c.out_bytes(UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, &mut ncv)?;
     c.out_bytes(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, &mut core)?;
     c.execute(fd)?;
-    Ok(ContextInfo {
-        num_comp_vectors: u32::from_ne_bytes(ncv),
-        core_support: u64::from_ne_bytes(core),
-    })
+    Ok(ContextInfo { num_comp_vectors: u32::from_ne_bytes(ncv), core_support: u64::from_ne_bytes(core) })
 }
 
 /// QUERY_DEVICE (write): the legacy device attributes. `node_guid` and `sys_image_guid` are big-endian (as
 /// `ibv_device_attr` wants them).
 pub fn query_device<F: CmdFd + ?Sized>(fd: &F) -> Result<ib_uverbs_query_device_resp> {
-    write_io(
-        fd,
-        IB_USER_VERBS_CMD_QUERY_DEVICE,
-        &ib_uverbs_query_device::zeroed(),
-        &[],
-        &mut [],
-    )
+    write_io(fd, IB_USER_VERBS_CMD_QUERY_DEVICE, &ib_uverbs_query_device::zeroed(), &[], &mut [])
 }
 
 /// EX_QUERY_DEVICE (write-ex): `base` plus the extended attributes. `response_length` says how much of the
@@ -116,13 +103,7 @@ pub fn query_device<F: CmdFd + ?Sized>(fd: &F) -> Result<ib_uverbs_query_device_
 /// for rxe on 6.12, which rejects any udata). Errors: `EOPNOTSUPP`/`ENOSYS` where unsupported (the caller then uses
 /// [`query_device`]).
 pub fn query_device_ex<F: CmdFd + ?Sized>(fd: &F, udata_out: &mut [u8]) -> Result<ib_uverbs_ex_query_device_resp> {
-    write_ex_io(
-        fd,
-        IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
-        &ib_uverbs_ex_query_device::zeroed(),
-        &[],
-        udata_out,
-    )
+    write_ex_io(fd, IB_USER_VERBS_EX_CMD_QUERY_DEVICE, &ib_uverbs_ex_query_device::zeroed(), &[], udata_out)
 }
 
 /// QUERY_PORT: `port_num` from 1. Tries the ioctl method first (it also returns `port_cap_flags2`, and on 6.12
@@ -181,19 +162,13 @@ pub fn query_gid_table<F: CmdFd + ?Sized>(fd: &F, flags: u32, entries: &mut [ib_
     let mut num = [0u8; 8];
     let bytes = gid_entries_as_bytes_mut(entries);
     let mut c = Ioctl::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
-    c.in_u64(
-        UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE,
-        size_of::<ib_uverbs_gid_entry>() as u64,
-    );
+    c.in_u64(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, size_of::<ib_uverbs_gid_entry>() as u64);
     c.in_u32(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, flags);
     c.out_bytes(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, bytes)?;
     c.out_bytes(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &mut num)?;
     c.execute(fd)?;
     let n = u64::from_ne_bytes(num);
-    usize::try_from(n)
-        .ok()
-        .filter(|&n| n <= entries.len())
-        .ok_or(Errno::EIO)
+    usize::try_from(n).ok().filter(|&n| n <= entries.len()).ok_or(Errno::EIO)
 }
 
 fn gid_entries_as_bytes_mut(e: &mut [ib_uverbs_gid_entry]) -> &mut [u8] {
@@ -233,25 +208,13 @@ mod tests {
         f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE, devnull as u64));
         let mut udata_out = [0u8; 8];
         let ctx = get_context(&f, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], &mut udata_out).unwrap();
-        assert_eq!(
-            (ctx.async_fd.as_raw_fd(), ctx.num_comp_vectors, ctx.core_support),
-            (devnull, 2, 1)
-        );
+        assert_eq!((ctx.async_fd.as_raw_fd(), ctx.num_comp_vectors, ctx.core_support), (devnull, 2, 1));
         assert_eq!(udata_out, [7; 8]);
         let b = f.ioctl(0);
-        assert_eq!(
-            (u16_at(&b, 2) as u32, u16_at(&b, 4) as u32),
-            (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT)
-        );
+        assert_eq!((u16_at(&b, 2) as u32, u16_at(&b, 4) as u32), (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT));
         assert_eq!(u16_at(&b, 6), 4);
-        assert_eq!(
-            (u16_at(&b, 24), u16_at(&b, 26)),
-            (UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS as u16, 4)
-        );
-        assert_eq!(
-            (u16_at(&b, 40), u16_at(&b, 42)),
-            (UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT as u16, 8)
-        );
+        assert_eq!((u16_at(&b, 24), u16_at(&b, 26)), (UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS as u16, 4));
+        assert_eq!((u16_at(&b, 40), u16_at(&b, 42)), (UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT as u16, 8));
         assert_eq!((u16_at(&b, 56), u16_at(&b, 58)), (UVERBS_ATTR_UHW_IN as u16, 12)); // by address (> 8 bytes)
         assert_eq!((u16_at(&b, 72), u16_at(&b, 74)), (UVERBS_ATTR_UHW_OUT as u16, 8));
         let b = f.ioctl(1);
@@ -271,10 +234,7 @@ mod tests {
         resp.num_comp_vectors = 4;
         f.reply(Reply::write(resp.as_bytes()));
         let ctx = get_context(&f, &[], &mut []).unwrap();
-        assert_eq!(
-            (ctx.async_fd.as_raw_fd(), ctx.num_comp_vectors, ctx.core_support),
-            (devnull, 4, 0)
-        );
+        assert_eq!((ctx.async_fd.as_raw_fd(), ctx.num_comp_vectors, ctx.core_support), (devnull, 4, 0));
         let w = f.write(0);
         assert_eq!(size_of::<ib_uverbs_get_context>(), 8);
         assert_eq!(w.len(), 16);
@@ -325,10 +285,7 @@ mod tests {
         ex.reserved[2..6].copy_from_slice(&400u32.to_ne_bytes());
         f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, ex.as_bytes()));
         let r = query_port(&f, 1).unwrap();
-        assert_eq!(
-            (r.legacy_resp.state, r.legacy_resp.gid_tbl_len, r.port_cap_flags2),
-            (4, 1024, 0x20)
-        );
+        assert_eq!((r.legacy_resp.state, r.legacy_resp.gid_tbl_len, r.port_cap_flags2), (4, 1024, 0x20));
         assert_eq!(active_speed_ex(&r), 400);
         let b = f.ioctl(0);
         assert_eq!(u16_at(&b, 2) as u32, UVERBS_OBJECT_DEVICE);
@@ -336,10 +293,7 @@ mod tests {
         assert_eq!(u16_at(&b, 6), 2);
         assert_eq!(u32::from_ne_bytes(b[16..20].try_into().unwrap()), RDMA_DRIVER_RXE);
         assert_eq!((u16_at(&b, 24), u16_at(&b, 26), u64_at(&b, 32)), (0, 8, 1)); // PORT_NUM const: 8 bytes inline
-        assert_eq!(
-            (u16_at(&b, 40) as u32, u16_at(&b, 42) as usize),
-            (UVERBS_ATTR_QUERY_PORT_RESP, 48)
-        );
+        assert_eq!((u16_at(&b, 40) as u32, u16_at(&b, 42) as usize), (UVERBS_ATTR_QUERY_PORT_RESP, 48));
         assert_eq!(size_of::<ib_uverbs_query_port_resp_ex>(), 48);
 
         f.reply(Reply::fail(Errno(libc::EPROTONOSUPPORT)));
@@ -350,10 +304,7 @@ mod tests {
         assert_eq!((r.legacy_resp.lid, r.port_cap_flags2), (9, 0));
         let w = f.write(0);
         assert_eq!(w.len(), 8 + 16);
-        assert_eq!(
-            u32::from_ne_bytes(w[0..4].try_into().unwrap()),
-            IB_USER_VERBS_CMD_QUERY_PORT
-        );
+        assert_eq!(u32::from_ne_bytes(w[0..4].try_into().unwrap()), IB_USER_VERBS_CMD_QUERY_PORT);
         assert_eq!(u16_at(&w, 6) as usize, size_of::<ib_uverbs_query_port_resp>() / 4);
         assert_eq!(w[16], 2); // port_num right after `response`
 
@@ -379,10 +330,7 @@ mod tests {
         assert_eq!(u16_at(&b, 6), 4);
         assert_eq!((u16_at(&b, 24 + 2), u64_at(&b, 24 + 8)), (8, 1)); // port: const, 8 bytes
         assert_eq!((u16_at(&b, 40 + 2), u64_at(&b, 40 + 8)), (8, 3)); // gid index
-        assert_eq!(
-            (u16_at(&b, 56 + 2), u16_at(&b, 56 + 4)),
-            (4, UVERBS_ATTR_F_MANDATORY as u16)
-        ); // flags: 4 bytes
+        assert_eq!((u16_at(&b, 56 + 2), u16_at(&b, 56 + 4)), (4, UVERBS_ATTR_F_MANDATORY as u16)); // flags: 4 bytes
         assert_eq!(u16_at(&b, 72 + 2), 32); // entry
 
         let mut two = [e, e];
@@ -413,13 +361,7 @@ mod tests {
                 .out(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, &1u64.to_ne_bytes()),
         );
         let r = query_context(&f).unwrap();
-        assert_eq!(
-            r,
-            ContextInfo {
-                num_comp_vectors: 2,
-                core_support: 1
-            }
-        );
+        assert_eq!(r, ContextInfo { num_comp_vectors: 2, core_support: 1 });
         f.reply(Reply::fail(Errno::EOPNOTSUPP));
         assert_eq!(query_context(&f).unwrap_err(), Errno::EOPNOTSUPP);
     }

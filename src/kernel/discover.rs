@@ -91,10 +91,7 @@ pub struct Roots {
 impl Default for Roots {
     /// `$SYSFS_PATH` or `/sys`, and `/dev/infiniband`.
     fn default() -> Roots {
-        Roots {
-            sysfs: sysfs::root(),
-            dev_dir: PathBuf::from("/dev/infiniband"),
-        }
+        Roots { sysfs: sysfs::root(), dev_dir: PathBuf::from("/dev/infiniband") }
     }
 }
 
@@ -131,15 +128,7 @@ fn from_netlink<T: NlTransport + ?Sized>(t: &T, roots: &Roots) -> Result<Vec<Dev
         let info = match nl.chardev(d.index, "uverbs") {
             Ok(c) => {
                 let driver_id = c.driver_id.unwrap_or(RDMA_DRIVER_UNKNOWN);
-                Some(device(
-                    &d,
-                    ibdev_sysfs_path.clone(),
-                    c.name,
-                    c.abi,
-                    c.dev,
-                    driver_id,
-                    roots,
-                ))
+                Some(device(&d, ibdev_sysfs_path.clone(), c.name, c.abi, c.dev, driver_id, roots))
             }
             Err(e) => {
                 log::debug!("{}: GET_CHARDEV uverbs failed ({e}); trying sysfs", d.name);
@@ -208,10 +197,7 @@ fn uverbs_attrs(dir: &Path) -> Option<(u32, (u32, u32))> {
     let dev = sysfs::read_attr(&dir.join("dev")).ok()?;
     let (maj, min) = dev.split_once(':')?;
     let dev = (maj.trim().parse().ok()?, min.trim().parse().ok()?);
-    let abi = sysfs::read_attr(&dir.join("abi_version"))
-        .ok()
-        .and_then(|s| sysfs::leading_u32(&s))
-        .unwrap_or(0);
+    let abi = sysfs::read_attr(&dir.join("abi_version")).ok().and_then(|s| sysfs::leading_u32(&s)).unwrap_or(0);
     Some((abi, dev))
 }
 
@@ -227,12 +213,7 @@ fn from_sysfs(roots: &Roots) -> Result<Vec<DeviceInfo>> {
         .filter(|n| !n.starts_with('.'))
         .collect();
     names.sort_by_key(|n| {
-        (
-            n.trim_start_matches(|c: char| !c.is_ascii_digit())
-                .parse::<u32>()
-                .unwrap_or(u32::MAX),
-            n.clone(),
-        )
+        (n.trim_start_matches(|c: char| !c.is_ascii_digit()).parse::<u32>().unwrap_or(u32::MAX), n.clone())
     });
     let mut out = Vec::new();
     for uverbs_name in names {
@@ -277,9 +258,7 @@ fn from_sysfs(roots: &Roots) -> Result<Vec<DeviceInfo>> {
         });
     }
     if !out.is_empty() {
-        let abi = sysfs::read_attr(&class.join("abi_version"))
-            .ok()
-            .and_then(|s| sysfs::leading_u32(&s));
+        let abi = sysfs::read_attr(&class.join("abi_version")).ok().and_then(|s| sysfs::leading_u32(&s));
         match abi {
             Some(v) if (MIN_ABI_VERSION..=MAX_ABI_VERSION).contains(&v) => {}
             other => {
@@ -312,10 +291,7 @@ fn driver_of_id(driver_id: u32, ibdev: &Path) -> Driver {
 /// device) or a "siw" name.
 fn infer_driver(ibdev: &Path, name: &str, node_type: u8) -> (u32, Driver) {
     if ibdev.join("device").exists() {
-        return (
-            RDMA_DRIVER_UNKNOWN,
-            Driver::Other(driver_name(ibdev).unwrap_or_default()),
-        );
+        return (RDMA_DRIVER_UNKNOWN, Driver::Other(driver_name(ibdev).unwrap_or_default()));
     }
     if (node_type == RDMA_NODE_IB_CA && ibdev.join("parent").exists()) || name.contains("rxe") {
         return (RDMA_DRIVER_RXE, Driver::Rxe);
@@ -333,10 +309,7 @@ mod tests {
     use super::*;
 
     fn roots(t: &TmpTree) -> Roots {
-        Roots {
-            sysfs: t.0.join("sys"),
-            dev_dir: t.0.join("dev/infiniband"),
-        }
+        Roots { sysfs: t.0.join("sys"), dev_dir: t.0.join("dev/infiniband") }
     }
 
     #[test]
@@ -346,30 +319,17 @@ mod tests {
         t.file("dev/infiniband/uverbs1", "");
         t.dir("sys/class/infiniband/rxe0");
         // mlx-like hardware device whose GET_CHARDEV fails: found through <ibdev>/device/infiniband_verbs
-        t.file(
-            "sys/class/infiniband/mlx5_0/device/infiniband_verbs/uverbs1/dev",
-            "231:193\n",
-        );
-        t.file(
-            "sys/class/infiniband/mlx5_0/device/infiniband_verbs/uverbs1/abi_version",
-            "1\n",
-        );
+        t.file("sys/class/infiniband/mlx5_0/device/infiniband_verbs/uverbs1/dev", "231:193\n");
+        t.file("sys/class/infiniband/mlx5_0/device/infiniband_verbs/uverbs1/abi_version", "1\n");
         let fake = FakeNl::default();
         let mut dump = device_msg(1, 0, "rxe0", RDMA_NODE_IB_CA, 0x0250_56ff_fe01_0203, 1);
         dump.extend(device_msg(1, 1, "mlx5_0", RDMA_NODE_IB_CA, 0x1111, 1));
         dump.extend(device_msg(1, 2, "siw0", RDMA_NODE_RNIC, 0x2222, 1));
-        for r in [
-            dump,
-            done(1),
-            chardev_msg(2, "uverbs0", 192, Some(RDMA_DRIVER_RXE)),
-            error(3, libc::EOPNOTSUPP),
-        ] {
+        for r in [dump, done(1), chardev_msg(2, "uverbs0", 192, Some(RDMA_DRIVER_RXE)), error(3, libc::EOPNOTSUPP)] {
             fake.replies.borrow_mut().push_back(Ok(r));
         }
         // siw0's uverbs2 has no /dev node: dropped after a successful GET_CHARDEV
-        fake.replies
-            .borrow_mut()
-            .push_back(Ok(chardev_msg(4, "uverbs2", 194, Some(RDMA_DRIVER_SIW))));
+        fake.replies.borrow_mut().push_back(Ok(chardev_msg(4, "uverbs2", 194, Some(RDMA_DRIVER_SIW))));
         let r = roots(&t);
         let devs = discover_with(Some(&fake), &r).unwrap();
         assert_eq!(devs.len(), 2);
@@ -380,20 +340,11 @@ mod tests {
         assert_eq!(rxe.uverbs_dev_path, t.0.join("dev/infiniband/uverbs0"));
         assert_eq!(rxe.uverbs_sysfs_path, t.0.join("sys/class/infiniband_verbs/uverbs0"));
         assert_eq!(rxe.ibdev_sysfs_path, t.0.join("sys/class/infiniband/rxe0"));
-        assert_eq!(
-            (rxe.node_type, rxe.node_guid, rxe.abi_version),
-            (1, Some(0x0250_56ff_fe01_0203), 1)
-        );
-        assert_eq!(
-            (rxe.dev, rxe.driver_id, &rxe.driver),
-            ((231, 192), RDMA_DRIVER_RXE, &Driver::Rxe)
-        );
+        assert_eq!((rxe.node_type, rxe.node_guid, rxe.abi_version), (1, Some(0x0250_56ff_fe01_0203), 1));
+        assert_eq!((rxe.dev, rxe.driver_id, &rxe.driver), ((231, 192), RDMA_DRIVER_RXE, &Driver::Rxe));
         assert_eq!((rxe.num_ports, rxe.protocol.as_deref()), (Some(1), Some("roce")));
         let mlx = &devs[1];
-        assert_eq!(
-            (mlx.uverbs_name.as_str(), mlx.dev, mlx.driver_id),
-            ("uverbs1", (231, 193), 0)
-        );
+        assert_eq!((mlx.uverbs_name.as_str(), mlx.dev, mlx.driver_id), ("uverbs1", (231, 193), 0));
         assert_eq!(mlx.driver, Driver::Other(String::new()));
     }
 
@@ -431,26 +382,11 @@ mod tests {
         t.file("dev/infiniband/uverbs10", "");
         let devs = discover_with(None::<&FakeNl>, &roots(&t)).unwrap();
         assert_eq!(devs.len(), 2);
-        assert_eq!(
-            (devs[0].name.as_str(), devs[0].uverbs_name.as_str()),
-            ("roce_a", "uverbs0")
-        );
-        assert_eq!(
-            (devs[0].driver_id, &devs[0].driver, devs[0].node_type),
-            (RDMA_DRIVER_RXE, &Driver::Rxe, 1)
-        );
-        assert_eq!(
-            (devs[0].abi_version, devs[0].dev, devs[0].index, devs[0].node_guid),
-            (1, (231, 192), None, None)
-        );
-        assert_eq!(
-            (devs[1].name.as_str(), devs[1].driver_id, devs[1].abi_version),
-            ("iw_b", RDMA_DRIVER_SIW, 0)
-        );
-        assert_eq!(
-            devs[1].uverbs_sysfs_path,
-            t.0.join("sys/class/infiniband_verbs/uverbs10")
-        );
+        assert_eq!((devs[0].name.as_str(), devs[0].uverbs_name.as_str()), ("roce_a", "uverbs0"));
+        assert_eq!((devs[0].driver_id, &devs[0].driver, devs[0].node_type), (RDMA_DRIVER_RXE, &Driver::Rxe, 1));
+        assert_eq!((devs[0].abi_version, devs[0].dev, devs[0].index, devs[0].node_guid), (1, (231, 192), None, None));
+        assert_eq!((devs[1].name.as_str(), devs[1].driver_id, devs[1].abi_version), ("iw_b", RDMA_DRIVER_SIW, 0));
+        assert_eq!(devs[1].uverbs_sysfs_path, t.0.join("sys/class/infiniband_verbs/uverbs10"));
 
         // a bad class ABI version is "no RDMA stack"
         t.file("sys/class/infiniband_verbs/abi_version", "7\n");

@@ -17,32 +17,20 @@ pub(crate) enum Reply {
     /// A write: bytes for the response address, and how many bytes of the command to report accepted (None: all).
     Write { resp: Vec<u8>, accepted: Option<usize> },
     /// An ioctl: (attr_id, bytes) for PTR_OUT attributes, (attr_id, id) for new objects.
-    Ioctl {
-        outs: Vec<(u16, Vec<u8>)>,
-        objs: Vec<(u16, u64)>,
-    },
+    Ioctl { outs: Vec<(u16, Vec<u8>)>, objs: Vec<(u16, u64)> },
     /// Either kind, failing with this errno.
     Fail(Errno),
 }
 
 impl Reply {
     pub(crate) fn write(resp: &[u8]) -> Reply {
-        Reply::Write {
-            resp: resp.to_vec(),
-            accepted: None,
-        }
+        Reply::Write { resp: resp.to_vec(), accepted: None }
     }
     pub(crate) fn short_write(accepted: usize) -> Reply {
-        Reply::Write {
-            resp: Vec::new(),
-            accepted: Some(accepted),
-        }
+        Reply::Write { resp: Vec::new(), accepted: Some(accepted) }
     }
     pub(crate) fn ioctl() -> Reply {
-        Reply::Ioctl {
-            outs: Vec::new(),
-            objs: Vec::new(),
-        }
+        Reply::Ioctl { outs: Vec::new(), objs: Vec::new() }
     }
     pub(crate) fn fail(e: Errno) -> Reply {
         Reply::Fail(e)
@@ -74,10 +62,7 @@ impl Fake {
         Fake::default()
     }
     pub(crate) fn with_driver_id(driver_id: u32) -> Fake {
-        Fake {
-            driver_id,
-            ..Fake::default()
-        }
+        Fake { driver_id, ..Fake::default() }
     }
     pub(crate) fn reply(&self, r: Reply) {
         self.replies.borrow_mut().push_back(r);
@@ -92,10 +77,7 @@ impl Fake {
         self.ioctls.borrow()[i].clone()
     }
     fn next(&self) -> Reply {
-        self.replies
-            .borrow_mut()
-            .pop_front()
-            .expect("fake uverbs: no reply queued")
+        self.replies.borrow_mut().pop_front().expect("fake uverbs: no reply queued")
     }
 }
 
@@ -124,10 +106,7 @@ unsafe impl CmdFd for Fake {
             let out_words = u16_at(buf, 6) as usize;
             (if out_words > 0 { u64_at(buf, 8) } else { 0 }, out_words * 4)
         };
-        assert!(
-            resp.len() <= out_len,
-            "fake uverbs: canned response longer than out_words allow"
-        );
+        assert!(resp.len() <= out_len, "fake uverbs: canned response longer than out_words allow");
         if response != 0 && !resp.is_empty() {
             // SAFETY: the command states `response` is writable for `out_len` >= resp.len() bytes (CmdFd contract
             // of the caller, who built it from a live buffer).
@@ -159,10 +138,7 @@ unsafe impl CmdFd for Fake {
             let id = u16_at(bytes, a);
             let len = u16_at(bytes, a + 2) as usize;
             if let Some((_, data)) = outs.iter().find(|(o, _)| *o == id) {
-                assert!(
-                    data.len() <= len,
-                    "fake uverbs: canned output longer than the attribute"
-                );
+                assert!(data.len() <= len, "fake uverbs: canned output longer than the attribute");
                 let p = u64_at(bytes, a + 8) as usize;
                 // SAFETY: the attribute states `p` is writable for `len` bytes (caller's contract).
                 unsafe {

@@ -36,10 +36,7 @@ mod tests {
         let gid = [0xff, 0x12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
         attach_mcast(&f, 4, &gid, 0xc001).unwrap();
         detach_mcast(&f, 4, &gid, 0xc001).unwrap();
-        for (i, cmd) in [IB_USER_VERBS_CMD_ATTACH_MCAST, IB_USER_VERBS_CMD_DETACH_MCAST]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, cmd) in [IB_USER_VERBS_CMD_ATTACH_MCAST, IB_USER_VERBS_CMD_DETACH_MCAST].into_iter().enumerate() {
             let w = f.write(i);
             assert_eq!(w.len(), 8 + 24);
             assert_eq!(&w[..8], &[cmd as u8, 0, 0, 0, 8, 0, 0, 0]);

@@ -312,13 +312,7 @@ where
     Resp: FromBytes,
 {
     let mut out = vec![0u8; size_of::<Resp>() + udata_out.len()];
-    write_ex_raw(
-        fd,
-        command,
-        req.as_bytes(),
-        udata_in,
-        Some((&mut out, size_of::<Resp>())),
-    )?;
+    write_ex_raw(fd, command, req.as_bytes(), udata_in, Some((&mut out, size_of::<Resp>())))?;
     udata_out.copy_from_slice(&out[size_of::<Resp>()..]);
     Ok(Resp::from_bytes(&out))
 }
@@ -397,12 +391,7 @@ impl IoctlDone {
 
 impl<'a> Ioctl<'a> {
     pub(crate) fn new(object_id: u32, method_id: u32) -> Ioctl<'a> {
-        Ioctl {
-            object_id: object_id as u16,
-            method_id: method_id as u16,
-            attrs: Vec::new(),
-            _bufs: PhantomData,
-        }
+        Ioctl { object_id: object_id as u16, method_id: method_id as u16, attrs: Vec::new(), _bufs: PhantomData }
     }
 
     fn push(&mut self, id: u32, len: u16, data: u64) -> usize {
@@ -491,9 +480,8 @@ impl<'a> Ioctl<'a> {
         unsafe { fd.ioctl_verbs(&mut buf) }
             .inspect_err(|e| log::trace!("uverbs ioctl object {} method {}: {e}", self.object_id, self.method_id))?;
         let bytes = u64s_as_bytes_mut(&mut buf);
-        let attrs = (0..self.attrs.len())
-            .map(|i| ib_uverbs_attr::from_bytes(&bytes[hdr_len + i * attr_len..]))
-            .collect();
+        let attrs =
+            (0..self.attrs.len()).map(|i| ib_uverbs_attr::from_bytes(&bytes[hdr_len + i * attr_len..])).collect();
         Ok(IoctlDone { attrs })
     }
 }
@@ -515,22 +503,13 @@ mod tests {
         let mut req = ib_uverbs_create_cq::zeroed();
         req.cqe = 5;
         let mut udata_out = [0u8; 4];
-        let r: ib_uverbs_create_cq_resp = write_io(
-            &f,
-            IB_USER_VERBS_CMD_CREATE_CQ,
-            &req,
-            &[9, 9, 9, 9, 9, 9, 9, 9],
-            &mut udata_out,
-        )
-        .unwrap();
+        let r: ib_uverbs_create_cq_resp =
+            write_io(&f, IB_USER_VERBS_CMD_CREATE_CQ, &req, &[9, 9, 9, 9, 9, 9, 9, 9], &mut udata_out).unwrap();
         assert_eq!((r.cq_handle, r.cqe), (1, 2));
         assert_eq!(udata_out, [0xaa, 0xbb, 0xcc, 0xdd]);
         let w = f.write(0);
         assert_eq!(w.len(), 8 + 32 + 8);
-        assert_eq!(
-            u32::from_ne_bytes(w[0..4].try_into().unwrap()),
-            IB_USER_VERBS_CMD_CREATE_CQ
-        );
+        assert_eq!(u32::from_ne_bytes(w[0..4].try_into().unwrap()), IB_USER_VERBS_CMD_CREATE_CQ);
         assert_eq!(u16::from_ne_bytes(w[4..6].try_into().unwrap()), 12); // (8 + 32 + 8) / 4
         assert_eq!(u16::from_ne_bytes(w[6..8].try_into().unwrap()), 3); // (8 + 4) / 4
         assert_ne!(u64::from_ne_bytes(w[8..16].try_into().unwrap()), 0); // response address
@@ -575,21 +554,12 @@ mod tests {
         let req = ib_uverbs_create_cq::zeroed();
         let r: Result<ib_uverbs_create_cq_resp> = write_io(&f, IB_USER_VERBS_CMD_CREATE_CQ, &req, &[1, 2], &mut []);
         assert_eq!(r.unwrap_err(), Errno::EINVAL);
-        assert_eq!(
-            write_ex_in(&f, 0, &ib_uverbs_ex_modify_cq::zeroed(), &[0; 4]),
-            Err(Errno::EINVAL)
-        );
+        assert_eq!(write_ex_in(&f, 0, &ib_uverbs_ex_modify_cq::zeroed(), &[0; 4]), Err(Errno::EINVAL));
         assert!(f.writes().is_empty());
         f.reply(Reply::short_write(4));
-        assert_eq!(
-            write_in(&f, IB_USER_VERBS_CMD_DESTROY_AH, &ib_uverbs_destroy_ah::zeroed(), &[]),
-            Err(Errno::EIO)
-        );
+        assert_eq!(write_in(&f, IB_USER_VERBS_CMD_DESTROY_AH, &ib_uverbs_destroy_ah::zeroed(), &[]), Err(Errno::EIO));
         f.reply(Reply::fail(Errno::EBUSY));
-        assert_eq!(
-            write_in(&f, IB_USER_VERBS_CMD_DESTROY_AH, &ib_uverbs_destroy_ah::zeroed(), &[]),
-            Err(Errno::EBUSY)
-        );
+        assert_eq!(write_in(&f, IB_USER_VERBS_CMD_DESTROY_AH, &ib_uverbs_destroy_ah::zeroed(), &[]), Err(Errno::EBUSY));
     }
 
     #[test]
@@ -627,10 +597,7 @@ mod tests {
         assert_eq!(&attr(3)[..4], &[4, 0, 3, 0]);
         assert_eq!(&attr(3)[8..], &[1, 2, 3, 0, 0, 0, 0, 0]); // inline
         assert_eq!(&attr(4)[..4], &[5, 0, 12, 0]);
-        assert_eq!(
-            u64::from_ne_bytes(attr(4)[8..].try_into().unwrap()),
-            big.as_ptr() as u64
-        ); // by address
+        assert_eq!(u64::from_ne_bytes(attr(4)[8..].try_into().unwrap()), big.as_ptr() as u64); // by address
         assert_eq!(&attr(5)[..4], &[7, 0, 2, 0]);
     }
 

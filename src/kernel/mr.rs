@@ -82,11 +82,7 @@ pub fn reg_dmabuf_mr<F: CmdFd + ?Sized>(
     c.in_fd(UVERBS_ATTR_REG_DMABUF_MR_FD, dmabuf_fd);
     c.in_u32(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, access_flags);
     let done = c.execute(fd)?;
-    Ok(DmabufMr {
-        mr_handle: done.data(h) as u32,
-        lkey: u32::from_ne_bytes(lkey),
-        rkey: u32::from_ne_bytes(rkey),
-    })
+    Ok(DmabufMr { mr_handle: done.data(h) as u32, lkey: u32::from_ne_bytes(lkey), rkey: u32::from_ne_bytes(rkey) })
 }
 
 #[cfg(test)]
@@ -125,17 +121,11 @@ mod tests {
         req.flags = 1;
         let r = rereg_mr(&f, &req, &[], &mut []).unwrap();
         assert_eq!((r.lkey, r.rkey), (1, 2));
-        assert_eq!(
-            &f.write(0)[0..8],
-            &[IB_USER_VERBS_CMD_REREG_MR as u8, 0, 0, 0, 14, 0, 2, 0]
-        );
+        assert_eq!(&f.write(0)[0..8], &[IB_USER_VERBS_CMD_REREG_MR as u8, 0, 0, 0, 14, 0, 2, 0]);
         assert_eq!(&f.write(0)[16..24], &[9, 0, 0, 0, 1, 0, 0, 0]);
         f.reply(Reply::write(&[]));
         dereg_mr(&f, 9).unwrap();
-        assert_eq!(
-            f.write(1),
-            [IB_USER_VERBS_CMD_DEREG_MR as u8, 0, 0, 0, 3, 0, 0, 0, 9, 0, 0, 0]
-        );
+        assert_eq!(f.write(1), [IB_USER_VERBS_CMD_DEREG_MR as u8, 0, 0, 0, 3, 0, 0, 0, 9, 0, 0, 0]);
     }
 
     #[test]
@@ -149,14 +139,7 @@ mod tests {
         );
         let file = std::fs::File::open("/dev/null").unwrap();
         let r = reg_dmabuf_mr(&f, 2, 0, 4096, 0x1000, file.as_fd(), 1).unwrap();
-        assert_eq!(
-            r,
-            DmabufMr {
-                mr_handle: 77,
-                lkey: 5,
-                rkey: 6
-            }
-        );
+        assert_eq!(r, DmabufMr { mr_handle: 77, lkey: 5, rkey: 6 });
         let b = f.ioctl(0);
         assert_eq!(u16::from_ne_bytes(b[6..8].try_into().unwrap()), 9);
         let fd_attr = 24 + 7 * 16;

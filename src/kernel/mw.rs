@@ -42,9 +42,6 @@ mod tests {
         assert_eq!(&f.write(0)[16..24], &[1, 0, 0, 0, 2, 0, 0, 0]);
         f.reply(Reply::write(&[]));
         dealloc_mw(&f, 4).unwrap();
-        assert_eq!(
-            f.write(1),
-            [IB_USER_VERBS_CMD_DEALLOC_MW as u8, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]
-        );
+        assert_eq!(f.write(1), [IB_USER_VERBS_CMD_DEALLOC_MW as u8, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]);
     }
 }

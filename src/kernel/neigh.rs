@@ -133,7 +133,11 @@ fn vlan_id(name: &str) -> u16 {
         return 0xffff;
     }
     let vid = i32::from_ne_bytes([a.u[0], a.u[1], a.u[2], a.u[3]]);
-    if (0..=0xfff).contains(&vid) { vid as u16 } else { 0xffff }
+    if (0..=0xfff).contains(&vid) {
+        vid as u16
+    } else {
+        0xffff
+    }
 }
 
 /// The `/proc/net/arp` entry for `ip` on `dev`, if complete (`ATF_COM`).

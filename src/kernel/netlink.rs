@@ -134,14 +134,12 @@ impl<'a> Attrs<'a> {
     }
 
     pub fn u32(&self, ty: u32) -> Option<u32> {
-        self.get(ty)
-            .and_then(|v| Some(u32::from_ne_bytes(v.get(..4)?.try_into().ok()?)))
+        self.get(ty).and_then(|v| Some(u32::from_ne_bytes(v.get(..4)?.try_into().ok()?)))
     }
 
     /// A u64 attribute (unaligned reads: the kernel may or may not insert `RDMA_NLDEV_ATTR_PAD` before it).
     pub fn u64(&self, ty: u32) -> Option<u64> {
-        self.get(ty)
-            .and_then(|v| Some(u64::from_ne_bytes(v.get(..8)?.try_into().ok()?)))
+        self.get(ty).and_then(|v| Some(u64::from_ne_bytes(v.get(..8)?.try_into().ok()?)))
     }
 
     /// A string attribute, up to its NUL.
@@ -319,11 +317,7 @@ pub(crate) mod tests {
             Ok(())
         }
         fn recv(&self, buf: &mut [u8]) -> Result<usize> {
-            let r = self
-                .replies
-                .borrow_mut()
-                .pop_front()
-                .expect("fake netlink: no reply queued")?;
+            let r = self.replies.borrow_mut().pop_front().expect("fake netlink: no reply queued")?;
             buf[..r.len()].copy_from_slice(&r);
             Ok(r.len())
         }
@@ -416,12 +410,7 @@ pub(crate) mod tests {
 
     #[test]
     fn request_bytes() {
-        let m = encode(
-            rdma_nl_get_type(5, 15),
-            1,
-            7,
-            &[(1, NlAttr::U32(3)), (69, NlAttr::Str("uverbs"))],
-        );
+        let m = encode(rdma_nl_get_type(5, 15), 1, 7, &[(1, NlAttr::U32(3)), (69, NlAttr::Str("uverbs"))]);
         assert_eq!(m.len(), 16 + 8 + 12);
         assert_eq!(&m[0..16], &[36, 0, 0, 0, 15, 20, 1, 0, 7, 0, 0, 0, 0, 0, 0, 0]); // type 5 << 10 | 15 = 0x140f
         assert_eq!(&m[16..24], &[8, 0, 1, 0, 3, 0, 0, 0]);
@@ -436,9 +425,7 @@ pub(crate) mod tests {
         dgram.extend(device_msg(1, 3, "siw0", 4, 0x0250_56ff_fe01_0204, 1));
         t.replies.borrow_mut().push_back(Ok(dgram));
         t.replies.borrow_mut().push_back(Ok(done(1)));
-        t.replies
-            .borrow_mut()
-            .push_back(Ok(chardev_msg(2, "uverbs0", 192, Some(14))));
+        t.replies.borrow_mut().push_back(Ok(chardev_msg(2, "uverbs0", 192, Some(14))));
         t.replies.borrow_mut().push_back(Ok(error(3, libc::EOPNOTSUPP)));
         let nl = Nldev::new(&t);
         let devs = nl.devices().unwrap();
@@ -448,15 +435,7 @@ pub(crate) mod tests {
         assert_eq!(devs[0].node_guid, 0x0250_56ff_fe01_0203);
         assert_eq!(devs[0].protocol.as_deref(), Some("roce"));
         let c = nl.chardev(0, "uverbs").unwrap();
-        assert_eq!(
-            c,
-            NlChardev {
-                name: "uverbs0".into(),
-                abi: 1,
-                dev: (231, 192),
-                driver_id: Some(14)
-            }
-        );
+        assert_eq!(c, NlChardev { name: "uverbs0".into(), abi: 1, dev: (231, 192), driver_id: Some(14) });
         assert_eq!(nl.chardev(3, "uverbs").unwrap_err(), Errno::EOPNOTSUPP);
         let sent = t.sent.borrow();
         assert_eq!(&sent[0], &[16, 0, 0, 0, 0x01, 0x14, 0x01, 0x03, 1, 0, 0, 0, 0, 0, 0, 0]); // REQUEST | DUMP
@@ -467,14 +446,9 @@ pub(crate) mod tests {
     fn malformed_and_missing() {
         let t = FakeNl::default();
         let ty = rdma_nl_get_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
-        t.replies
-            .borrow_mut()
-            .push_back(Ok(reply(ty, 2, 1, &[(RDMA_NLDEV_ATTR_DEV_INDEX, vec![0; 4])])));
+        t.replies.borrow_mut().push_back(Ok(reply(ty, 2, 1, &[(RDMA_NLDEV_ATTR_DEV_INDEX, vec![0; 4])])));
         assert_eq!(Nldev::new(&t).devices().unwrap_err(), Errno::EPROTO);
-        assert_eq!(
-            messages(&[20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap_err(),
-            Errno::EPROTO
-        );
+        assert_eq!(messages(&[20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap_err(), Errno::EPROTO);
         assert!(Attrs::parse(&[2, 0, 1, 0]).is_err());
         assert_eq!(huge_decode_dev((1 << 8) | 0x12 | (0x345 << 20)), (1, 0x34512));
     }

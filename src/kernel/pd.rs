@@ -8,13 +8,8 @@ use rdma_common::uapi::FromBytes;
 /// ALLOC_PD (write): returns the new PD's handle. `udata_*` are the driver's `alloc_pd` request/response (empty for
 /// rxe). Errors: the kernel's (`ENOMEM`, ...).
 pub fn alloc_pd<F: CmdFd + ?Sized>(fd: &F, udata_in: &[u8], udata_out: &mut [u8]) -> Result<u32> {
-    let resp: ib_uverbs_alloc_pd_resp = write_io(
-        fd,
-        IB_USER_VERBS_CMD_ALLOC_PD,
-        &ib_uverbs_alloc_pd::zeroed(),
-        udata_in,
-        udata_out,
-    )?;
+    let resp: ib_uverbs_alloc_pd_resp =
+        write_io(fd, IB_USER_VERBS_CMD_ALLOC_PD, &ib_uverbs_alloc_pd::zeroed(), udata_in, udata_out)?;
     Ok(resp.pd_handle)
 }
 
@@ -44,9 +39,6 @@ mod tests {
 
         f.reply(Reply::write(&[]));
         dealloc_pd(&f, 0x01020304).unwrap();
-        assert_eq!(
-            f.write(1),
-            [IB_USER_VERBS_CMD_DEALLOC_PD as u8, 0, 0, 0, 3, 0, 0, 0, 4, 3, 2, 1]
-        );
+        assert_eq!(f.write(1), [IB_USER_VERBS_CMD_DEALLOC_PD as u8, 0, 0, 0, 3, 0, 0, 0, 4, 3, 2, 1]);
     }
 }

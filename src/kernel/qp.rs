@@ -196,12 +196,7 @@ pub fn modify_qp<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32, attr: &ib_uverbs_qp_
     if attr_mask & !(IB_QP_RATE_LIMIT - 1) != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
-    write_in(
-        fd,
-        IB_USER_VERBS_CMD_MODIFY_QP,
-        &modify_qp_cmd(qp_handle, attr, attr_mask),
-        &[],
-    )
+    write_in(fd, IB_USER_VERBS_CMD_MODIFY_QP, &modify_qp_cmd(qp_handle, attr, attr_mask), &[])
 }
 
 /// EX_MODIFY_QP (write-ex): as [`modify_qp`], also carrying `rate_limit` (used when `IB_QP_RATE_LIMIT` is set) and
@@ -311,8 +306,8 @@ pub fn post_send_doorbell<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32) -> Result<(
 mod tests {
     use super::super::fake::{Fake, Reply};
     use super::*;
-    use rdma_common::uapi::AsBytes;
     use rdma_common::uapi::rdma_user_rxe::*;
+    use rdma_common::uapi::AsBytes;
 
     fn u16_at(b: &[u8], o: usize) -> u16 {
         u16::from_ne_bytes(b[o..o + 2].try_into().unwrap())
@@ -377,49 +372,20 @@ mod tests {
             | IB_QP_MAX_DEST_RD_ATOMIC
             | IB_QP_MIN_RNR_TIMER;
         let c = modify_qp_cmd(9, &a, mask);
-        assert_eq!(
-            (c.qp_state, c.path_mtu, c.dest_qp_num, c.rq_psn),
-            (3, 5, 0x444444, 0x222222)
-        );
+        assert_eq!((c.qp_state, c.path_mtu, c.dest_qp_num, c.rq_psn), (3, 5, 0x444444, 0x222222));
         assert_eq!((c.max_dest_rd_atomic, c.min_rnr_timer), (8, 12));
-        assert_eq!(
-            (c.sq_psn, c.qkey, c.timeout, c.port_num, c.alt_dest.dlid),
-            (0, 0, 0, 0, 0)
-        );
+        assert_eq!((c.sq_psn, c.qkey, c.timeout, c.port_num, c.alt_dest.dlid), (0, 0, 0, 0, 0));
         assert_eq!(c.dest.dgid, [0xfe; 16]);
-        assert_eq!(
-            (c.dest.flow_label, c.dest.dlid, c.dest.sgid_index, c.dest.hop_limit),
-            (0x12345, 0x77, 1, 64)
-        );
-        assert_eq!(
-            (
-                c.dest.traffic_class,
-                c.dest.sl,
-                c.dest.src_path_bits,
-                c.dest.static_rate
-            ),
-            (3, 2, 1, 7)
-        );
+        assert_eq!((c.dest.flow_label, c.dest.dlid, c.dest.sgid_index, c.dest.hop_limit), (0x12345, 0x77, 1, 64));
+        assert_eq!((c.dest.traffic_class, c.dest.sl, c.dest.src_path_bits, c.dest.static_rate), (3, 2, 1, 7));
         assert_eq!((c.dest.is_global, c.dest.port_num, c.dest.reserved), (1, 1, 0));
 
         // Every standard bit: every field lands in its place.
         let c = modify_qp_cmd(9, &a, IB_QP_ATTR_STANDARD_BITS);
-        assert_eq!(
-            (c.cur_qp_state, c.en_sqd_async_notify, c.qp_access_flags, c.pkey_index),
-            (2, 1, 0xf, 5)
-        );
-        assert_eq!(
-            (c.qkey, c.timeout, c.retry_cnt, c.rnr_retry, c.max_rd_atomic),
-            (0x11111111, 14, 7, 6, 4)
-        );
-        assert_eq!(
-            (c.alt_pkey_index, c.alt_port_num, c.alt_timeout, c.alt_dest.dlid),
-            (6, 2, 15, 0x88)
-        );
-        assert_eq!(
-            (c.sq_psn, c.path_mig_state, c.port_num, c.reserved),
-            (0x333333, 1, 1, [0, 0])
-        );
+        assert_eq!((c.cur_qp_state, c.en_sqd_async_notify, c.qp_access_flags, c.pkey_index), (2, 1, 0xf, 5));
+        assert_eq!((c.qkey, c.timeout, c.retry_cnt, c.rnr_retry, c.max_rd_atomic), (0x11111111, 14, 7, 6, 4));
+        assert_eq!((c.alt_pkey_index, c.alt_port_num, c.alt_timeout, c.alt_dest.dlid), (6, 2, 15, 0x88));
+        assert_eq!((c.sq_psn, c.path_mig_state, c.port_num, c.reserved), (0x333333, 1, 1, [0, 0]));
     }
 
     #[test]
@@ -443,10 +409,7 @@ mod tests {
         assert_eq!(w.len(), 8 + 16 + 120);
         assert_eq!((u16_at(&w, 4), u16_at(&w, 6)), (15, 1));
         let req = ib_uverbs_ex_modify_qp::from_bytes(&w[24..]);
-        assert_eq!(
-            (req.base.qp_handle, req.base.attr_mask, req.rate_limit),
-            (4, IB_QP_RATE_LIMIT, 1000)
-        );
+        assert_eq!((req.base.qp_handle, req.base.attr_mask, req.rate_limit), (4, IB_QP_RATE_LIMIT, 1000));
     }
 
     #[test]
@@ -473,10 +436,7 @@ mod tests {
         let mut out = rxe_create_qp_resp::zeroed();
         let r = create_qp(&f, &req, &[], out.as_bytes_mut()).unwrap();
         assert_eq!((r.qp_handle, r.qpn, r.max_send_wr), (1, 0x11, 64));
-        assert_eq!(
-            (out.rq_mi.offset, out.sq_mi.offset, out.sq_mi.size),
-            (0x1000, 0x2000, 4096)
-        );
+        assert_eq!((out.rq_mi.offset, out.sq_mi.offset, out.sq_mi.size), (0x1000, 0x2000, 4096));
         let w = f.write(0);
         assert_eq!(size_of::<ib_uverbs_create_qp>(), 56);
         assert_eq!(u16_at(&w, 4), 16); // (8 + 56) / 4
@@ -514,10 +474,7 @@ mod tests {
         let resp = query_qp(&f, 6, IB_QP_STATE | IB_QP_AV).unwrap();
         assert_eq!(resp.sq_sig_all, 1);
         let a = qp_attr_from_query(&resp, IB_QP_STATE | IB_QP_AV);
-        assert_eq!(
-            (a.qp_state, a.ah_attr.dlid, a.ah_attr.grh.dgid, a.ah_attr.grh.hop_limit),
-            (3, 0x99, [1; 16], 9)
-        );
+        assert_eq!((a.qp_state, a.ah_attr.dlid, a.ah_attr.grh.dgid, a.ah_attr.grh.hop_limit), (3, 0x99, [1; 16], 9));
         assert_eq!((a.alt_ah_attr.port_num, a.max_inline_data, a.timeout), (2, 64, 14));
         let w = f.write(0);
         assert_eq!(size_of::<ib_uverbs_query_qp_resp>(), 128);
@@ -530,10 +487,7 @@ mod tests {
         let f = Fake::new();
         f.reply(Reply::write(&[2, 0, 0, 0]));
         assert_eq!(destroy_qp(&f, 7).unwrap(), 2);
-        assert_eq!(
-            &f.write(0)[..8],
-            &[IB_USER_VERBS_CMD_DESTROY_QP as u8, 0, 0, 0, 6, 0, 1, 0]
-        );
+        assert_eq!(&f.write(0)[..8], &[IB_USER_VERBS_CMD_DESTROY_QP as u8, 0, 0, 0, 6, 0, 1, 0]);
 
         f.reply(Reply::write(&[0, 0, 0, 0]));
         post_send_doorbell(&f, 7).unwrap();

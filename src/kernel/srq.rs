@@ -97,10 +97,7 @@ mod tests {
         assert_eq!((out.mi.offset, out.srq_num), (0x9000, 17));
         let w = f.write(0);
         assert_eq!(size_of::<ib_uverbs_create_srq>(), 32);
-        assert_eq!(
-            &w[4..8],
-            &[10, 0, ((16 + size_of::<rxe_create_srq_resp>()) / 4) as u8, 0]
-        );
+        assert_eq!(&w[4..8], &[10, 0, ((16 + size_of::<rxe_create_srq_resp>()) / 4) as u8, 0]);
         assert_eq!(&w[16..], &req.as_bytes()[8..]);
     }
 
@@ -114,10 +111,7 @@ mod tests {
         req.cq_handle = 5;
         let r = create_xsrq(&f, &req, &[], &mut []).unwrap();
         assert_eq!((r.srq_handle, r.srqn), (2, 9));
-        assert_eq!(
-            &f.write(0)[..8],
-            &[IB_USER_VERBS_CMD_CREATE_XSRQ as u8, 0, 0, 0, 14, 0, 4, 0]
-        ); // (8 + 48) / 4
+        assert_eq!(&f.write(0)[..8], &[IB_USER_VERBS_CMD_CREATE_XSRQ as u8, 0, 0, 0, 14, 0, 4, 0]); // (8 + 48) / 4
 
         f.reply(Reply::write(&[]));
         let mi_addr = 0x1234_5678_u64.to_ne_bytes();

@@ -96,9 +96,7 @@ pub fn read_gid_type(ibdev_path: &Path, port: u32, index: u32) -> Result<GidType
 
 /// `ports/<port>/gid_attrs/ndevs/<index>`: the netdev name behind a RoCE GID, None when there is none (IB, empty).
 pub fn read_gid_ndev(ibdev_path: &Path, port: u32, index: u32) -> Option<String> {
-    read_attr(&port_file(ibdev_path, port, &format!("gid_attrs/ndevs/{index}")))
-        .ok()
-        .filter(|s| !s.is_empty())
+    read_attr(&port_file(ibdev_path, port, &format!("gid_attrs/ndevs/{index}"))).ok().filter(|s| !s.is_empty())
 }
 
 /// `ports/<port>/pkeys/<index>` ("0xffff"), what `ibv_query_pkey` reads (in host order; the verb returns it

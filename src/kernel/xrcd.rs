@@ -45,9 +45,6 @@ mod tests {
         assert_eq!(&w[16..20], &[0xff; 4]);
         f.reply(Reply::write(&[]));
         close_xrcd(&f, 8).unwrap();
-        assert_eq!(
-            f.write(1),
-            [IB_USER_VERBS_CMD_CLOSE_XRCD as u8, 0, 0, 0, 3, 0, 0, 0, 8, 0, 0, 0]
-        );
+        assert_eq!(f.write(1), [IB_USER_VERBS_CMD_CLOSE_XRCD as u8, 0, 0, 0, 3, 0, 0, 0, 8, 0, 0, 0]);
     }
 }

@@ -819,7 +819,8 @@ pub unsafe fn create_ah(
 ) -> Result<()> {
     // SAFETY: caller's contract.
     unsafe {
-        let handle = kernel::ah::create_ah(u, ah as u64, (*pd).handle, &marshall::ah_attr_to_kern(&*attr), &[], udata_out)?;
+        let handle =
+            kernel::ah::create_ah(u, ah as u64, (*pd).handle, &marshall::ah_attr_to_kern(&*attr), &[], udata_out)?;
         (*ah).handle = handle;
         (*ah).context = (*pd).context;
     }

@@ -15,6 +15,7 @@
 #![allow(unsafe_code)]
 
 pub mod cmd;
+pub(crate) mod explain;
 pub mod marshall;
 pub mod plugin;
 pub mod rxe;
@@ -284,12 +285,7 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
     /// `ibv_modify_srq(3)` (a resize re-maps the provider's ring).
-    unsafe fn modify_srq(
-        &self,
-        srq: *mut ibv_srq,
-        attr: *mut ibv_srq_attr,
-        attr_mask: c_int,
-    ) -> Result<()> {
+    unsafe fn modify_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr, attr_mask: c_int) -> Result<()> {
         unsupported()
     }
     /// `ibv_query_device_ex(3)` (also serves `ibv_query_device` with `attr_size == sizeof(ibv_device_attr)`).
@@ -421,7 +417,12 @@ pub trait Provider: Sync + Send + 'static {
         unsafe { native::dealloc_mw(ctx, mw) }
     }
     /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)`.
-    unsafe fn create_cq_obj(&self, ctx: &Ctx, attr: *mut ibv_cq_init_attr_ex, extended: bool) -> Result<*mut ibv_cq_ex> {
+    unsafe fn create_cq_obj(
+        &self,
+        ctx: &Ctx,
+        attr: *mut ibv_cq_init_attr_ex,
+        extended: bool,
+    ) -> Result<*mut ibv_cq_ex> {
         unsafe { native::create_cq(ctx, attr, extended) }
     }
     /// `ibv_destroy_cq(3)`.
@@ -437,7 +438,12 @@ pub trait Provider: Sync + Send + 'static {
         unsafe { native::destroy_qp(ctx, qp) }
     }
     /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)`.
-    unsafe fn create_srq_obj(&self, ctx: &Ctx, attr: *mut ibv_srq_init_attr_ex, extended: bool) -> Result<*mut ibv_srq> {
+    unsafe fn create_srq_obj(
+        &self,
+        ctx: &Ctx,
+        attr: *mut ibv_srq_init_attr_ex,
+        extended: bool,
+    ) -> Result<*mut ibv_srq> {
         unsafe { native::create_srq(ctx, attr, extended) }
     }
     /// `ibv_destroy_srq(3)`.
@@ -492,7 +498,10 @@ pub fn select_native<H: ProviderHost>(dev: &DeviceMatch<'_>) -> Option<&'static 
 /// The provider that serves a discovered device, as `RDMAV_PROVIDER` says ([`plugin::Mode`]): by default a
 /// native provider where one matches, else an rdma-core plug-in (loaded only now, when needed); `plugin` prefers
 /// a plug-in; `native` never loads one.
-pub fn select<H: ProviderHost>(dev: &DeviceMatch<'_>, info: &crate::kernel::discover::DeviceInfo) -> Option<&'static dyn Provider> {
+pub fn select<H: ProviderHost>(
+    dev: &DeviceMatch<'_>,
+    info: &crate::kernel::discover::DeviceInfo,
+) -> Option<&'static dyn Provider> {
     let plug = || plugin::select(info).map(|p| p as &'static dyn Provider);
     match plugin::mode() {
         plugin::Mode::Native => select_native::<H>(dev),

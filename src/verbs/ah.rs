@@ -53,8 +53,8 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
 pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
     ffi::boundary("ibv_destroy_ah", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (ah, ctx) = unsafe { super::object(ah, Kind::Ah) }
-            .map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
+        let (ah, ctx) =
+            unsafe { super::object(ah, Kind::Ah) }.map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
         if !registry::begin_destroy(ah, Kind::Ah) {
             return Err(Errno::EINVAL);
         }

@@ -184,8 +184,7 @@ pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
 pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
     ffi::boundary("ibv_destroy_cq", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (cq, ctx) = unsafe { super::cq(cq) }
-            .map_err(|e| super::unknown_handle(cq, e, Errno::ENOENT))?;
+        let (cq, ctx) = unsafe { super::cq(cq) }.map_err(|e| super::unknown_handle(cq, e, Errno::ENOENT))?;
         if !registry::begin_destroy(cq, Kind::Cq) {
             return Err(Errno::EINVAL);
         }

@@ -331,7 +331,10 @@ pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_co
 ///
 /// # Safety
 /// `device` is NULL or a pointer from C (checked against the registry); `private_data` is what the provider expects.
-pub(crate) unsafe fn open_device_with(device: *mut ibv_device, private_data: *mut std::ffi::c_void) -> *mut ibv_context {
+pub(crate) unsafe fn open_device_with(
+    device: *mut ibv_device,
+    private_data: *mut std::ffi::c_void,
+) -> *mut ibv_context {
     ffi::boundary("verbs_open_device", || -> Result<*mut ibv_context> {
         ibverbs_init();
         let dev = self::device(device)?;

@@ -56,30 +56,7 @@ pub fn mask_names(mask: u32) -> String {
 
 /// The symbolic name of an errno value (`EINVAL`), or its number, for log lines.
 pub fn errno_name(e: rdma_common::Errno) -> String {
-    let n = match e.0 {
-        libc::EPERM => "EPERM",
-        libc::ENOENT => "ENOENT",
-        libc::EIO => "EIO",
-        libc::EBADF => "EBADF",
-        libc::EAGAIN => "EAGAIN",
-        libc::ENOMEM => "ENOMEM",
-        libc::EACCES => "EACCES",
-        libc::EFAULT => "EFAULT",
-        libc::EBUSY => "EBUSY",
-        libc::EEXIST => "EEXIST",
-        libc::ENODEV => "ENODEV",
-        libc::EINVAL => "EINVAL",
-        libc::ENOSPC => "ENOSPC",
-        libc::ENOSYS => "ENOSYS",
-        libc::EPROTO => "EPROTO",
-        libc::EOPNOTSUPP => "EOPNOTSUPP",
-        libc::ETIMEDOUT => "ETIMEDOUT",
-        libc::ECONNREFUSED => "ECONNREFUSED",
-        libc::EHOSTUNREACH => "EHOSTUNREACH",
-        libc::ENETUNREACH => "ENETUNREACH",
-        n => return format!("errno {n}"),
-    };
-    n.to_string()
+    e.name()
 }
 
 /// The name of a QP state number (`RESET`, `INIT`, ...).
@@ -197,7 +174,9 @@ fn transition(t: T, cur: u32, next: u32) -> Option<(u32, u32)> {
             T::Ud => (SQ_PSN, CUR_STATE | QKEY),
             T::Raw => (0, RATE_LIMIT),
             T::Uc => (SQ_PSN, CUR_STATE | ALT_PATH | ACCESS | MIG),
-            T::Rc => (TIMEOUT | RETRY | RNR_RETRY | SQ_PSN | RD_ATOMIC, CUR_STATE | ALT_PATH | ACCESS | RNR_TIMER | MIG),
+            T::Rc => {
+                (TIMEOUT | RETRY | RNR_RETRY | SQ_PSN | RD_ATOMIC, CUR_STATE | ALT_PATH | ACCESS | RNR_TIMER | MIG)
+            }
             T::XrcIni => (TIMEOUT | RETRY | RNR_RETRY | SQ_PSN | RD_ATOMIC, CUR_STATE | ALT_PATH | ACCESS | MIG),
             T::XrcTgt => (TIMEOUT | SQ_PSN, CUR_STATE | ALT_PATH | ACCESS | RNR_TIMER | MIG),
         },
@@ -217,8 +196,17 @@ fn transition(t: T, cur: u32, next: u32) -> Option<(u32, u32)> {
             T::Uc => (0, AV | ALT_PATH | ACCESS | PKEY | MIG),
             T::Rc => (
                 0,
-                PORT | AV | TIMEOUT | RETRY | RNR_RETRY | RD_ATOMIC | DEST_RD_ATOMIC | ALT_PATH | ACCESS | PKEY
-                    | RNR_TIMER | MIG,
+                PORT | AV
+                    | TIMEOUT
+                    | RETRY
+                    | RNR_RETRY
+                    | RD_ATOMIC
+                    | DEST_RD_ATOMIC
+                    | ALT_PATH
+                    | ACCESS
+                    | PKEY
+                    | RNR_TIMER
+                    | MIG,
             ),
             T::XrcIni => (0, PORT | AV | TIMEOUT | RETRY | RNR_RETRY | RD_ATOMIC | ALT_PATH | ACCESS | PKEY | MIG),
             T::XrcTgt => (0, PORT | AV | TIMEOUT | DEST_RD_ATOMIC | ALT_PATH | ACCESS | PKEY | RNR_TIMER | MIG),
@@ -289,10 +277,7 @@ mod tests {
             qp_transition(RC, 1, 2, mask).as_deref(),
             Some("INIT->RTR: missing IBV_QP_AV, IBV_QP_DEST_QPN; extra IBV_QP_SQ_PSN")
         );
-        assert_eq!(
-            qp_transition(UD, 0, 1, STATE | PKEY | PORT).as_deref(),
-            Some("RESET->INIT: missing IBV_QP_QKEY")
-        );
+        assert_eq!(qp_transition(UD, 0, 1, STATE | PKEY | PORT).as_deref(), Some("RESET->INIT: missing IBV_QP_QKEY"));
         assert_eq!(qp_transition(RC, 0, 3, STATE).as_deref(), Some("RESET->RTS: not a legal transition for RC"));
         assert_eq!(
             qp_transition(RC, 1, 1, STATE | CUR_STATE).as_deref(),

@@ -204,8 +204,8 @@ pub unsafe extern "C" fn ibv_rereg_mr(
 pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
     ffi::boundary("ibv_dereg_mr", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (mr, ctx) = unsafe { super::object(mr, Kind::Mr) }
-            .map_err(|e| super::unknown_handle(mr, e, Errno::ENOENT))?;
+        let (mr, ctx) =
+            unsafe { super::object(mr, Kind::Mr) }.map_err(|e| super::unknown_handle(mr, e, Errno::ENOENT))?;
         if !registry::begin_destroy(mr, Kind::Mr) {
             return Err(Errno::EINVAL);
         }

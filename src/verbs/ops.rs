@@ -102,11 +102,38 @@ pub(crate) fn set_lib_ops(v: &mut verbs_context, provider: &'static dyn Provider
     macro_rules! fill {
         ($($n:ident),*) => { $( if v.$n.is_none() { v.$n = t.$n; } )* };
     }
-    fill!(advise_mr, alloc_null_mr, read_counters, attach_counters_point_flow, create_counters, destroy_counters,
-        reg_dm_mr, alloc_dm, free_dm, modify_flow_action_esp, destroy_flow_action, create_flow_action_esp,
-        modify_qp_rate_limit, alloc_parent_domain, dealloc_td, alloc_td, modify_cq, post_srq_ops,
-        destroy_rwq_ind_table, create_rwq_ind_table, destroy_wq, modify_wq, create_wq, query_rt_values,
-        ibv_destroy_flow, ibv_create_flow, open_qp, get_srq_num, open_xrcd, close_xrcd);
+    fill!(
+        advise_mr,
+        alloc_null_mr,
+        read_counters,
+        attach_counters_point_flow,
+        create_counters,
+        destroy_counters,
+        reg_dm_mr,
+        alloc_dm,
+        free_dm,
+        modify_flow_action_esp,
+        destroy_flow_action,
+        create_flow_action_esp,
+        modify_qp_rate_limit,
+        alloc_parent_domain,
+        dealloc_td,
+        alloc_td,
+        modify_cq,
+        post_srq_ops,
+        destroy_rwq_ind_table,
+        create_rwq_ind_table,
+        destroy_wq,
+        modify_wq,
+        create_wq,
+        query_rt_values,
+        ibv_destroy_flow,
+        ibv_create_flow,
+        open_qp,
+        get_srq_num,
+        open_xrcd,
+        close_xrcd
+    );
     v.query_port = t.query_port;
     v.query_device_ex = t.query_device_ex;
     v.create_cq_ex = t.create_cq_ex;
@@ -124,14 +151,16 @@ pub(crate) fn set_lib_ops(v: &mut verbs_context, provider: &'static dyn Provider
     // SAFETY: as in `install`: untyped placeholders for the flow ops.
     unsafe {
         v.ABI_placeholder1 = v.ibv_create_flow.map(|f| {
-            std::mem::transmute::<unsafe extern "C" fn(*mut ibv_qp, *mut ibv_flow_attr) -> *mut ibv_flow, unsafe extern "C" fn()>(f)
+            std::mem::transmute::<
+                unsafe extern "C" fn(*mut ibv_qp, *mut ibv_flow_attr) -> *mut ibv_flow,
+                unsafe extern "C" fn(),
+            >(f)
         });
         v.ABI_placeholder2 = v
             .ibv_destroy_flow
             .map(|f| std::mem::transmute::<unsafe extern "C" fn(*mut ibv_flow) -> c_int, unsafe extern "C" fn()>(f));
     }
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // rdma-core's dummy ops (`libibverbs/dummy_ops.c`): what a verb the provider lacks answers. Logged at debug level.
@@ -247,4 +276,3 @@ unsafe extern "C" fn dummy_open_xrcd(_: *mut ibv_context, _: *mut ibv_xrcd_init_
 unsafe extern "C" fn dummy_close_xrcd(_: *mut ibv_xrcd) -> c_int {
     dummy("ibv_close_xrcd").0
 }
-

@@ -33,8 +33,7 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
 pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     ffi::boundary("ibv_dealloc_pd", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (pd, ctx) = unsafe { super::pd(pd) }
-            .map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
+        let (pd, ctx) = unsafe { super::pd(pd) }.map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
         if !registry::begin_destroy(pd, Kind::Pd) {
             return Err(Errno::EINVAL);
         }

@@ -96,11 +96,7 @@ unsafe fn explain_modify_failure(ctx: &Context, qp: *mut ibv_qp, attr: *const ib
             // SAFETY: filled by the query; read as a number.
             let active = unsafe { ffi::enum_raw(addr_of!((*pa.as_ptr()).active_mtu)) };
             if mtu_raw > active {
-                why.push(format!(
-                    "path_mtu {} > port {port} active_mtu {}",
-                    mtu_bytes(mtu_raw),
-                    mtu_bytes(active)
-                ));
+                why.push(format!("path_mtu {} > port {port} active_mtu {}", mtu_bytes(mtu_raw), mtu_bytes(active)));
             }
         }
     }
@@ -332,8 +328,7 @@ pub unsafe extern "C" fn ibv_query_qp(
 pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
     ffi::boundary("ibv_destroy_qp", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (qp, ctx) = unsafe { super::qp(qp) }
-            .map_err(|e| super::unknown_handle(qp, e, Errno::ENOENT))?;
+        let (qp, ctx) = unsafe { super::qp(qp) }.map_err(|e| super::unknown_handle(qp, e, Errno::ENOENT))?;
         if !registry::begin_destroy(qp, Kind::Qp) {
             return Err(Errno::EINVAL);
         }

@@ -142,8 +142,7 @@ pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq
 pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
     ffi::boundary("ibv_destroy_srq", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (srq, ctx) = unsafe { super::srq(srq) }
-            .map_err(|e| super::unknown_handle(srq, e, Errno::ENOENT))?;
+        let (srq, ctx) = unsafe { super::srq(srq) }.map_err(|e| super::unknown_handle(srq, e, Errno::ENOENT))?;
         if !registry::begin_destroy(srq, Kind::Srq) {
             return Err(Errno::EINVAL);
         }

@@ -12,7 +12,19 @@
  *   create_qp_sge        ibv_create_qp with max_send_sge above the device's max_sge:
  *                        "ibv_create_qp(RC): cap.max_send_sge N > device max_sge M"
  *   success_is_silent    a successful modify sequence adds no line
+ * and on the data path (our own providers, rxe or siw; with Debian's plug-in provider, RDMAV_PROVIDER=plugin, the
+ * post calls are the plug-in's, which logs nothing, so only the return values are checked):
+ *   post_send_sge        a 2-WR list whose second WR has one SGE too many: bad_wr is it, and
+ *                        "ibv_post_send(qpn 0x..): wr 1 (wr_id 0x52): num_sge N > max_send_sge M (EINVAL)"
+ *   post_send_inline     IBV_SEND_INLINE with more bytes than the QP's inline limit: "bytes > ...max_inline_data"
+ *   post_send_sq_full    one list of max_send_wr + 1 RDMA Writes on an idle QP: the last is refused,
+ *                        "wr N (...): send queue full" (ENOMEM)
+ *   post_recv_sge        "ibv_post_recv(qpn 0x..): wr 0 (wr_id 0x61): num_sge N > max_recv_sge M"
+ *   post_recv_rq_full    max_recv_wr + 1 receives: "receive queue full" (ENOMEM)
+ *   post_success_silent  a good post adds no line
  * With rdma-core's libibverbs (CASE_LIBS=stock) only the return values are checked: it logs nothing of this.
+ * `verbs_explain post` runs the data-path checks alone (60-siw runs them over Soft-iWARP with our libraries only:
+ * rdma-core's siw provider returns negative errnos from its post calls).
  */
 #include "testutil.h"
 
@@ -242,7 +254,195 @@ static void create_checks(void)
 	tu_ep_close(&e);
 }
 
-int main(void)
+/* The data-path explanations, on a connected RC pair. */
+static void post_checks(void)
+{
+	struct tu_ep a, b;
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr qi;
+	struct ibv_send_wr sw[2], *bad_s, *many;
+	struct ibv_recv_wr rw, *bad_r, *rmany;
+	struct ibv_sge sges[16];
+	struct ibv_wc wc[64];
+	char want[128];
+	const char *why;
+	unsigned i, n, inl;
+	int ret, native = tu_native(), iwarp;
+	long at;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	if ((why = tu_ep_open(&a, 0)) || (why = tu_ep_open(&b, 1))) {
+		tu_fail("post-setup", "%s: %s", why, tu_errname(errno));
+		goto out;
+	}
+	/* iWARP QPs connect only through the CM: there the checks run on an unconnected QP in INIT, with the bad WR
+	 * first in its list (the doorbell of a QP not in RTS would answer instead), and without the SQ overfill. */
+	iwarp = a.ctx->device->transport_type == IBV_TRANSPORT_IWARP;
+	if (iwarp) {
+		if ((why = tu_ep_qp(&a, IBV_QPT_RC, NULL, 16)))
+			goto setup_failed;
+		if (tu_qp_init(a.qp, IBV_QPT_RC)) {
+			why = "ibv_modify_qp(INIT)";
+			goto setup_failed;
+		}
+	} else {
+		tu_ep_close(&a);
+		tu_ep_close(&b);
+		if ((why = tu_pair_open(&a, &b, IBV_QPT_RC, 16)))
+			goto setup_failed;
+	}
+	if (ibv_query_qp(a.qp, &qa, IBV_QP_CAP, &qi)) {
+		tu_fail("post-setup", "ibv_query_qp: %s", tu_errname(errno));
+		goto out;
+	}
+	for (i = 0; i < 16; i++)
+		sges[i] = (struct ibv_sge){ .addr = (uintptr_t)a.buf + 64 * i, .length = 64, .lkey = a.mr->lkey };
+
+	/* Two RDMA Writes to b's buffer (no receive needed), the second with one SGE over the limit. */
+	memset(sw, 0, sizeof(sw));
+	for (i = 0; i < 2; i++) {
+		sw[i].wr_id = 0x51 + i;
+		sw[i].opcode = IBV_WR_RDMA_WRITE;
+		sw[i].sg_list = sges;
+		sw[i].num_sge = 1;
+		sw[i].wr.rdma.remote_addr = (uintptr_t)b.buf;
+		sw[i].wr.rdma.rkey = b.mr->rkey;
+	}
+	sw[0].next = &sw[1];
+	sw[0].send_flags = IBV_SEND_SIGNALED;
+	/* siw takes up to 6 SGEs whatever the QP's cap says (rdma-core's too): 16 is over any limit there. */
+	n = iwarp ? 16 : qa.cap.max_send_sge + 1;
+	sw[1].num_sge = (int)(n < 16 ? n : 16);
+	at = log_size();
+	ret = ibv_post_send(a.qp, iwarp ? &sw[1] : sw, &bad_s);
+	snprintf(want, sizeof(want), "num_sge %d > max_send_sge ", sw[1].num_sge);
+	if (ret == EINVAL && bad_s != &sw[1])
+		tu_fail("post_send_sge", "bad_wr is %p, not the WR %p", (void *)bad_s, (void *)&sw[1]);
+	else if (n > 16)
+		tu_pass("post_send_sge", "skipped: max_send_sge %u is 16 or more", qa.cap.max_send_sge);
+	else if (native)
+		expect("post_send_sge", ret, EINVAL, at,
+		       (const char *const[]){"ibv_post_send(qpn 0x", iwarp ? "): wr 0 (wr_id 0x52): " : "): wr 1 (wr_id 0x52): ",
+					     want, "(EINVAL)", NULL});
+	else
+		expect("post_send_sge", ret, EINVAL, at, (const char *const[]){"", NULL});
+	if (!iwarp)
+		tu_poll(a.scq, wc, 1, 5000);
+
+	/* Inline data over the limit (siw's is fixed at 80 bytes, whatever the QP asked for). */
+	inl = qa.cap.max_inline_data > 80 ? qa.cap.max_inline_data : 80;
+	memset(sw, 0, sizeof(sw));
+	sges[15] = (struct ibv_sge){ .addr = (uintptr_t)a.buf, .length = inl + 1, .lkey = a.mr->lkey };
+	sw[0].wr_id = 0x53;
+	sw[0].opcode = IBV_WR_RDMA_WRITE;
+	sw[0].sg_list = &sges[15];
+	sw[0].num_sge = 1;
+	sw[0].send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED;
+	sw[0].wr.rdma.remote_addr = (uintptr_t)b.buf;
+	sw[0].wr.rdma.rkey = b.mr->rkey;
+	at = log_size();
+	ret = ibv_post_send(a.qp, sw, &bad_s);
+	snprintf(want, sizeof(want), "IBV_SEND_INLINE with %u bytes > ", inl + 1);
+	expect("post_send_inline", ret, EINVAL, at,
+	       native ? (const char *const[]){"): wr 0 (wr_id 0x53): ", want, "max_inline_data", NULL}
+		      : (const char *const[]){"", NULL});
+
+	if (iwarp)
+		goto receives;
+	/* One list longer than the send queue, on an idle QP: the kernel sees nothing before the doorbell. */
+	n = qa.cap.max_send_wr + 1;
+	many = calloc(n, sizeof(*many));
+	if (!many) {
+		tu_fail("post_send_sq_full", "calloc");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		many[i].wr_id = 0x1000 + i;
+		many[i].opcode = IBV_WR_RDMA_WRITE;
+		many[i].sg_list = sges;
+		many[i].num_sge = 1;
+		many[i].wr.rdma.remote_addr = (uintptr_t)b.buf;
+		many[i].wr.rdma.rkey = b.mr->rkey;
+		many[i].next = i + 1 < n ? &many[i + 1] : NULL;
+	}
+	many[n - 2].send_flags = IBV_SEND_SIGNALED;
+	at = log_size();
+	ret = ibv_post_send(a.qp, many, &bad_s);
+	snprintf(want, sizeof(want), "): wr %u (wr_id 0x%x): send queue full", n - 1, 0x1000 + n - 1);
+	if (ret == ENOMEM && bad_s != &many[n - 1])
+		tu_fail("post_send_sq_full", "bad_wr is WR %ld, not the last (%u)", (long)(bad_s - many), n - 1);
+	else
+		expect("post_send_sq_full", ret, ENOMEM, at,
+		       native ? (const char *const[]){want, "(ENOMEM)", NULL} : (const char *const[]){"", NULL});
+	tu_poll(a.scq, wc, 1, 5000);
+	free(many);
+
+receives:
+	/* Receives: too many SGEs, then a receive queue overfilled. */
+	memset(&rw, 0, sizeof(rw));
+	rw.wr_id = 0x61;
+	rw.sg_list = sges;
+	n = iwarp ? 16 : qa.cap.max_recv_sge + 1;
+	rw.num_sge = (int)(n < 16 ? n : 16);
+	at = log_size();
+	ret = ibv_post_recv(a.qp, &rw, &bad_r);
+	snprintf(want, sizeof(want), "): wr 0 (wr_id 0x61): num_sge %d > max_recv_sge ", rw.num_sge);
+	if (n > 16)
+		tu_pass("post_recv_sge", "skipped: max_recv_sge %u is 16 or more", qa.cap.max_recv_sge);
+	else
+		expect("post_recv_sge", ret, EINVAL, at,
+		       native ? (const char *const[]){"ibv_post_recv(qpn 0x", want, NULL} : (const char *const[]){"", NULL});
+
+	n = qa.cap.max_recv_wr + 1;
+	rmany = calloc(n, sizeof(*rmany));
+	if (!rmany) {
+		tu_fail("post_recv_rq_full", "calloc");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		rmany[i].wr_id = 0x2000 + i;
+		rmany[i].sg_list = sges;
+		rmany[i].num_sge = 1;
+		rmany[i].next = i + 1 < n ? &rmany[i + 1] : NULL;
+	}
+	at = log_size();
+	ret = ibv_post_recv(a.qp, rmany, &bad_r);
+	snprintf(want, sizeof(want), "): wr %u (wr_id 0x%x): receive queue full", n - 1, 0x2000 + n - 1);
+	if (ret == ENOMEM && bad_r != &rmany[n - 1])
+		tu_fail("post_recv_rq_full", "bad_wr is WR %ld, not the last (%u)", (long)(bad_r - rmany), n - 1);
+	else
+		expect("post_recv_rq_full", ret, ENOMEM, at,
+		       native ? (const char *const[]){want, "(ENOMEM)", NULL} : (const char *const[]){"", NULL});
+	free(rmany);
+	if (iwarp)
+		goto out;
+
+	/* A good post says nothing. */
+	memset(sw, 0, sizeof(sw));
+	sw[0].wr_id = 0x54;
+	sw[0].opcode = IBV_WR_RDMA_WRITE;
+	sw[0].sg_list = sges;
+	sw[0].num_sge = 1;
+	sw[0].send_flags = IBV_SEND_SIGNALED;
+	sw[0].wr.rdma.remote_addr = (uintptr_t)b.buf;
+	sw[0].wr.rdma.rkey = b.mr->rkey;
+	at = log_size();
+	ret = ibv_post_send(a.qp, sw, &bad_s);
+	n = tu_poll(a.scq, wc, 1, 5000);
+	CHECK("post_success_silent", ret == 0 && n == 1 && wc[0].status == IBV_WC_SUCCESS && log_size() == at,
+	      "post %s, %u completions, log grew by %ld bytes: %.200s", tu_errname(ret), n, log_size() - at,
+	      log_since(at));
+out:
+	tu_ep_close(&a);
+	tu_ep_close(&b);
+	return;
+setup_failed:
+	tu_fail("post-setup", "%s: %s", why, tu_errname(errno));
+	goto out;
+}
+
+int main(int argc, char **argv)
 {
 	/* Before the library's first call: it reads the variables when it starts logging. */
 	snprintf(log_path, sizeof(log_path), "/tmp/verbs_explain.%d.log", (int)getpid());
@@ -250,8 +450,13 @@ int main(void)
 	setenv("VERBS_LOG_LEVEL", "2", 1);
 	setenv("VERBS_LOG_FILE", log_path, 1);
 	tu_init();
-	modify_checks();
-	create_checks();
+	if (argc > 1 && !strcmp(argv[1], "post")) {
+		post_checks();
+	} else {
+		modify_checks();
+		create_checks();
+		post_checks();
+	}
 	unlink(log_path);
 	return tu_finish("verbs_explain");
 }

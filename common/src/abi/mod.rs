@@ -9,12 +9,12 @@
 //! `enum ibv_x`), but the library reads them only through [`crate::ffi::enum_raw`] and validates the number.
 
 pub mod ib;
+pub mod ib_user_ioctl_verbs;
 pub mod marshall;
 pub mod opcode;
+pub mod rdma_cma;
 pub mod rsocket;
-pub mod ib_user_ioctl_verbs;
+pub mod sa;
 pub mod tm_types;
 pub mod verbs;
 pub mod verbs_api;
-pub mod rdma_cma;
-pub mod sa;

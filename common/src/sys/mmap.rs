@@ -46,10 +46,7 @@ impl Mmap {
         if p == libc::MAP_FAILED {
             return Err(Errno::last());
         }
-        Ok(Mmap {
-            ptr: NonNull::new(p.cast::<u8>()).ok_or(Errno::EIO)?,
-            len,
-        })
+        Ok(Mmap { ptr: NonNull::new(p.cast::<u8>()).ok_or(Errno::EIO)?, len })
     }
 
     /// The first byte of the mapping.
@@ -107,18 +104,8 @@ mod tests {
 
     fn tempfile() -> std::fs::File {
         let dir = std::env::temp_dir();
-        let path = dir.join(format!(
-            "rdma-common-mmap-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let f = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .unwrap();
+        let path = dir.join(format!("rdma-common-mmap-{}-{:?}", std::process::id(), std::thread::current().id()));
+        let f = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         f
     }

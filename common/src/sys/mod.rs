@@ -141,13 +141,7 @@ mod tests {
         // SAFETY: no address embedded; writing to a pipe's read end fails with EBADF.
         assert_eq!(unsafe { write_cmd(r.as_fd(), b"x") }, Err(Errno::EBADF));
         // SAFETY: RDMA_VERBS_IOCTL on a pipe is refused before the argument is looked at.
-        let e = unsafe {
-            ioctl(
-                r.as_fd(),
-                crate::uapi::rdma_user_ioctl_cmds::RDMA_VERBS_IOCTL,
-                std::ptr::null_mut(),
-            )
-        };
+        let e = unsafe { ioctl(r.as_fd(), crate::uapi::rdma_user_ioctl_cmds::RDMA_VERBS_IOCTL, std::ptr::null_mut()) };
         assert_eq!(e, Err(Errno(libc::ENOTTY)));
         // SAFETY: a negative number is rejected before any ownership is taken.
         assert_eq!(unsafe { adopt_fd(-1) }.unwrap_err(), Errno::EIO);

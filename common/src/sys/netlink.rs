@@ -69,14 +69,8 @@ impl NetlinkSocket {
     /// Errors: the `recv(2)` errno; `EMSGSIZE` if the datagram did not fit in `buf` (it is then lost).
     pub fn recv(&self, buf: &mut [u8]) -> Result<usize> {
         // SAFETY: `buf` is valid for writes of its length. MSG_TRUNC makes recv report the datagram's real length.
-        let n = unsafe {
-            libc::recv(
-                self.fd.as_raw_fd(),
-                buf.as_mut_ptr().cast::<c_void>(),
-                buf.len(),
-                libc::MSG_TRUNC,
-            )
-        };
+        let n =
+            unsafe { libc::recv(self.fd.as_raw_fd(), buf.as_mut_ptr().cast::<c_void>(), buf.len(), libc::MSG_TRUNC) };
         if n < 0 {
             return Err(Errno::last());
         }

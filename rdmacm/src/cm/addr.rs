@@ -182,5 +182,4 @@ mod tests {
             assert_eq!(std::slice::from_raw_parts(s, 4), &[0xaa, 0xaa, 0x1d, 0x2f]);
         }
     }
-
 }

@@ -58,7 +58,10 @@ pub unsafe extern "C" fn rdma_destroy_event_channel(channel: *mut rdma_event_cha
 /// private data stays valid until then. Returns 0, or -1 with `errno` (`EINVAL` for a NULL channel or NULL
 /// `event`, `EBADF` for a destroyed or unknown channel (rdma-core's `read` on its fd), `EINTR`, the kernel's).
 #[unsafe(no_mangle)]
-pub unsafe extern "C-unwind" fn rdma_get_cm_event(channel: *mut rdma_event_channel, event: *mut *mut rdma_cm_event) -> c_int {
+pub unsafe extern "C-unwind" fn rdma_get_cm_event(
+    channel: *mut rdma_event_channel,
+    event: *mut *mut rdma_cm_event,
+) -> c_int {
     const NAME: &str = "rdma_get_cm_event";
     let fd = ffi::boundary(NAME, || -> Result<RawFd> {
         state::init()?;
@@ -383,6 +386,12 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
         }
         _ => copy_param(&e, &id, resp),
     }
+    if status != 0
+        || matches!(kind_of(e.c()), k if k == RDMA_CM_EVENT_ADDR_ERROR as u32 || k == RDMA_CM_EVENT_ROUTE_ERROR as u32 || k == RDMA_CM_EVENT_CONNECT_ERROR as u32)
+    {
+        // SAFETY: the event was just built for `id` and is not handed out yet.
+        unsafe { super::explain::failed_event(&id, e.c()) };
+    }
     Some(e)
 }
 
@@ -475,12 +484,10 @@ pub(crate) fn sync_entry(name: &'static str, body: impl FnOnce() -> Result<c_int
     let r = ffi::boundary(name, body);
     DEFER_WAIT.set(false);
     match (r, DEFERRED.take()) {
-        (Ok(_), Some((fd, id_c))) => {
-            next_event_cancellable(name, fd, || Ok(state::lookup_id(id_c)?.channel()))
-                .and_then(|ev| ffi::boundary(name, || complete_with(&state::lookup_id(id_c)?, ev)))
-                .map(|()| 0)
-                .or_minus_one_errno()
-        }
+        (Ok(_), Some((fd, id_c))) => next_event_cancellable(name, fd, || Ok(state::lookup_id(id_c)?.channel()))
+            .and_then(|ev| ffi::boundary(name, || complete_with(&state::lookup_id(id_c)?, ev)))
+            .map(|()| 0)
+            .or_minus_one_errno(),
         (r, _) => r.or_minus_one_errno(),
     }
 }

@@ -45,4 +45,3 @@ pub(crate) fn id_of(e: *mut rdma_cm_event) -> *mut rdma_cm_id {
     // SAFETY: `e` is a live event of ours.
     unsafe { addr_of!((*e).id).read() }
 }
-

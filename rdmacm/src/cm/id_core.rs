@@ -74,4 +74,3 @@ pub(crate) fn migrate(id: &Arc<CmId>, chan: Option<Arc<Channel>>) -> Result<()> 
     id.wait_events(n);
     Ok(())
 }
-

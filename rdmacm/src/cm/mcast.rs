@@ -23,7 +23,11 @@ use std::sync::Arc;
 /// `param.ud.private_data` is `context`; at that event the id's QP (if any) is attached to the group. Returns 0, or
 /// -1 with `errno` (`EINVAL` for a bad id or address, the kernel's `ENODEV`, ...).
 #[unsafe(no_mangle)]
-pub unsafe extern "C-unwind" fn rdma_join_multicast(id: *mut rdma_cm_id, addr: *mut sockaddr, context: *mut c_void) -> c_int {
+pub unsafe extern "C-unwind" fn rdma_join_multicast(
+    id: *mut rdma_cm_id,
+    addr: *mut sockaddr,
+    context: *mut c_void,
+) -> c_int {
     sync_entry("rdma_join_multicast", || -> Result<c_int> {
         let id = state::lookup_id(id)?;
         // SAFETY: a non-NULL address is readable for its family's size (the C contract).

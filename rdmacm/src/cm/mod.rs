@@ -18,7 +18,8 @@
 //! id), and the QP state changes the CM makes in [`qp`]. The imports between these files form a DAG, from the entry
 //! families down to `handout` (`tools/import-cycles.py` checks it):
 //! `ece -> conn -> {id, event, qp, query, handout}`, `id -> {addr, event, qp, id_core, handout}`,
-//! `addr, mcast -> event -> {qp, query, id_core, handout}`, `id_core -> handout`, `addrinfo -> addr`.
+//! `addr, mcast -> event -> {qp, query, id_core, explain, handout}`, `explain -> handout`, `id_core -> handout`,
+//! `addrinfo -> addr`. [`explain`] writes the warning that says why a failure event happened.
 //!
 //! Convention of the family (rdma-core's): functions returning `int` give `0` (or a value) on success and `-1` with
 //! `errno` on failure ([`rdma_common::ffi::CResult::or_minus_one_errno`]); pointer-returning functions give NULL
@@ -34,6 +35,7 @@ pub mod conn;
 pub mod device;
 pub mod ece;
 pub mod event;
+pub(crate) mod explain;
 pub mod handout;
 pub mod id;
 pub mod id_core;

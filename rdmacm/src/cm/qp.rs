@@ -607,7 +607,6 @@ pub(crate) fn process_conn_resp_ece(id: &CmId, vendor_id: u32, attr_mod: u32) ->
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,8 +3,8 @@
 //! (`event.rs`) and the address calls (`addr.rs`) both use them; they use nothing of `cm` but the id.
 #![allow(unsafe_code)] // writes into the id's C struct (`id->route`)
 use crate::kernel;
-use crate::verbs::path_rec_from_kern;
 use crate::state::{self, CmId};
+use crate::verbs::path_rec_from_kern;
 use rdma_common::abi::rdma_cma::rdma_cm_id;
 use rdma_common::abi::sa::{ibv_path_data, ibv_path_record, ibv_sa_path_rec};
 use rdma_common::abi::verbs::ibv_gid;
@@ -183,5 +183,4 @@ mod tests {
         assert_eq!((r.mtu_selector, r.mtu, r.rate_selector, r.rate), (2, 3, 2, 7));
         assert_eq!((r.packet_life_time_selector, r.packet_life_time, r.preference), (2, 18, 0x13));
     }
-
 }

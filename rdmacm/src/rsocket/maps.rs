@@ -44,4 +44,3 @@ impl Iomaps {
         self.queue.clear();
     }
 }
-

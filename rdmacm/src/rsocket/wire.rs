@@ -195,7 +195,6 @@ pub(super) fn scale_to_value(value: i32, bits: u32) -> i32 {
     }
 }
 
-
 /// The size of the next transfer of a send of which `left` bytes remain, as rdma-core sizes them so that small
 /// sends go out at once and large ones overlap: `olen` (starting at `OLAP_START_SIZE`) while it is below `left`,
 /// doubling after each use up to `MAX_TRANSFER`; then the rest.

@@ -36,7 +36,6 @@
 //! acknowledged.
 #![allow(unsafe_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
-use std::sync::atomic::AtomicBool;
 use super::context_driver_id;
 use crate::kernel::{self, CmdFd, Uverbs};
 use crate::object::{self, Context};
@@ -52,9 +51,9 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::mem::{offset_of, size_of};
 use std::ptr::{self, addr_of, addr_of_mut};
 use std::slice;
+use std::sync::atomic::AtomicBool;
 
 pub use super::abi::*;
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Plumbing
@@ -314,8 +313,7 @@ const _: () = assert!(std::mem::size_of::<AtomicBool>() == 1 && std::mem::align_
 /// Whether a failed destroy that reports `EIO` (a disassociated device) counts as done: rdma-core's
 /// `verbs_allow_disassociate_destroy`, which providers set, or `RDMAV_ALLOW_DISASSOC_DESTROY`.
 fn allow_disassociate_destroy() -> bool {
-    verbs_allow_disassociate_destroy.load(std::sync::atomic::Ordering::Relaxed)
-        || !pcmd::is_destroy_err(Errno::EIO)
+    verbs_allow_disassociate_destroy.load(std::sync::atomic::Ordering::Relaxed) || !pcmd::is_destroy_err(Errno::EIO)
 }
 
 /// rdma-core's `verbs_is_destroy_err`: `Ok(Some(v))` done, `Ok(None)` an `EIO` forgiven (the caller returns 0 at
@@ -1573,12 +1571,15 @@ pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
             let u = fd_of((*cq).context)?;
             if let Some(r) = destroyed(kernel::cq::destroy_cq(&u, (*cq).handle))? {
                 wait(addr_of_mut!((*cq).mutex), addr_of_mut!((*cq).cond), || {
-                    object::all_acked("ibv_destroy_cq (completion events)", (*cq).comp_events_completed, r.comp_events_reported)
-                        && object::all_acked(
-                            "ibv_destroy_cq (async events)",
-                            (*cq).async_events_completed,
-                            r.async_events_reported,
-                        )
+                    object::all_acked(
+                        "ibv_destroy_cq (completion events)",
+                        (*cq).comp_events_completed,
+                        r.comp_events_reported,
+                    ) && object::all_acked(
+                        "ibv_destroy_cq (async events)",
+                        (*cq).async_events_completed,
+                        r.async_events_reported,
+                    )
                 });
             }
         }
@@ -1863,7 +1864,9 @@ pub unsafe extern "C" fn ibv_cmd_destroy_srq(srq: *mut ibv_srq) -> c_int {
         unsafe {
             let u = fd_of((*srq).context)?;
             if let Some(reported) = destroyed(kernel::srq::destroy_srq(&u, (*srq).handle))? {
-                wait(addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond), || object::all_acked("ibv_destroy_srq (async events)", (*srq).events_completed, reported));
+                wait(addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond), || {
+                    object::all_acked("ibv_destroy_srq (async events)", (*srq).events_completed, reported)
+                });
             }
         }
         Ok(())
@@ -2476,7 +2479,9 @@ pub unsafe extern "C" fn ibv_cmd_destroy_qp(qp: *mut ibv_qp) -> c_int {
         unsafe {
             let u = fd_of((*qp).context)?;
             if let Some(reported) = destroyed(kernel::qp::destroy_qp(&u, (*qp).handle))? {
-                wait(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond), || object::all_acked("ibv_destroy_qp (async events)", (*qp).events_completed, reported));
+                wait(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond), || {
+                    object::all_acked("ibv_destroy_qp (async events)", (*qp).events_completed, reported)
+                });
             }
         }
         Ok(())
@@ -3264,7 +3269,9 @@ pub unsafe extern "C" fn ibv_cmd_destroy_wq(wq: *mut ibv_wq) -> c_int {
             let r = kernel::write_ex_raw(&u, IB_USER_VERBS_EX_CMD_DESTROY_WQ, req.as_bytes(), &[], Some((&mut out, n)));
             if destroyed(r)?.is_some() {
                 let reported = ib_uverbs_ex_destroy_wq_resp::from_bytes(&out).events_reported;
-                wait(addr_of_mut!((*wq).mutex), addr_of_mut!((*wq).cond), || object::all_acked("ibv_destroy_wq (async events)", (*wq).events_completed, reported));
+                wait(addr_of_mut!((*wq).mutex), addr_of_mut!((*wq).cond), || {
+                    object::all_acked("ibv_destroy_wq (async events)", (*wq).events_completed, reported)
+                });
             }
         }
         Ok(())

@@ -217,7 +217,8 @@ unsafe fn match_device(ops: &verbs_device_ops, sd: *mut verbs_sysfs_dev) -> bool
         if !ops.match_table.is_null() {
             let mut m = match_driver_id(ops, &*sd);
             if m.is_null() {
-                let name = CString::new(format!("rdma_device:N{}", cstr((*sd).ibdev_name.as_ptr()))).unwrap_or_default();
+                let name =
+                    CString::new(format!("rdma_device:N{}", cstr((*sd).ibdev_name.as_ptr()))).unwrap_or_default();
                 m = find_ent(ops, |e| match_modalias(e, &name));
             }
             if m.is_null() {
@@ -304,8 +305,11 @@ pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
     let sd = sysfs_dev(info);
     // SAFETY: registered ops are static; `sd` is ours.
     unsafe {
-        let by_id: Vec<usize> =
-            drivers.iter().copied().filter(|&o| !match_driver_id(&*(o as *const verbs_device_ops), &*sd).is_null()).collect();
+        let by_id: Vec<usize> = drivers
+            .iter()
+            .copied()
+            .filter(|&o| !match_driver_id(&*(o as *const verbs_device_ops), &*sd).is_null())
+            .collect();
         for o in by_id.into_iter().chain(drivers.iter().copied()) {
             let ops = &*(o as *const verbs_device_ops);
             if !match_device(ops, sd) {
@@ -474,7 +478,9 @@ impl Provider for Plugin {
         // SAFETY: a live context of this provider.
         let Ok(ctx) = (unsafe { ctx_of(c) }) else { return };
         // SAFETY: the member's prototype.
-        if let Some(f) = unsafe { op::<unsafe extern "C" fn(*mut ibv_context, *mut ibv_async_event)>(ops_of(ctx).async_event) } {
+        if let Some(f) =
+            unsafe { op::<unsafe extern "C" fn(*mut ibv_context, *mut ibv_async_event)>(ops_of(ctx).async_event) }
+        {
             // SAFETY: the plug-in's op on the event just read.
             unsafe { f(c, event) };
         }
@@ -495,7 +501,11 @@ impl Provider for Plugin {
         Some(unsafe { &raw mut (*self.vdev).device })
     }
 
-    unsafe fn open_context_obj(&self, dev: &'static Device, private_data: *mut c_void) -> Option<Result<*mut ibv_context>> {
+    unsafe fn open_context_obj(
+        &self,
+        dev: &'static Device,
+        private_data: *mut c_void,
+    ) -> Option<Result<*mut ibv_context>> {
         Some((|| {
             let fd = crate::kernel::open_uverbs(&dev.info.uverbs_dev_path)?.into_raw_fd();
             let alloc = self.ops.alloc_context.ok_or(Errno::EOPNOTSUPP)?;
@@ -726,7 +736,12 @@ impl Provider for Plugin {
         int_ret(unsafe { f(mw) })
     }
 
-    unsafe fn create_cq_obj(&self, ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: bool) -> Result<*mut ibv_cq_ex> {
+    unsafe fn create_cq_obj(
+        &self,
+        ctx: &Context,
+        attr: *mut ibv_cq_init_attr_ex,
+        extended: bool,
+    ) -> Result<*mut ibv_cq_ex> {
         Errno(0).set();
         // SAFETY: the caller's attributes; the plug-in's ops.
         let cq: *mut ibv_cq_ex = unsafe {
@@ -760,7 +775,12 @@ impl Provider for Plugin {
         Ok(())
     }
 
-    unsafe fn create_qp_obj(&self, ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: bool) -> Result<*mut ibv_qp> {
+    unsafe fn create_qp_obj(
+        &self,
+        ctx: &Context,
+        attr: *mut ibv_qp_init_attr_ex,
+        extended: bool,
+    ) -> Result<*mut ibv_qp> {
         Errno(0).set();
         // SAFETY: the caller's attributes; the plug-in's ops.
         let qp = unsafe {
@@ -801,7 +821,12 @@ impl Provider for Plugin {
         int_ret(unsafe { f(qp) })
     }
 
-    unsafe fn create_srq_obj(&self, ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: bool) -> Result<*mut ibv_srq> {
+    unsafe fn create_srq_obj(
+        &self,
+        ctx: &Context,
+        attr: *mut ibv_srq_init_attr_ex,
+        extended: bool,
+    ) -> Result<*mut ibv_srq> {
         Errno(0).set();
         // SAFETY: the caller's attributes; the plug-in's ops.
         unsafe {
@@ -973,17 +998,84 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
                 }
             };
         }
-        rec!(advise_mr, alloc_dm, alloc_mw, alloc_null_mr, alloc_parent_domain, alloc_pd, alloc_td, async_event,
-            attach_counters_point_flow, attach_mcast, bind_mw, close_xrcd, cq_event, create_ah, create_counters,
-            create_cq, create_cq_ex, create_flow, create_flow_action_esp, create_qp, create_qp_ex,
-            create_rwq_ind_table, create_srq, create_srq_ex, create_wq, dealloc_mw, dealloc_pd, dealloc_td, dereg_mr,
-            destroy_ah, destroy_counters, destroy_cq, destroy_flow, destroy_flow_action, destroy_qp,
-            destroy_rwq_ind_table, destroy_srq, destroy_wq, detach_mcast, free_context, free_dm, get_srq_num,
-            import_dm, import_mr, import_pd, modify_cq, modify_flow_action_esp, modify_qp, modify_qp_rate_limit,
-            modify_srq, modify_wq, open_qp, open_xrcd, poll_cq, post_recv, post_send, post_srq_ops, post_srq_recv,
-            query_device_ex, query_ece, query_port, query_qp, query_qp_data_in_order, query_rt_values, query_srq,
-            read_counters, reg_dm_mr, reg_dmabuf_mr, reg_mr, req_notify_cq, rereg_mr, resize_cq, set_ece,
-            unimport_dm, unimport_mr, unimport_pd);
+        rec!(
+            advise_mr,
+            alloc_dm,
+            alloc_mw,
+            alloc_null_mr,
+            alloc_parent_domain,
+            alloc_pd,
+            alloc_td,
+            async_event,
+            attach_counters_point_flow,
+            attach_mcast,
+            bind_mw,
+            close_xrcd,
+            cq_event,
+            create_ah,
+            create_counters,
+            create_cq,
+            create_cq_ex,
+            create_flow,
+            create_flow_action_esp,
+            create_qp,
+            create_qp_ex,
+            create_rwq_ind_table,
+            create_srq,
+            create_srq_ex,
+            create_wq,
+            dealloc_mw,
+            dealloc_pd,
+            dealloc_td,
+            dereg_mr,
+            destroy_ah,
+            destroy_counters,
+            destroy_cq,
+            destroy_flow,
+            destroy_flow_action,
+            destroy_qp,
+            destroy_rwq_ind_table,
+            destroy_srq,
+            destroy_wq,
+            detach_mcast,
+            free_context,
+            free_dm,
+            get_srq_num,
+            import_dm,
+            import_mr,
+            import_pd,
+            modify_cq,
+            modify_flow_action_esp,
+            modify_qp,
+            modify_qp_rate_limit,
+            modify_srq,
+            modify_wq,
+            open_qp,
+            open_xrcd,
+            poll_cq,
+            post_recv,
+            post_send,
+            post_srq_ops,
+            post_srq_recv,
+            query_device_ex,
+            query_ece,
+            query_port,
+            query_qp,
+            query_qp_data_in_order,
+            query_rt_values,
+            query_srq,
+            read_counters,
+            reg_dm_mr,
+            reg_dmabuf_mr,
+            reg_mr,
+            req_notify_cq,
+            rereg_mr,
+            resize_cq,
+            set_ece,
+            unimport_dm,
+            unimport_mr,
+            unimport_pd
+        );
         pubop!(cx.bind_mw, bind_mw);
         pubop!(cx.poll_cq, poll_cq);
         pubop!(cx.post_recv, post_recv);

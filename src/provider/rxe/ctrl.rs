@@ -230,12 +230,7 @@ impl<H: ProviderHost> Provider for Rxe<H> {
 
     /// rdma-core's `rxe_modify_srq`: MODIFY_SRQ with `rxe_modify_srq_cmd.mmap_info_addr` pointing at an `mminfo`
     /// the kernel fills; a resize (`IBV_SRQ_MAX_WR`) then re-maps the ring, holding the SRQ lock throughout.
-    unsafe fn modify_srq(
-        &self,
-        srq: *mut ibv_srq,
-        attr: *mut ibv_srq_attr,
-        attr_mask: c_int,
-    ) -> Result<()> {
+    unsafe fn modify_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr, attr_mask: c_int) -> Result<()> {
         // SAFETY: Provider contract: a live SRQ of this provider.
         let st = unsafe { H::srq(srq) }.ok_or(Errno::EIO)?;
         // SAFETY: Provider contract. The kernel writes the mminfo through the exposed address while the command

@@ -26,8 +26,8 @@ pub mod queue;
 
 use self::abi::{rxe_av, rxe_recv_wqe, rxe_send_wqe, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
 use self::queue::RxeQueue;
-use super::verbs::*;
 use super::spin::SpinLock;
+use super::verbs::*;
 use rdma_common::{errno::Result, Errno};
 use std::ffi::c_int;
 use std::mem::size_of;
@@ -206,7 +206,15 @@ impl RxeQp {
             Some(q) => Some(SpinLock::new(Rq::new(q, caps.max_recv_sge)?)),
         };
         Ok(RxeQp {
-            sq: SpinLock::new(Sq { queue: sq, max_sge, max_inline, ssn: 0, batch_start: start, cur_index: start, err: 0 }),
+            sq: SpinLock::new(Sq {
+                queue: sq,
+                max_sge,
+                max_inline,
+                ssn: 0,
+                batch_start: start,
+                cur_index: start,
+                err: 0,
+            }),
             rq,
             qp_type,
             batch_owner: AtomicUsize::new(0),

@@ -21,6 +21,7 @@
 use super::abi::{self, rxe_recv_wqe, rxe_send_wqe, FlushWr, FromBytes, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
 use super::queue::Producer;
 use super::{Rq, RxeHost, RxeQp, Sq};
+use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
 use rdma_common::{errno::Result, ffi, Errno};
 use std::ffi::{c_int, c_uint, c_void};
@@ -388,6 +389,13 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
                     // SAFETY: checked non-NULL above.
                     unsafe { *bad_wr = wr };
                     rc = e.0;
+                    let (qp_type, max_sge, max_inline) = (c.qp_type, c.max_sge, c.max_inline);
+                    // SAFETY: live QP; the list up to `wr` was just read.
+                    unsafe {
+                        explain::wr_refused("ibv_post_send", Queue::Qp(ibqp), wr_list, wr, e, |w| {
+                            send_why(w, e, qp_type, max_sge, max_inline)
+                        })
+                    };
                     break;
                 }
                 // SAFETY: as above.
@@ -398,11 +406,68 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
         };
         // SAFETY: caller's contract.
         Ok(match unsafe { H::post_send_doorbell(ibqp) } {
-            Err(e) => e.0,
+            Err(e) => {
+                // SAFETY: live QP.
+                unsafe { explain::doorbell_refused(ibqp, e, "the QP is not ready to send (below RTS, or in ERROR)") };
+                e.0
+            }
             Ok(()) => rc,
         })
     })
     .unwrap_or_else(|e| e.0)
+}
+
+/// Why [`post_one_send`] refused `wr` with `e`: its checks again, in its order, in words (cold: the failure path
+/// only).
+#[cold]
+fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: u32) -> String {
+    if let Some(p) = explain::sge_problem(wr.num_sge, wr.sg_list.is_null(), max_sge, "max_send_sge") {
+        return p;
+    }
+    // SAFETY: opcode is a 4-byte C enum written by the application.
+    let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
+    let name = explain::send_opcode_name(opcode);
+    // SAFETY: the SGE list passed the checks above: `num_sge` readable entries.
+    let length = unsafe { explain::sge_bytes(wr.sg_list, wr.num_sge) };
+    if wr.send_flags & IBV_SEND_INLINE != 0 && length > u64::from(max_inline) {
+        return format!("IBV_SEND_INLINE with {length} bytes > max_inline_data {max_inline}");
+    }
+    if opcode > ibv_wr_opcode::IBV_WR_DRIVER1 as u32 && opcode != WR_ATOMIC_WRITE {
+        return format!("{name} is not an enum ibv_wr_opcode value");
+    }
+    if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
+        let atomic = abi::send_wr_atomic(wr);
+        if length < 8 {
+            return format!("{name} with {length} bytes of local buffer (needs 8)");
+        }
+        if atomic.remote_addr & 7 != 0 {
+            return format!("{name} remote_addr {:#x} is not 8-byte aligned", atomic.remote_addr);
+        }
+    }
+    if opcode == WR_BIND_MW {
+        if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
+            return format!("{name} carries data, SGEs or immediate data");
+        }
+        if qp_type != QPT_RC && qp_type != QPT_UC {
+            return format!("{name} on a QP that is neither RC nor UC");
+        }
+        if abi::send_wr_bind_mw(wr).mw.is_null() {
+            return format!("{name} with a NULL bind_mw.mw");
+        }
+        return format!("{name} unbinding (NULL bind_info.mr) with a non-zero length");
+    }
+    if e == Errno::ENOMEM {
+        return "send queue full: every slot holds a WR not completed yet (poll the send CQ, or create the QP with a \
+                larger cap.max_send_wr)"
+            .into();
+    }
+    if qp_type == QPT_UD {
+        if abi::send_wr_ud(wr).ah.is_null() {
+            return "UD send without an address handle (wr.ud.ah is NULL)".into();
+        }
+        return "wr.ud.ah is not an address handle of this device".into();
+    }
+    format!("{name} refused")
 }
 
 /// `ibv_bind_mw(3)` for rxe (`ibv_context.ops.bind_mw`; the `ibv_bind_mw` inline has already checked the MW
@@ -489,6 +554,17 @@ unsafe fn post_one_recv(p: Producer<'_>, prod: u32, max_sge: u32, wr: &ibv_recv_
     Ok(())
 }
 
+/// Why [`post_one_recv`] refused `wr` with `e` (cold: the failure path only).
+#[cold]
+fn recv_why(wr: &ibv_recv_wr, e: Errno, max_sge: u32) -> String {
+    if e == Errno::ENOMEM {
+        return "receive queue full: every slot holds a receive not consumed yet (poll the receive CQ, or create the \
+                queue with a larger max_recv_wr)"
+            .into();
+    }
+    explain::sge_problem(wr.num_sge, wr.sg_list.is_null(), max_sge, "max_recv_sge").unwrap_or_else(|| "refused".into())
+}
+
 /// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR (`EINVAL` for every WR of a queue
 /// lost in a failed SRQ resize).
 ///
@@ -496,15 +572,24 @@ unsafe fn post_one_recv(p: Producer<'_>, prod: u32, max_sge: u32, wr: &ibv_recv_
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
+    call: &str,
+    queue: Queue,
     rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
+    let head = wr;
     let rq = rq.lock();
     let Some(q) = rq.queue.as_ref() else {
         if !wr.is_null() {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
+            // SAFETY: live queue, readable WR.
+            unsafe {
+                explain::wr_refused(call, queue, head, wr, Errno::EINVAL, |_| {
+                    "the SRQ lost its ring in a failed resize".into()
+                })
+            };
             return Errno::EINVAL.0;
         }
         return 0;
@@ -517,6 +602,9 @@ unsafe fn post_recv_list(
         if let Err(e) = unsafe { post_one_recv(p, prod, rq.max_sge, &*wr) } {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
+            let max_sge = rq.max_sge;
+            // SAFETY: live queue; the list up to `wr` was just read.
+            unsafe { explain::wr_refused(call, queue, head, wr, e, |w| recv_why(w, e, max_sge)) };
             return e.0;
         }
         prod = p.next(prod);
@@ -551,14 +639,28 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
     ffi::datapath_boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
         let qp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
-        let Some(rq) = &qp.rq else { return Ok(Errno::EINVAL.0) };
+        let Some(rq) = &qp.rq else {
+            // SAFETY: live QP, readable WR.
+            unsafe {
+                explain::wr_refused("ibv_post_recv", Queue::Qp(ibqp), wr_list, wr_list, Errno::EINVAL, |_| {
+                    "the QP receives through its SRQ: post with ibv_post_srq_recv".into()
+                })
+            };
+            return Ok(Errno::EINVAL.0);
+        };
         // The object layer keeps `ibv_qp.state` current on every modify/query, as rdma-core's core does.
         // SAFETY: live QP; a 4-byte C enum.
         if unsafe { ffi::enum_raw(ptr::addr_of!((*ibqp).state)) } == QPS_RESET {
+            // SAFETY: live QP, readable WR.
+            unsafe {
+                explain::wr_refused("ibv_post_recv", Queue::Qp(ibqp), wr_list, wr_list, Errno::EINVAL, |_| {
+                    "the QP is in RESET (move it to INIT first)".into()
+                })
+            };
             return Ok(Errno::EINVAL.0);
         }
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list(rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list("ibv_post_recv", Queue::Qp(ibqp), rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }
@@ -582,7 +684,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
         // SAFETY: caller's contract.
         let srq = unsafe { H::srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list(&srq.rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list("ibv_post_srq_recv", Queue::Srq(ibsrq), &srq.rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }

@@ -32,9 +32,9 @@
 use super::abi::{mminfo, rxe_queue_buf, QUEUE_DATA_OFFSET};
 use rdma_common::sys::Mmap;
 use rdma_common::{errno::Result, Errno};
+use std::marker::PhantomData;
 use std::mem::offset_of;
 use std::os::fd::BorrowedFd;
-use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -329,7 +329,11 @@ impl<'q> Consumer<'q> {
     /// shared indices would otherwise make the compiler reload it from the queue each time).
     #[inline(always)]
     pub fn slots(self) -> Slots {
-        Slots { data: self.q.geo.data.as_ptr(), elem_size: 1usize << self.q.geo.log2_elem_size, index_mask: self.q.geo.index_mask }
+        Slots {
+            data: self.q.geo.data.as_ptr(),
+            elem_size: 1usize << self.q.geo.log2_elem_size,
+            index_mask: self.q.geo.index_mask,
+        }
     }
 
     /// Slot for index `cons` (to read before [`Consumer::release`]).

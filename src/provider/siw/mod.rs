@@ -32,8 +32,8 @@ use self::abi::{
     siw_uresp_create_cq, siw_uresp_create_qp, siw_uresp_create_srq, RQE_SIZE, SIW_INVAL_UOBJ_KEY, SQE_SIZE,
 };
 use self::queue::{CqQueue, WqeQueue};
-use super::verbs::*;
 use super::spin::SpinLock;
+use super::verbs::*;
 use rdma_common::{errno::Result, Errno};
 use std::os::fd::BorrowedFd;
 

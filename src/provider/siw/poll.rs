@@ -229,11 +229,8 @@ pub unsafe extern "C" fn req_notify_cq<H: SiwHost>(ibcq: *mut ibv_cq, solicited_
     ffi::datapath_boundary("ibv_req_notify_cq", || {
         // SAFETY: caller's contract.
         let cq: &SiwCq = unsafe { H::siw_cq(ibcq) }.ok_or(Errno::EIO)?;
-        let flags = if solicited_only != 0 {
-            SIW_NOTIFY_SOLICITED
-        } else {
-            SIW_NOTIFY_SOLICITED | SIW_NOTIFY_NEXT_COMPLETION
-        };
+        let flags =
+            if solicited_only != 0 { SIW_NOTIFY_SOLICITED } else { SIW_NOTIFY_SOLICITED | SIW_NOTIFY_NEXT_COMPLETION };
         cq.queue.arm(flags);
         Ok(0)
     })

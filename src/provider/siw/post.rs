@@ -33,6 +33,7 @@
 use super::abi::{self, *};
 use super::queue::WqeQueue;
 use super::{Rq, SiwHost, SiwQp, Sq};
+use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
 use rdma_common::{errno::Result, ffi, Errno};
 use std::ffi::{c_int, c_uint};
@@ -205,11 +206,13 @@ unsafe fn write_sqe(slot: *mut u8, wr_id: u64, w: &SendWqe<'_>) {
 /// As `ibv_post_send(3)`; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_send_list(
+    ibqp: *mut ibv_qp,
     sq: &mut Sq,
     sig_all: bool,
     mut wr: *mut ibv_send_wr,
     bad_wr: *mut *mut ibv_send_wr,
 ) -> (c_int, u32) {
+    let head = wr;
     let mut n = 0u32;
     // The ring and the index in registers for the loop; the index is written back at the end.
     let q = sq.queue.writer();
@@ -234,6 +237,8 @@ unsafe fn post_send_list(
                 // SAFETY: caller's contract.
                 unsafe { *bad_wr = wr };
                 rc = e.0;
+                // SAFETY: live QP; the list up to `wr` was just read.
+                unsafe { explain::wr_refused("ibv_post_send", Queue::Qp(ibqp), head, wr, e, |w| send_why(w, e)) };
                 break;
             }
         }
@@ -243,6 +248,44 @@ unsafe fn post_send_list(
     }
     sq.put = put;
     (rc, n)
+}
+
+/// Why [`encode_send_wr`] (or the full ring) refused `wr` with `e`: its checks again, in its order, in words
+/// (cold: the failure path only).
+#[cold]
+fn send_why(wr: &ibv_send_wr, e: Errno) -> String {
+    if e == Errno::ENOMEM {
+        return "send queue full: every slot holds a WR not completed yet (poll the send CQ, or create the QP with a \
+                larger cap.max_send_wr)"
+            .into();
+    }
+    // SAFETY: opcode is a 4-byte C enum written by the application.
+    let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
+    let name = explain::send_opcode_name(opcode);
+    if siw_send_opcode(opcode).is_none() {
+        return format!("{name} is not supported by siw (RDMA_WRITE, SEND, RDMA_READ and SEND_WITH_INV only)");
+    }
+    if let Some(p) = explain::sge_problem(wr.num_sge, wr.sg_list.is_null(), u32::MAX, "max_send_sge") {
+        return p;
+    }
+    if wr.send_flags & IBV_SEND_INLINE != 0 {
+        if opcode != WR_SEND && opcode != WR_RDMA_WRITE {
+            return format!("IBV_SEND_INLINE with {name} (siw inlines SEND and RDMA_WRITE only)");
+        }
+        // SAFETY: the SGE list passed the checks above.
+        let length = unsafe { explain::sge_bytes(wr.sg_list, wr.num_sge) };
+        return format!("IBV_SEND_INLINE with {length} bytes > siw's max_inline_data {SIW_MAX_INLINE}");
+    }
+    if wr.num_sge > SIW_MAX_SGE as i32 {
+        return format!("num_sge {} > max_send_sge {SIW_MAX_SGE}", wr.num_sge);
+    }
+    if opcode == WR_RDMA_READ {
+        if wr.num_sge > 1 {
+            return format!("{name} with {} SGEs (siw reads into one)", wr.num_sge);
+        }
+        return format!("{name} with IBV_SEND_FENCE (siw does not fence reads)");
+    }
+    format!("{name} refused")
 }
 
 /// `ibv_post_send(3)` for siw (`ibv_context.ops.post_send`). Returns 0 or a positive errno; on a WR's failure
@@ -273,7 +316,7 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
         let mut sq = qp.sq.lock();
         let start = sq.put;
         // SAFETY: caller's contract.
-        let (mut rc, n) = unsafe { post_send_list(&mut sq, qp.sq_sig_all, wr_list, bad_wr) };
+        let (mut rc, n) = unsafe { post_send_list(ibqp, &mut sq, qp.sq_sig_all, wr_list, bad_wr) };
         if n == 0 {
             return Ok(rc);
         }
@@ -287,6 +330,14 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
                 Err(e) => {
                     sq.db_owed = true;
                     rc = e.0;
+                    // SAFETY: live QP.
+                    unsafe {
+                        explain::doorbell_refused(
+                            ibqp,
+                            e,
+                            "the QP is not in RTS; the WRs stay queued and go with the next post after it is",
+                        )
+                    };
                 }
             }
         }
@@ -331,16 +382,31 @@ unsafe fn post_one_recv(q: &WqeQueue, put: u32, wr: &ibv_recv_wr) -> Result<()> 
     Ok(())
 }
 
+/// Why [`post_one_recv`] refused `wr` with `e` (cold: the failure path only).
+#[cold]
+fn recv_why(wr: &ibv_recv_wr, e: Errno) -> String {
+    if e == Errno::ENOMEM {
+        return "receive queue full: every slot holds a receive not consumed yet (poll the receive CQ, or create the \
+                queue with a larger max_recv_wr)"
+            .into();
+    }
+    explain::sge_problem(wr.num_sge, wr.sg_list.is_null(), SIW_MAX_SGE, "max_recv_sge")
+        .unwrap_or_else(|| "refused".into())
+}
+
 /// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR.
 ///
 /// # Safety
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
+    call: &str,
+    queue: Queue,
     rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
+    let head = wr;
     let mut rq = rq.lock();
     while !wr.is_null() {
         // SAFETY: caller's contract.
@@ -349,6 +415,8 @@ unsafe fn post_recv_list(
         if let Err(e) = unsafe { post_one_recv(&rq.queue, rq.put, w) } {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
+            // SAFETY: live queue; the list up to `wr` was just read.
+            unsafe { explain::wr_refused(call, queue, head, wr, e, |w| recv_why(w, e)) };
             return e.0;
         }
         rq.put = rq.put.wrapping_add(1);
@@ -381,12 +449,18 @@ pub unsafe extern "C" fn post_recv<H: SiwHost>(
             if !wr_list.is_null() {
                 // SAFETY: checked non-NULL.
                 unsafe { *bad_wr = wr_list };
+                // SAFETY: live QP, readable WR.
+                unsafe {
+                    explain::wr_refused("ibv_post_recv", Queue::Qp(ibqp), wr_list, wr_list, Errno::EINVAL, |_| {
+                        "the QP has no receive queue of its own (it uses an SRQ: post with ibv_post_srq_recv)".into()
+                    })
+                };
                 return Ok(Errno::EINVAL.0);
             }
             return Ok(0);
         };
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list(rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list("ibv_post_recv", Queue::Qp(ibqp), rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }
@@ -410,7 +484,7 @@ pub unsafe extern "C" fn post_srq_recv<H: SiwHost>(
         // SAFETY: caller's contract.
         let srq = unsafe { H::siw_srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list(&srq.rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list("ibv_post_srq_recv", Queue::Srq(ibsrq), &srq.rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }

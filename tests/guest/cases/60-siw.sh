@@ -323,6 +323,21 @@ for prog in cm_basic cm_conn cm_ep cm_cancel cm_ud cm_mcast verbs_device verbs_p
     done
 done
 
+# The data path's explanations over siw (our native provider only: rdma-core's siw provider returns negative errnos
+# from its post calls, and Debian's plug-in logs nothing of this): each refused post names the QP, the WR and siw's
+# limit (tests/c/verbs_explain.c, `post`).
+if [[ $OURS_ != stock ]]; then
+    log="$WORK/siw-c-verbs_explain-post.log"
+    RDMA_TEST_DEV0=siw0 RDMA_TEST_DEV1=siw1 RDMAV_PROVIDER=native timeout 120 "$REPO/tests/out/c/verbs_explain" post \
+        > "$log" 2>&1
+    rc=$?
+    if (( rc == 0 )) && grep -q '^PASS post_send_sge' "$log" && ! grep -q '^FAIL' "$log"; then
+        pass "siw-c-native-verbs_explain-post" "$(grep -c '^PASS ' "$log") checks: $(grep -m1 '^PASS post_send_sge' "$log")"
+    else
+        fail "siw-c-native-verbs_explain-post" "exit $rc" "$log"
+    fi
+fi
+
 siw_teardown
 echo "# 60-siw took $(dur "$case_t0" "$(now)")"
 summary siw

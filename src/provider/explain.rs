@@ -1,41 +1,34 @@
 //! Errors that say why, on the data path: the warning line a provider's `ibv_post_send` / `ibv_post_recv` /
-//! `ibv_post_srq_recv` writes when it refuses a work request, naming the queue, the failing WR (its position in
-//! the list and its `wr_id`) and the rule it broke, in the field's terms, e.g.
+//! `ibv_post_srq_recv` writes when it refuses a work request, naming the queue (for sends), the failing WR's
+//! `wr_id` (also what `*bad_wr` points to) and the rule it broke, in the field's terms, e.g.
 //!
 //! ```text
-//! ibv_post_send(qpn 0x11): wr 3 (wr_id 0x7): num_sge 5 > max_send_sge 4 (EINVAL)
+//! ibv_post_send(qpn 0x11): wr_id 0x7: num_sge 5 > max_send_sge 4 (EINVAL)
 //! ```
 //!
-//! Each provider states its own rules (the closure it passes re-checks the WR in its own order); this module only
-//! finds the WR's position and writes the line. Everything here is `#[cold]` and called only from the branch
-//! that already returns the error, so a post that succeeds pays nothing; with the log below warning level
-//! (`VERBS_LOG_LEVEL` unset) not even the failure formats anything. Return values are never changed.
+//! Each provider states its own rules (the closure it passes re-checks the WR in its own order); this module
+//! writes the line. Everything here is `#[cold]` and called only from the branch that already returns the error,
+//! with values the post loop holds anyway (the WR list's head, or a receive queue's QP, would cost the loop a
+//! register: the bench counts instructions per WR), so a post that succeeds pays nothing; with the log below
+//! warning level (`VERBS_LOG_LEVEL` unset) not even the failure formats anything. Return values never change.
 #![allow(unsafe_code)] // walks the caller's WR list and reads the QP / SRQ header
 
-use rdma_common::abi::verbs::{ibv_qp, ibv_recv_wr, ibv_send_wr, ibv_srq};
+use rdma_common::abi::verbs::{ibv_qp, ibv_recv_wr, ibv_send_wr};
 use rdma_common::Errno;
 
-/// A WR list element: `ibv_send_wr` or `ibv_recv_wr`.
+/// A work request: `ibv_send_wr` or `ibv_recv_wr`.
 pub(crate) trait WorkRequest {
-    /// The next WR of the list (NULL at its end).
-    fn next_wr(&self) -> *const Self;
     /// The caller's `wr_id`.
     fn id(&self) -> u64;
 }
 
 impl WorkRequest for ibv_send_wr {
-    fn next_wr(&self) -> *const Self {
-        self.next
-    }
     fn id(&self) -> u64 {
         self.wr_id
     }
 }
 
 impl WorkRequest for ibv_recv_wr {
-    fn next_wr(&self) -> *const Self {
-        self.next
-    }
     fn id(&self) -> u64 {
         self.wr_id
     }
@@ -46,23 +39,29 @@ impl WorkRequest for ibv_recv_wr {
 pub(crate) enum Queue {
     /// A QP's send or receive queue (named by its QP number).
     Qp(*const ibv_qp),
-    /// A shared receive queue (named by its kernel handle).
-    Srq(*const ibv_srq),
+    /// Not named (a receive queue inside the post loop, which does not hold its QP).
+    Unnamed,
 }
 
 impl Queue {
-    /// `qpn 0x11` / `srq handle 3`.
+    /// `(qpn 0x11)`, or nothing.
     ///
     /// # Safety
-    /// The pointer is a live QP / SRQ.
+    /// The pointer is a live QP.
     unsafe fn describe(self) -> String {
         match self {
             // SAFETY: caller's contract.
-            Queue::Qp(q) => format!("qpn {:#x}", unsafe { (*q).qp_num }),
-            // SAFETY: caller's contract.
-            Queue::Srq(s) => format!("srq handle {}", unsafe { (*s).handle }),
+            Queue::Qp(q) => format!("(qpn {:#x})", unsafe { (*q).qp_num }),
+            Queue::Unnamed => String::new(),
         }
     }
+}
+
+/// Runs `f`, swallowing a panic: the providers' cold entry points into this module are `extern "C"` (so the post
+/// loops calling them know they cannot unwind, and keep no unwinding state: that alone cost each post several
+/// instructions) and must therefore never let a panic out.
+pub(crate) fn quietly(f: impl FnOnce()) {
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
 }
 
 /// Whether a warning would be written at all (`VERBS_LOG_LEVEL` 2 or above).
@@ -71,18 +70,16 @@ fn wanted() -> bool {
     log::log_enabled!(log::Level::Warn)
 }
 
-/// Logs why WR `bad` of the list starting at `head` was refused with `e` by `call` on `queue`: `why` re-checks
-/// the WR against the provider's rules and names the first one it breaks. The WR's position counts from 0.
+/// Logs why WR `bad` was refused with `e` by `call` on `queue`: `why` re-checks the WR against the provider's
+/// rules and names the first one it breaks.
 ///
 /// # Safety
-/// `queue` is live; `head` .. `bad` is the caller's readable WR list (as `ibv_post_send(3)` requires), `bad` one
-/// of its elements.
+/// `queue` is live; `bad` is the caller's readable WR (as `ibv_post_send(3)` requires).
 #[cold]
 #[inline(never)]
 pub(crate) unsafe fn wr_refused<W: WorkRequest>(
     call: &str,
     queue: Queue,
-    head: *const W,
     bad: *const W,
     e: Errno,
     why: impl FnOnce(&W) -> String,
@@ -90,17 +87,9 @@ pub(crate) unsafe fn wr_refused<W: WorkRequest>(
     if !wanted() || bad.is_null() {
         return;
     }
-    let mut index = 0usize;
-    let mut w = head;
-    // A list that never reaches `bad` (or loops) is cut short rather than walked forever.
-    while !w.is_null() && w != bad && index < 1 << 20 {
-        // SAFETY: caller's contract: every WR up to `bad` is readable.
-        w = unsafe { (*w).next_wr() };
-        index += 1;
-    }
     // SAFETY: caller's contract.
     let (who, wr) = unsafe { (queue.describe(), &*bad) };
-    log::warn!("{call}({who}): wr {index} (wr_id {:#x}): {} ({})", wr.id(), why(wr), e.name());
+    log::warn!("{call}{who}: wr_id {:#x}: {} ({})", wr.id(), why(wr), e.name());
 }
 
 /// Logs that the kernel refused the send doorbell of `qp` with `e` after the WRs were queued: `why` says what
@@ -117,6 +106,24 @@ pub(crate) unsafe fn doorbell_refused(qp: *const ibv_qp, e: Errno, why: &str) {
     // SAFETY: caller's contract.
     let who = unsafe { Queue::Qp(qp).describe() };
     log::warn!("ibv_post_send({who}): the kernel refused the doorbell: {why} ({})", e.name());
+}
+
+/// Logs that `ibv_post_recv` refused `wr` on QP `qp` because of the QP itself (`why`: 0 it receives through an
+/// SRQ, 1 it is in RESET): `extern "C"` and cold, as the providers' own `*_refused` functions.
+///
+/// # Safety
+/// `qp` is live; `wr` readable.
+#[cold]
+#[inline(never)]
+pub(crate) unsafe extern "C" fn qp_recv_refused(qp: *const ibv_qp, wr: *const ibv_recv_wr, why: u32) {
+    quietly(|| {
+        let text = match why {
+            0 => "the QP has no receive queue of its own: it receives through an SRQ (post with ibv_post_srq_recv)",
+            _ => "the QP is in RESET (move it to INIT first)",
+        };
+        // SAFETY: caller's contract.
+        unsafe { wr_refused("ibv_post_recv", Queue::Qp(qp), wr, Errno::EINVAL, |_| text.to_string()) }
+    });
 }
 
 /// The name of a send opcode (`enum ibv_wr_opcode`), or its number.

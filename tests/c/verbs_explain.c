@@ -15,11 +15,12 @@
  * and on the data path (our own providers, rxe or siw; with Debian's plug-in provider, RDMAV_PROVIDER=plugin, the
  * post calls are the plug-in's, which logs nothing, so only the return values are checked):
  *   post_send_sge        a 2-WR list whose second WR has one SGE too many: bad_wr is it, and
- *                        "ibv_post_send(qpn 0x..): wr 1 (wr_id 0x52): num_sge N > max_send_sge M (EINVAL)"
+ *                        "ibv_post_send(qpn 0x..): wr_id 0x52: num_sge N > max_send_sge M (EINVAL)"
  *   post_send_inline     IBV_SEND_INLINE with more bytes than the QP's inline limit: "bytes > ...max_inline_data"
  *   post_send_sq_full    one list of max_send_wr + 1 RDMA Writes on an idle QP: the last is refused,
- *                        "wr N (...): send queue full" (ENOMEM)
- *   post_recv_sge        "ibv_post_recv(qpn 0x..): wr 0 (wr_id 0x61): num_sge N > max_recv_sge M"
+ *                        "wr_id 0x...: send queue full" (ENOMEM)
+ *   post_recv_sge        "ibv_post_recv: wr_id 0x61: num_sge N > max_recv_sge M" (the receive loop does not hold
+ *                        its QP: naming it would cost every post an instruction)
  *   post_recv_rq_full    max_recv_wr + 1 receives: "receive queue full" (ENOMEM)
  *   post_success_silent  a good post adds no line
  * With rdma-core's libibverbs (CASE_LIBS=stock) only the return values are checked: it logs nothing of this.
@@ -323,8 +324,7 @@ static void post_checks(void)
 		tu_pass("post_send_sge", "skipped: max_send_sge %u is 16 or more", qa.cap.max_send_sge);
 	else if (native)
 		expect("post_send_sge", ret, EINVAL, at,
-		       (const char *const[]){"ibv_post_send(qpn 0x", iwarp ? "): wr 0 (wr_id 0x52): " : "): wr 1 (wr_id 0x52): ",
-					     want, "(EINVAL)", NULL});
+		       (const char *const[]){"ibv_post_send(qpn 0x", "): wr_id 0x52: ", want, "(EINVAL)", NULL});
 	else
 		expect("post_send_sge", ret, EINVAL, at, (const char *const[]){"", NULL});
 	if (!iwarp)
@@ -345,7 +345,7 @@ static void post_checks(void)
 	ret = ibv_post_send(a.qp, sw, &bad_s);
 	snprintf(want, sizeof(want), "IBV_SEND_INLINE with %u bytes > ", inl + 1);
 	expect("post_send_inline", ret, EINVAL, at,
-	       native ? (const char *const[]){"): wr 0 (wr_id 0x53): ", want, "max_inline_data", NULL}
+	       native ? (const char *const[]){"): wr_id 0x53: ", want, "max_inline_data", NULL}
 		      : (const char *const[]){"", NULL});
 
 	if (iwarp)
@@ -369,7 +369,7 @@ static void post_checks(void)
 	many[n - 2].send_flags = IBV_SEND_SIGNALED;
 	at = log_size();
 	ret = ibv_post_send(a.qp, many, &bad_s);
-	snprintf(want, sizeof(want), "): wr %u (wr_id 0x%x): send queue full", n - 1, 0x1000 + n - 1);
+	snprintf(want, sizeof(want), "): wr_id 0x%x: send queue full", 0x1000 + n - 1);
 	if (ret == ENOMEM && bad_s != &many[n - 1])
 		tu_fail("post_send_sq_full", "bad_wr is WR %ld, not the last (%u)", (long)(bad_s - many), n - 1);
 	else
@@ -387,12 +387,12 @@ receives:
 	rw.num_sge = (int)(n < 16 ? n : 16);
 	at = log_size();
 	ret = ibv_post_recv(a.qp, &rw, &bad_r);
-	snprintf(want, sizeof(want), "): wr 0 (wr_id 0x61): num_sge %d > max_recv_sge ", rw.num_sge);
+	snprintf(want, sizeof(want), "ibv_post_recv: wr_id 0x61: num_sge %d > max_recv_sge ", rw.num_sge);
 	if (n > 16)
 		tu_pass("post_recv_sge", "skipped: max_recv_sge %u is 16 or more", qa.cap.max_recv_sge);
 	else
 		expect("post_recv_sge", ret, EINVAL, at,
-		       native ? (const char *const[]){"ibv_post_recv(qpn 0x", want, NULL} : (const char *const[]){"", NULL});
+		       native ? (const char *const[]){want, NULL} : (const char *const[]){"", NULL});
 
 	n = qa.cap.max_recv_wr + 1;
 	rmany = calloc(n, sizeof(*rmany));
@@ -408,7 +408,7 @@ receives:
 	}
 	at = log_size();
 	ret = ibv_post_recv(a.qp, rmany, &bad_r);
-	snprintf(want, sizeof(want), "): wr %u (wr_id 0x%x): receive queue full", n - 1, 0x2000 + n - 1);
+	snprintf(want, sizeof(want), "ibv_post_recv: wr_id 0x%x: receive queue full", 0x2000 + n - 1);
 	if (ret == ENOMEM && bad_r != &rmany[n - 1])
 		tu_fail("post_recv_rq_full", "bad_wr is WR %ld, not the last (%u)", (long)(bad_r - rmany), n - 1);
 	else

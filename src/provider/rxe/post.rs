@@ -389,13 +389,8 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
                     // SAFETY: checked non-NULL above.
                     unsafe { *bad_wr = wr };
                     rc = e.0;
-                    let (qp_type, max_sge, max_inline) = (c.qp_type, c.max_sge, c.max_inline);
-                    // SAFETY: live QP; the list up to `wr` was just read.
-                    unsafe {
-                        explain::wr_refused("ibv_post_send", Queue::Qp(ibqp), wr_list, wr, e, |w| {
-                            send_why(w, e, qp_type, max_sge, max_inline)
-                        })
-                    };
+                    // SAFETY: live QP; `wr` was just read.
+                    unsafe { send_refused(ibqp, wr, e.0, c.qp_type, c.max_sge, c.max_inline) };
                     break;
                 }
                 // SAFETY: as above.
@@ -408,13 +403,76 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
         Ok(match unsafe { H::post_send_doorbell(ibqp) } {
             Err(e) => {
                 // SAFETY: live QP.
-                unsafe { explain::doorbell_refused(ibqp, e, "the QP is not ready to send (below RTS, or in ERROR)") };
+                unsafe { doorbell_refused(ibqp, e.0) };
                 e.0
             }
             Ok(()) => rc,
         })
     })
     .unwrap_or_else(|e| e.0)
+}
+
+/// Logs why `wr` was refused (cold, out of line, `extern "C"` so the post loop knows it cannot unwind: the loop
+/// only branches here, with values it holds, and keeps no unwinding state).
+///
+/// # Safety
+/// `ibqp` is live; `wr` readable.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn send_refused(
+    ibqp: *mut ibv_qp,
+    wr: *const ibv_send_wr,
+    e: c_int,
+    qp_type: u32,
+    max_sge: u32,
+    max_inline: u32,
+) {
+    let e = Errno(e);
+    explain::quietly(|| {
+        // SAFETY: caller's contract.
+        unsafe {
+            explain::wr_refused("ibv_post_send", Queue::Qp(ibqp), wr, e, |w| {
+                send_why(w, e, qp_type, max_sge, max_inline)
+            })
+        }
+    });
+}
+
+/// Logs that the kernel refused the send doorbell (cold, out of line, as [`send_refused`]).
+///
+/// # Safety
+/// `ibqp` is live.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn doorbell_refused(ibqp: *mut ibv_qp, e: c_int) {
+    explain::quietly(|| {
+        // SAFETY: caller's contract.
+        unsafe { explain::doorbell_refused(ibqp, Errno(e), "the QP is not ready to send (below RTS, or in ERROR)") }
+    });
+}
+
+/// Logs why receive `wr` was refused (cold, out of line, as [`send_refused`]); `max_sge` `u32::MAX` for an SRQ
+/// that lost its ring.
+///
+/// # Safety
+/// `wr` readable.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn recv_refused(srq: bool, wr: *const ibv_recv_wr, e: c_int, max_sge: u32) {
+    let e = Errno(e);
+    let call = if srq { "ibv_post_srq_recv" } else { "ibv_post_recv" };
+    explain::quietly(|| {
+        // SAFETY: caller's contract.
+        unsafe {
+            explain::wr_refused(call, Queue::Unnamed, wr, e, |w| {
+                if max_sge == u32::MAX {
+                    "the SRQ lost its ring in a failed resize".into()
+                } else {
+                    recv_why(w, e, max_sge)
+                }
+            })
+        }
+    });
 }
 
 /// Why [`post_one_send`] refused `wr` with `e`: its checks again, in its order, in words (cold: the failure path
@@ -572,24 +630,18 @@ fn recv_why(wr: &ibv_recv_wr, e: Errno, max_sge: u32) -> String {
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
-    call: &str,
-    queue: Queue,
+    srq: bool,
     rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
-    let head = wr;
     let rq = rq.lock();
     let Some(q) = rq.queue.as_ref() else {
         if !wr.is_null() {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
-            // SAFETY: live queue, readable WR.
-            unsafe {
-                explain::wr_refused(call, queue, head, wr, Errno::EINVAL, |_| {
-                    "the SRQ lost its ring in a failed resize".into()
-                })
-            };
+            // SAFETY: a readable WR.
+            unsafe { recv_refused(srq, wr, libc::EINVAL, u32::MAX) };
             return Errno::EINVAL.0;
         }
         return 0;
@@ -602,9 +654,8 @@ unsafe fn post_recv_list(
         if let Err(e) = unsafe { post_one_recv(p, prod, rq.max_sge, &*wr) } {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
-            let max_sge = rq.max_sge;
-            // SAFETY: live queue; the list up to `wr` was just read.
-            unsafe { explain::wr_refused(call, queue, head, wr, e, |w| recv_why(w, e, max_sge)) };
+            // SAFETY: `wr` was just read.
+            unsafe { recv_refused(srq, wr, e.0, rq.max_sge) };
             return e.0;
         }
         prod = p.next(prod);
@@ -641,26 +692,18 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
         let qp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
         let Some(rq) = &qp.rq else {
             // SAFETY: live QP, readable WR.
-            unsafe {
-                explain::wr_refused("ibv_post_recv", Queue::Qp(ibqp), wr_list, wr_list, Errno::EINVAL, |_| {
-                    "the QP receives through its SRQ: post with ibv_post_srq_recv".into()
-                })
-            };
+            unsafe { explain::qp_recv_refused(ibqp, wr_list, 0) };
             return Ok(Errno::EINVAL.0);
         };
         // The object layer keeps `ibv_qp.state` current on every modify/query, as rdma-core's core does.
         // SAFETY: live QP; a 4-byte C enum.
         if unsafe { ffi::enum_raw(ptr::addr_of!((*ibqp).state)) } == QPS_RESET {
             // SAFETY: live QP, readable WR.
-            unsafe {
-                explain::wr_refused("ibv_post_recv", Queue::Qp(ibqp), wr_list, wr_list, Errno::EINVAL, |_| {
-                    "the QP is in RESET (move it to INIT first)".into()
-                })
-            };
+            unsafe { explain::qp_recv_refused(ibqp, wr_list, 1) };
             return Ok(Errno::EINVAL.0);
         }
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list("ibv_post_recv", Queue::Qp(ibqp), rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list(false, rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }
@@ -684,7 +727,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
         // SAFETY: caller's contract.
         let srq = unsafe { H::srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list("ibv_post_srq_recv", Queue::Srq(ibsrq), &srq.rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list(true, &srq.rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }

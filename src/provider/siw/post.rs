@@ -212,7 +212,6 @@ unsafe fn post_send_list(
     mut wr: *mut ibv_send_wr,
     bad_wr: *mut *mut ibv_send_wr,
 ) -> (c_int, u32) {
-    let head = wr;
     let mut n = 0u32;
     // The ring and the index in registers for the loop; the index is written back at the end.
     let q = sq.queue.writer();
@@ -238,7 +237,7 @@ unsafe fn post_send_list(
                 unsafe { *bad_wr = wr };
                 rc = e.0;
                 // SAFETY: live QP; the list up to `wr` was just read.
-                unsafe { explain::wr_refused("ibv_post_send", Queue::Qp(ibqp), head, wr, e, |w| send_why(w, e)) };
+                unsafe { send_refused(ibqp, wr, e.0) };
                 break;
             }
         }
@@ -248,6 +247,55 @@ unsafe fn post_send_list(
     }
     sq.put = put;
     (rc, n)
+}
+
+/// Logs why `wr` was refused (cold, out of line, `extern "C"` so the post loop knows it cannot unwind: the loop
+/// only branches here, with values it holds, and keeps no unwinding state).
+///
+/// # Safety
+/// `ibqp` is live; `wr` readable.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn send_refused(ibqp: *mut ibv_qp, wr: *const ibv_send_wr, e: c_int) {
+    let e = Errno(e);
+    explain::quietly(|| {
+        // SAFETY: caller's contract.
+        unsafe { explain::wr_refused("ibv_post_send", Queue::Qp(ibqp), wr, e, |w| send_why(w, e)) }
+    });
+}
+
+/// Logs that the kernel refused the send doorbell (cold, out of line, as [`send_refused`]).
+///
+/// # Safety
+/// `ibqp` is live.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn doorbell_refused(ibqp: *mut ibv_qp, e: c_int) {
+    explain::quietly(|| {
+        // SAFETY: caller's contract.
+        unsafe {
+            explain::doorbell_refused(
+                ibqp,
+                Errno(e),
+                "the QP is not in RTS; the WRs stay queued and go with the next post after it is",
+            )
+        }
+    });
+}
+
+/// Logs why receive `wr` was refused (cold, out of line, as [`send_refused`]).
+///
+/// # Safety
+/// `wr` readable.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn recv_refused(srq: bool, wr: *const ibv_recv_wr, e: c_int) {
+    let e = Errno(e);
+    let call = if srq { "ibv_post_srq_recv" } else { "ibv_post_recv" };
+    explain::quietly(|| {
+        // SAFETY: caller's contract.
+        unsafe { explain::wr_refused(call, Queue::Unnamed, wr, e, |w| recv_why(w, e)) }
+    });
 }
 
 /// Why [`encode_send_wr`] (or the full ring) refused `wr` with `e`: its checks again, in its order, in words
@@ -331,13 +379,7 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
                     sq.db_owed = true;
                     rc = e.0;
                     // SAFETY: live QP.
-                    unsafe {
-                        explain::doorbell_refused(
-                            ibqp,
-                            e,
-                            "the QP is not in RTS; the WRs stay queued and go with the next post after it is",
-                        )
-                    };
+                    unsafe { doorbell_refused(ibqp, e.0) };
                 }
             }
         }
@@ -400,13 +442,11 @@ fn recv_why(wr: &ibv_recv_wr, e: Errno) -> String {
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
 unsafe fn post_recv_list(
-    call: &str,
-    queue: Queue,
+    srq: bool,
     rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
-    let head = wr;
     let mut rq = rq.lock();
     while !wr.is_null() {
         // SAFETY: caller's contract.
@@ -416,7 +456,7 @@ unsafe fn post_recv_list(
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
             // SAFETY: live queue; the list up to `wr` was just read.
-            unsafe { explain::wr_refused(call, queue, head, wr, e, |w| recv_why(w, e)) };
+            unsafe { recv_refused(srq, wr, e.0) };
             return e.0;
         }
         rq.put = rq.put.wrapping_add(1);
@@ -450,17 +490,13 @@ pub unsafe extern "C" fn post_recv<H: SiwHost>(
                 // SAFETY: checked non-NULL.
                 unsafe { *bad_wr = wr_list };
                 // SAFETY: live QP, readable WR.
-                unsafe {
-                    explain::wr_refused("ibv_post_recv", Queue::Qp(ibqp), wr_list, wr_list, Errno::EINVAL, |_| {
-                        "the QP has no receive queue of its own (it uses an SRQ: post with ibv_post_srq_recv)".into()
-                    })
-                };
+                unsafe { explain::qp_recv_refused(ibqp, wr_list, 0) };
                 return Ok(Errno::EINVAL.0);
             }
             return Ok(0);
         };
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list("ibv_post_recv", Queue::Qp(ibqp), rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list(false, rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }
@@ -484,7 +520,7 @@ pub unsafe extern "C" fn post_srq_recv<H: SiwHost>(
         // SAFETY: caller's contract.
         let srq = unsafe { H::siw_srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list("ibv_post_srq_recv", Queue::Srq(ibsrq), &srq.rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list(true, &srq.rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }

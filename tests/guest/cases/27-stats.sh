@@ -1,0 +1,163 @@
+#!/bin/bash
+# RDMAV_STATS=1 (docs/diagnostics.md, "Counters"): the counters of a pingpong of known length, the ibv_stats tool
+# reading a live process, the file removed at exit, the totals printed at exit for a context never closed, and
+# nothing at all (no file, no log line) with RDMAV_STATS unset.
+#
+# Debian's unmodified ibv_rc_pingpong -n N -r R over our libraries, server on rxe0, client on rxe1. Each side, from
+# its source (rdma-core 44, libibverbs/examples/rc_pingpong.c):
+#   * receives: R posted before the connection, then each time the outstanding count falls to 1 (after R-1
+#     receive completions) R-1 more: R + floor(N / (R-1)) * (R-1) receive WRs, one ibv_post_recv call each;
+#   * sends: exactly N (one ibv_post_send each; Soft-RoCE rings one doorbell per call);
+#   * completions: N send + N receive = 2N, all successful.
+# With N=100, R=20: 115 receive WRs, 100 sends, 100 doorbells, 215 post calls, 200 completions, 0 errors.
+set -u
+source "$(dirname "$0")/../lib/testlib.sh"
+T=${CASE_TIMEOUT:-120}
+OURS_=$(libs ours)
+STATS_TOOL=$REPO/build/examples/ibv_stats
+N=100 R=20
+WANT_RECV=$(( R + (N / (R - 1)) * (R - 1) ))
+case_t0=$(now)
+echo "# 27-stats: ours = $OURS_ (CASE_LIBS=$CASE_LIBS), ibv_rc_pingpong -n $N -r $R: expect send_wrs=$N recv_wrs=$WANT_RECV cqes=$((2 * N))"
+
+if [[ $OURS_ == stock ]]; then
+    echo "# 27-stats: RDMAV_STATS is ours alone; nothing to validate against rdma-core"
+    pass stats-stock "skipped under CASE_LIBS=stock"
+    summary stats; exit 0
+fi
+
+# counter LINE NAME : the value of NAME=value in a stats log line.
+counter() { sed -n "s/.* $2=\([-0-9]*\).*/\1/p" <<< "$1"; }
+
+# expect_line NAME LOG REGEX "name=value ..." : the first line of LOG matching REGEX has every name=value.
+expect_line() {
+    local name=$1 log=$2 re=$3 want=$4 line kv got bad=""
+    line=$(grep -Em1 -- "$re" "$log")
+    if [[ -z $line ]]; then fail "$name" "no line /$re/ in ${log##*/}" "$log"; return; fi
+    for kv in $want; do
+        got=$(counter "$line" "${kv%%=*}")
+        [[ $got == "${kv#*=}" ]] || bad+="${kv%%=*}=$got (want ${kv#*=}) "
+    done
+    if [[ -z $bad ]]; then pass "$name" "$want"; else fail "$name" "$bad; line: $line" "$log"; fi
+}
+
+# ---- a pingpong of known length, counted, with the tool reading the live server ----------------------------------------
+# run_counted TAG PORT EXTRA_ENV : server and client with RDMAV_STATS=1, each with its own stats directory and log.
+run_counted() {
+    local tag=$1 port=$2 extra=$3 sdir cdir slog clog svlog cvlog spid crc src tool
+    sdir=$(mktemp -d) cdir=$(mktemp -d)
+    slog=$WORK/$tag.server.log clog=$WORK/$tag.client.log svlog=$WORK/$tag.server.vlog cvlog=$WORK/$tag.client.vlog
+    tool=$WORK/$tag.tool.log
+    # shellcheck disable=SC2046,SC2086
+    env $(libenv "$OURS_") $extra RDMAV_STATS=1 RDMAV_STATS_DIR="$sdir" VERBS_LOG_FILE="$svlog" \
+        timeout "$T" ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" -n "$N" -r "$R" > "$slog" 2>&1 &
+    spid=$!
+    if ! wait_tcp_listen "$port" "$T"; then
+        kill "$spid" 2>/dev/null; wait "$spid"
+        fail "$tag-pingpong" "server never listened on port $port" "$slog" "$svlog"
+        return
+    fi
+    # The server is waiting for its peer: its receives are posted, its counter file is there.
+    env LD_LIBRARY_PATH="$OURS" timeout "$T" "$STATS_TOOL" -d "$sdir" > "$tool" 2>&1
+    local trc=$?
+    if (( trc == 0 )) && grep -Eq '^pid [0-9]+ \(' "$tool" && grep -Eq "^  context [0-9]+: $DEV0\$" "$tool" &&
+       grep -Eq "^[[:space:]]+recv_wrs[[:space:]]+$R\$" "$tool" && grep -Eq '^    qp 0x[0-9a-f]+:$' "$tool" &&
+       grep -Eq "^[[:space:]]+send_wrs[[:space:]]+0\$" "$tool"; then
+        pass "$tag-tool-live" "ibv_stats read the waiting server: $DEV0, its QP, recv_wrs $R, send_wrs 0"
+    else
+        fail "$tag-tool-live" "ibv_stats exit $trc or no context $DEV0 / recv_wrs $R / qp" "$tool"
+    fi
+    # shellcheck disable=SC2046,SC2086
+    env $(libenv "$OURS_") $extra RDMAV_STATS=1 RDMAV_STATS_DIR="$cdir" VERBS_LOG_FILE="$cvlog" \
+        timeout "$T" ibv_rc_pingpong -d "$DEV1" -g "$GID1" -p "$port" -n "$N" -r "$R" "$IP0" > "$clog" 2>&1
+    crc=$?
+    (( crc != 0 )) && kill "$spid" 2>/dev/null
+    wait "$spid"
+    src=$?
+    if (( crc != 0 || src != 0 )); then
+        fail "$tag-pingpong" "client exit $crc, server exit $src" "$slog" "$clog" "$svlog" "$cvlog"
+        rm -rf "$sdir" "$cdir"
+        return
+    fi
+    pass "$tag-pingpong" "$(grep -Em1 'bytes in' "$clog")"
+    # What a reader sees: the tool's snapshot of the waiting server, and the server's log lines.
+    sed 's/^/# tool: /' "$tool"
+    grep 'stats:' "$svlog" | sed 's/^/# log: /'
+    local doorbells=$N
+    [[ $extra == *RDMAV_PROVIDER=plugin* ]] && doorbells=-
+    local side log
+    for side in server client; do
+        log=$WORK/$tag.$side.vlog
+        expect_line "$tag-$side-totals" "$log" 'stats: rxe[0-9]+ context [0-9]+ totals \(ibv_close_device' \
+            "send_wrs=$N recv_wrs=$WANT_RECV srq_recv_wrs=0 post_calls=$((N + WANT_RECV)) post_errors=0 doorbells=$doorbells cqes=$((2 * N)) err_cqes=0"
+        expect_line "$tag-$side-qp" "$log" 'stats: rxe[0-9]+ qp 0x[0-9a-f]+ \(destroyed\)' \
+            "send_wrs=$N recv_wrs=$WANT_RECV doorbells=$doorbells cqes=0"
+        expect_line "$tag-$side-cq" "$log" 'stats: rxe[0-9]+ cq [0-9]+ \(destroyed\)' \
+            "send_wrs=0 cqes=$((2 * N)) err_cqes=0"
+    done
+    local left
+    left=$(ls -A "$sdir" "$cdir" | grep -c rdma-core-rs-stats)
+    if (( left == 0 )); then pass "$tag-file-removed" "no counter file left after exit"
+    else fail "$tag-file-removed" "$left counter file(s) left in $sdir $cdir"; fi
+    rm -rf "$sdir" "$cdir"
+}
+
+run_counted stats-rxe 18770 ""
+# rdma-core's own C rxe provider, loaded as a plug-in: the same counts (its doorbells are its own: "-").
+run_counted stats-plugin 18771 "RDMAV_PROVIDER=plugin"
+
+# ---- a context never closed: its totals at exit -------------------------------------------------------------------------
+t0=$(now)
+xdir=$(mktemp -d)
+xlog=$WORK/exit.vlog
+env LD_LIBRARY_PATH="$OURS" RDMAV_STATS=1 RDMAV_STATS_DIR="$xdir" VERBS_LOG_FILE="$xlog" timeout "$T" python3 -c '
+import ctypes, sys
+v = ctypes.CDLL("libibverbs.so.1")
+v.ibv_get_device_list.restype = ctypes.POINTER(ctypes.c_void_p)
+v.ibv_open_device.restype = ctypes.c_void_p
+v.ibv_open_device.argtypes = [ctypes.c_void_p]
+devs = v.ibv_get_device_list(None)
+ctx = v.ibv_open_device(devs[0])
+sys.exit(0 if ctx else 1)
+' > "$WORK/exit.out" 2>&1
+rc=$?
+if (( rc == 0 )) && grep -Eq 'stats: [a-z]+[0-9]+ context [0-9]+ totals \(exit, pid [0-9]+\): send_wrs=0' "$xlog" &&
+   [[ -z $(ls -A "$xdir") ]]; then
+    pass stats-at-exit "$(dur "$t0" "$(now)"): totals printed at exit for a context never closed, file removed"
+else
+    fail stats-at-exit "exit $rc, no 'totals (exit' line, or the file was left" "$xlog" "$WORK/exit.out"
+fi
+rm -rf "$xdir"
+
+# ---- RDMAV_STATS unset: no file, no line ---------------------------------------------------------------------------------
+t0=$(now)
+odir=$(mktemp -d)
+port=18772
+# shellcheck disable=SC2046
+env $(libenv "$OURS_") RDMAV_STATS_DIR="$odir" VERBS_LOG_FILE="$WORK/off.server.vlog" \
+    timeout "$T" ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" -n "$N" -r "$R" > "$WORK/off.server.log" 2>&1 &
+spid=$!
+if wait_tcp_listen "$port" "$T"; then
+    during=$(ls -A "$odir"; ls /dev/shm | grep rdma-core-rs-stats)
+    # shellcheck disable=SC2046
+    env $(libenv "$OURS_") RDMAV_STATS_DIR="$odir" VERBS_LOG_FILE="$WORK/off.client.vlog" \
+        timeout "$T" ibv_rc_pingpong -d "$DEV1" -g "$GID1" -p "$port" -n "$N" -r "$R" "$IP0" > "$WORK/off.client.log" 2>&1
+    crc=$?
+    (( crc != 0 )) && kill "$spid" 2>/dev/null
+    wait "$spid"; src=$?
+    lines=$(cat "$WORK"/off.*.vlog 2>/dev/null | grep -c 'stats:')
+    if (( crc == 0 && src == 0 )) && [[ -z $during ]] && (( lines == 0 )) && [[ -z $(ls -A "$odir") ]]; then
+        pass stats-off "$(dur "$t0" "$(now)"): pingpong passed, no counter file (in $odir or /dev/shm), no stats line"
+    else
+        fail stats-off "client $crc, server $src, files during the run: '${during}', stats lines: $lines" \
+            "$WORK/off.server.log" "$WORK/off.client.log" "$WORK/off.server.vlog"
+    fi
+else
+    kill "$spid" 2>/dev/null; wait "$spid"
+    fail stats-off "server never listened on port $port" "$WORK/off.server.log"
+fi
+rm -rf "$odir"
+
+echo "# 27-stats took $(dur "$case_t0" "$(now)")"
+summary stats
+(( failed == 0 ))

@@ -47,6 +47,8 @@ pub const W_KEY: usize = 0;
 pub const W_KIND_ID: usize = 1;
 pub const W_PARENT: usize = 2;
 pub const W_NAME: usize = 3;
+/// An extended QP's WRs built since its `ibv_wr_start` (counted as sent when `ibv_wr_complete` succeeds).
+pub const W_BATCH: usize = 5;
 /// First counter word ([`Counter`] order), and the first of the 32 per-`ibv_wc_status` words.
 pub const W_COUNTERS: usize = 8;
 pub const W_STATUS: usize = 32;
@@ -203,13 +205,16 @@ unsafe impl Send for Table {}
 unsafe impl Sync for Table {}
 
 /// Function pointers of the ops a counting context wraps, per slot (the real ones its wrappers call): for a
-/// context its `ibv_context.ops` data path, for an extended CQ its `start_poll`/`next_poll`. In process memory
-/// only (not in the file).
+/// context its `ibv_context.ops` data path, for an extended CQ its `start_poll`/`next_poll`, for an extended QP
+/// its `ibv_wr_*` builders and `wr_start`/`wr_complete`/`wr_abort`. In process memory only (not in the file).
 pub struct Orig {
-    pub f: [AtomicUsize; 6],
+    pub f: [AtomicUsize; ORIG_FNS],
 }
 
-static ORIG: [Orig; NSLOTS] = [const { Orig { f: [const { AtomicUsize::new(0) }; 6] } }; NSLOTS];
+/// Wrapped functions per slot, at most.
+pub const ORIG_FNS: usize = 16;
+
+static ORIG: [Orig; NSLOTS] = [const { Orig { f: [const { AtomicUsize::new(0) }; ORIG_FNS] } }; NSLOTS];
 
 /// The wrapped functions of slot `i`.
 #[inline(always)]

@@ -204,7 +204,10 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
                 return Err(e);
             }
         };
-        super::stats::object_created(ctx.ibv(), q.cast(), StatsKind::Qp, (*q).qp_num, false);
+        if super::stats::on() {
+            let ext = ctx.provider.qp_is_extended(q);
+            super::stats::object_created(ctx.ibv(), q.cast(), StatsKind::Qp, (*q).qp_num, ext);
+        }
         registry::insert(q, Kind::Qp);
         log::debug!("created QP {:#x} (type {qp_type}, handle {})", (*q).qp_num, (*q).handle);
         Ok(q)

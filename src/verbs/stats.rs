@@ -83,16 +83,26 @@ pub(crate) unsafe fn context_opened(ibv: *mut ibv_context, dev: &Device, native:
     }
 }
 
+/// Whether this process counts (a context was opened with `RDMAV_STATS` set).
+#[inline(always)]
+pub(crate) fn on() -> bool {
+    table_if_made().is_some()
+}
+
 /// Gives an object just created on a counting context its slot (`id`: QP number, CQ/SRQ handle); an extended CQ
-/// also gets the counting `start_poll`/`next_poll`.
+/// (`extended`) also gets the counting `start_poll`/`next_poll`, an extended QP the counting `ibv_wr_*`.
 ///
 /// # Safety
 /// `obj` is a live QP, CQ or SRQ (as `kind` says) of the live context `ctx`, not yet returned to C.
-pub(crate) unsafe fn object_created(ctx: *mut ibv_context, obj: *mut std::ffi::c_void, kind: Kind, id: u32, extended_cq: bool) {
+pub(crate) unsafe fn object_created(ctx: *mut ibv_context, obj: *mut std::ffi::c_void, kind: Kind, id: u32, extended: bool) {
     let Some(t) = table_if_made() else { return };
     let Some(c) = t.lookup(ctx as usize) else { return };
     let Some(idx) = t.insert(obj as usize, kind, id, c, 0, "") else { return };
-    if extended_cq {
+    if extended && kind == Kind::Qp {
+        // SAFETY: caller's contract: an extended QP (an `ibv_qp_ex`), not yet handed out.
+        unsafe { wrap_qp_ex(&mut *obj.cast::<ibv_qp_ex>(), idx) };
+    }
+    if extended && kind == Kind::Cq {
         let cq = obj.cast::<ibv_cq_ex>();
         let o = &orig(idx).f;
         // SAFETY: caller's contract: our CQ, not yet handed out.
@@ -433,4 +443,116 @@ unsafe extern "C" fn next_poll(cq: *mut ibv_cq_ex) -> c_int {
         Ok(r)
     })
     .unwrap_or_else(|e| e.0)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The extended QP (`ibv_wr_*`): each builder counts one WR into the QP's batch word, `wr_complete` adds the batch
+// to `send_wrs` when it succeeds (a failed batch posts nothing), `wr_start` and `wr_abort` clear it.
+// ---------------------------------------------------------------------------------------------------------------
+
+const WR_START: usize = 0;
+const WR_COMPLETE: usize = 1;
+const WR_ABORT: usize = 2;
+
+/// The slot of an extended QP and its wrapped function `i`, for the builders' wrappers.
+#[inline(always)]
+fn qp_ex_fn(qp: *mut ibv_qp_ex, i: usize) -> rdma_common::errno::Result<(&'static Table, u32, usize)> {
+    let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
+    let slot = t.lookup(qp as usize).ok_or(rdma_common::Errno::EIO)?;
+    match orig(slot).f[i].load(Relaxed) {
+        0 => Err(rdma_common::Errno::EOPNOTSUPP),
+        f => Ok((t, slot, f)),
+    }
+}
+
+/// Defines the counting wrapper of builder `$field` (wrapped function `$i`) with the builder's arguments.
+macro_rules! builder {
+    ($($field:ident = $i:expr, ($($a:ident: $t:ty),*);)*) => {
+        $(
+            unsafe extern "C" fn $field(qp: *mut ibv_qp_ex $(, $a: $t)*) {
+                let _ = ffi::datapath_boundary(stringify!($field), || {
+                    let (t, slot, f) = qp_ex_fn(qp, $i)?;
+                    // SAFETY: the QP's own builder, stored with this type.
+                    let f = unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(*mut ibv_qp_ex $(, $t)*)>(f) };
+                    t.slot(slot).w[stats::W_BATCH].fetch_add(1, Relaxed);
+                    // SAFETY: the caller's arguments, passed on.
+                    unsafe { f(qp $(, $a)*) };
+                    Ok(())
+                });
+            }
+        )*
+
+        /// Replaces the builders `qpx` has, and `wr_start`/`wr_complete`/`wr_abort`, with the counting ones (the
+        /// provider's kept in slot `idx`'s `Orig`).
+        fn wrap_qp_ex(qpx: &mut ibv_qp_ex, idx: u32) {
+            let o = &orig(idx).f;
+            let (Some(s), Some(c), Some(a)) = (qpx.wr_start, qpx.wr_complete, qpx.wr_abort) else { return };
+            o[WR_START].store(s as usize, Relaxed);
+            o[WR_COMPLETE].store(c as usize, Relaxed);
+            o[WR_ABORT].store(a as usize, Relaxed);
+            qpx.wr_start = Some(wr_start);
+            qpx.wr_complete = Some(wr_complete);
+            qpx.wr_abort = Some(wr_abort);
+            $(
+                if let Some(f) = qpx.$field {
+                    o[$i].store(f as usize, Relaxed);
+                    qpx.$field = Some($field);
+                }
+            )*
+        }
+    };
+}
+
+builder! {
+    wr_atomic_cmp_swp = 3, (rkey: u32, remote_addr: u64, compare: u64, swap: u64);
+    wr_atomic_fetch_add = 4, (rkey: u32, remote_addr: u64, add: u64);
+    wr_bind_mw = 5, (mw: *mut ibv_mw, rkey: u32, bind_info: *const ibv_mw_bind_info);
+    wr_local_inv = 6, (invalidate_rkey: u32);
+    wr_rdma_read = 7, (rkey: u32, remote_addr: u64);
+    wr_rdma_write = 8, (rkey: u32, remote_addr: u64);
+    wr_rdma_write_imm = 9, (rkey: u32, remote_addr: u64, imm_data: __be32);
+    wr_send = 10, ();
+    wr_send_imm = 11, (imm_data: __be32);
+    wr_send_inv = 12, (invalidate_rkey: u32);
+    wr_send_tso = 13, (hdr: *mut std::ffi::c_void, hdr_sz: u16, mss: u16);
+    wr_atomic_write = 14, (rkey: u32, remote_addr: u64, atomic_wr: *const std::ffi::c_void);
+}
+
+unsafe extern "C" fn wr_start(qp: *mut ibv_qp_ex) {
+    let _ = ffi::datapath_boundary("ibv_wr_start", || {
+        let (t, slot, f) = qp_ex_fn(qp, WR_START)?;
+        // SAFETY: the QP's own wr_start, stored with this type.
+        let f = unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(*mut ibv_qp_ex)>(f) };
+        t.slot(slot).w[stats::W_BATCH].store(0, Relaxed);
+        // SAFETY: the caller's argument, passed on.
+        unsafe { f(qp) };
+        Ok(())
+    });
+}
+
+unsafe extern "C" fn wr_complete(qp: *mut ibv_qp_ex) -> c_int {
+    ffi::datapath_boundary("ibv_wr_complete", || {
+        let (t, slot, f) = qp_ex_fn(qp, WR_COMPLETE)?;
+        // SAFETY: the QP's own wr_complete, stored with this type.
+        let f = unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(*mut ibv_qp_ex) -> c_int>(f) };
+        // SAFETY: the caller's argument, passed on.
+        let r = unsafe { f(qp) };
+        let s = t.slot(slot);
+        let n = s.w[stats::W_BATCH].swap(0, Relaxed);
+        count_post(t, slot, Counter::SendWrs, if r == 0 { n } else { 0 }, r);
+        Ok(r)
+    })
+    .unwrap_or_else(|e| e.0)
+}
+
+unsafe extern "C" fn wr_abort(qp: *mut ibv_qp_ex) {
+    let _ = ffi::datapath_boundary("ibv_wr_abort", || {
+        let (t, slot, f) = qp_ex_fn(qp, WR_ABORT)?;
+        // SAFETY: the QP's own wr_abort, stored with this type.
+        let f = unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(*mut ibv_qp_ex)>(f) };
+        t.slot(slot).w[stats::W_BATCH].store(0, Relaxed);
+        // SAFETY: the caller's argument, passed on.
+        unsafe { f(qp) };
+        Ok(())
+    });
 }

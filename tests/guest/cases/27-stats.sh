@@ -42,15 +42,16 @@ expect_line() {
 }
 
 # ---- a pingpong of known length, counted, with the tool reading the live server ----------------------------------------
-# run_counted TAG PORT EXTRA_ENV : server and client with RDMAV_STATS=1, each with its own stats directory and log.
+# run_counted TAG PORT EXTRA_ENV [PINGPONG_FLAGS] : server and client with RDMAV_STATS=1, each with its own stats
+# directory and log.
 run_counted() {
-    local tag=$1 port=$2 extra=$3 sdir cdir slog clog svlog cvlog spid crc src tool
+    local tag=$1 port=$2 extra=$3 flags=${4:-} sdir cdir slog clog svlog cvlog spid crc src tool
     sdir=$(mktemp -d) cdir=$(mktemp -d)
     slog=$WORK/$tag.server.log clog=$WORK/$tag.client.log svlog=$WORK/$tag.server.vlog cvlog=$WORK/$tag.client.vlog
     tool=$WORK/$tag.tool.log
     # shellcheck disable=SC2046,SC2086
     env $(libenv "$OURS_") $extra RDMAV_STATS=1 RDMAV_STATS_DIR="$sdir" VERBS_LOG_FILE="$svlog" \
-        timeout "$T" ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" -n "$N" -r "$R" > "$slog" 2>&1 &
+        timeout "$T" ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" -n "$N" -r "$R" $flags > "$slog" 2>&1 &
     spid=$!
     if ! wait_tcp_listen "$port" "$T"; then
         kill "$spid" 2>/dev/null; wait "$spid"
@@ -69,7 +70,7 @@ run_counted() {
     fi
     # shellcheck disable=SC2046,SC2086
     env $(libenv "$OURS_") $extra RDMAV_STATS=1 RDMAV_STATS_DIR="$cdir" VERBS_LOG_FILE="$cvlog" \
-        timeout "$T" ibv_rc_pingpong -d "$DEV1" -g "$GID1" -p "$port" -n "$N" -r "$R" "$IP0" > "$clog" 2>&1
+        timeout "$T" ibv_rc_pingpong -d "$DEV1" -g "$GID1" -p "$port" -n "$N" -r "$R" $flags "$IP0" > "$clog" 2>&1
     crc=$?
     (( crc != 0 )) && kill "$spid" 2>/dev/null
     wait "$spid"
@@ -94,6 +95,15 @@ run_counted() {
             "send_wrs=$N recv_wrs=$WANT_RECV doorbells=$doorbells cqes=0"
         expect_line "$tag-$side-cq" "$log" 'stats: rxe[0-9]+ cq [0-9]+ \(destroyed\)' \
             "send_wrs=0 cqes=$((2 * N)) err_cqes=0"
+        if [[ $flags == *-e* ]]; then
+            # Sleeping on events: one ibv_req_notify_cq before the loop, then one per completion event.
+            local line ev
+            line=$(grep -Em1 'stats: rxe[0-9]+ cq [0-9]+ \(destroyed\)' "$log")
+            ev=$(counter "$line" comp_events)
+            expect_line "$tag-$side-events" "$log" 'stats: rxe[0-9]+ cq [0-9]+ \(destroyed\)' \
+                "comp_events=$ev notify_calls=$((ev + 1))"
+            (( ev > 0 )) || fail "$tag-$side-events-some" "no completion event counted" "$log"
+        fi
     done
     local left
     left=$(ls -A "$sdir" "$cdir" | grep -c rdma-core-rs-stats)
@@ -103,6 +113,8 @@ run_counted() {
 }
 
 run_counted stats-rxe 18770 ""
+# The ibv_wr_* builders (-N: ibv_wr_start/ibv_wr_send/ibv_wr_complete) and completion events (-e).
+run_counted stats-rxe-N-e 18773 "" "-N -e"
 # rdma-core's own C rxe provider, loaded as a plug-in: the same counts (its doorbells are its own: "-").
 run_counted stats-plugin 18771 "RDMAV_PROVIDER=plugin"
 

@@ -170,6 +170,44 @@ else
 fi
 rm -rf "$odir"
 
+# ---- set-uid: RDMAV_STATS_DIR ignored (the file goes to /dev/shm) ---------------------------------------------------------
+# A root-owned copy of build/examples/verbs_pingpong (RUNPATH to our build/lib, which a set-uid program keeps) run as
+# nobody, as a server waiting for its peer (its context open); a 0755 copy is the control (the directory honoured).
+# setuid_stats TAG MODE : runs the copy, waits for its TCP port, lists the files; sets SU_DIR_FILES / SU_SHM_FILES.
+setuid_stats() {
+    local tag=$1 mode=$2 copy=/tmp/su-stats.$1 port=$3 spid
+    SU_DIR_FILES="" SU_SHM_FILES="" SU_LISTENED=0
+    rm -rf /tmp/su-stats-dir; mkdir -p /tmp/su-stats-dir && chmod 1777 /tmp/su-stats-dir
+    cp "$REPO/build/examples/verbs_pingpong" "$copy" && chown root:root "$copy" && chmod "$mode" "$copy"
+    RDMAV_STATS=1 RDMAV_STATS_DIR=/tmp/su-stats-dir timeout "$T" setpriv --reuid=65534 --regid=65534 --clear-groups \
+        "$copy" -d "$DEV0" -g "$GID0" -p "$port" > "$WORK/su-stats.$tag.log" 2>&1 &
+    spid=$!
+    if wait_tcp_listen "$port" "$T"; then
+        SU_LISTENED=1
+        SU_DIR_FILES=$(ls -A /tmp/su-stats-dir)
+        SU_SHM_FILES=$(cd /dev/shm && ls -l rdma-core-rs-stats.* 2>/dev/null | awk '{print $1, $3, $NF}')
+    fi
+    kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+    # Killed by a signal: no exit hook ran, so the files are left; remove them.
+    rm -f /dev/shm/rdma-core-rs-stats.* /tmp/su-stats-dir/* "$copy"
+}
+if ! command -v setpriv > /dev/null; then
+    fail stats-setuid "no setpriv in the guest"
+else
+    setuid_stats control 0755 18775
+    if (( SU_LISTENED )) && [[ $SU_DIR_FILES == rdma-core-rs-stats.* && -z $SU_SHM_FILES ]]; then
+        pass stats-setuid-control "not set-uid: RDMAV_STATS_DIR honoured ($SU_DIR_FILES)"
+    else
+        fail stats-setuid-control "listened $SU_LISTENED, dir '$SU_DIR_FILES', /dev/shm '$SU_SHM_FILES'" "$WORK/su-stats.control.log"
+    fi
+    setuid_stats setuid 4755 18776
+    if (( SU_LISTENED )) && [[ -z $SU_DIR_FILES && $SU_SHM_FILES == "-rw------- root rdma-core-rs-stats."* ]]; then
+        pass stats-setuid "set-uid, as nobody: RDMAV_STATS_DIR ignored, $SU_SHM_FILES"
+    else
+        fail stats-setuid "listened $SU_LISTENED, dir '$SU_DIR_FILES', /dev/shm '$SU_SHM_FILES'" "$WORK/su-stats.setuid.log"
+    fi
+fi
+
 echo "# 27-stats took $(dur "$case_t0" "$(now)")"
 summary stats
 (( failed == 0 ))

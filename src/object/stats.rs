@@ -42,16 +42,21 @@ pub const MAGIC: u64 = u64::from_le_bytes(*b"RDMASTA1");
 /// The layout's version (the header's second word).
 pub const VERSION: u64 = 1;
 
-/// Word indices in a slot: key, `kind | id << 32`, `parent slot | flags << 32`, the device name (16 bytes).
+/// Word of a slot holding its key: 0 never used, 1 freed, else the live object's address.
 pub const W_KEY: usize = 0;
+/// Word holding `kind | id << 32` ([`Kind`]; QP number, CQ/SRQ handle, a context's own slot index).
 pub const W_KIND_ID: usize = 1;
+/// Word holding `parent | flags << 32` (the context's slot index, [`NO_PARENT`] for a context; [`FLAG_DOORBELLS`]).
 pub const W_PARENT: usize = 2;
+/// First of the two words holding a context's device name (NUL-padded, at most 15 bytes).
 pub const W_NAME: usize = 3;
 /// An extended QP's WRs built since its `ibv_wr_start` (counted as sent when `ibv_wr_complete` succeeds).
 pub const W_BATCH: usize = 5;
-/// First counter word ([`Counter`] order), and the first of the 32 per-`ibv_wc_status` words.
+/// First counter word ([`Counter`] order).
 pub const W_COUNTERS: usize = 8;
+/// First of the per-`ibv_wc_status` words (word `W_STATUS + status`; the last one also takes larger statuses).
 pub const W_STATUS: usize = 32;
+/// Number of per-status words.
 pub const N_STATUS: usize = 32;
 
 /// The key of a slot never used (ends a probe) and of a freed one (a probe goes on past it).
@@ -62,13 +67,17 @@ pub const NO_PARENT: u32 = u32::MAX;
 /// Context flag: the provider's doorbells are counted (native providers; a plug-in rings its own).
 pub const FLAG_DOORBELLS: u32 = 1;
 
-/// What a slot counts.
+/// What a slot counts (word [`W_KIND_ID`]'s low half).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 pub enum Kind {
+    /// An open context (`ibv_open_device`).
     Context = 1,
+    /// A QP.
     Qp = 2,
+    /// A CQ.
     Cq = 3,
+    /// An SRQ.
     Srq = 4,
 }
 
@@ -123,6 +132,7 @@ pub const COUNTER_NAMES: [&str; N_COUNTERS] = [
 /// One slot: eight cache lines of 64-bit words, shared with readers of the file.
 #[repr(C, align(64))]
 pub struct Slot {
+    /// The words (see the `W_*` indices).
     pub w: [AtomicU64; SLOT_WORDS],
 }
 
@@ -208,6 +218,7 @@ unsafe impl Sync for Table {}
 /// context its `ibv_context.ops` data path, for an extended CQ its `start_poll`/`next_poll`, for an extended QP
 /// its `ibv_wr_*` builders and `wr_start`/`wr_complete`/`wr_abort`. In process memory only (not in the file).
 pub struct Orig {
+    /// The function pointers, 0 where none was wrapped.
     pub f: [AtomicUsize; ORIG_FNS],
 }
 

@@ -283,6 +283,8 @@ unsafe fn accepted<T>(wr: *mut T, bad: *mut *mut T, r: c_int, next: impl Fn(*mut
     unsafe { chain_len(wr, stop, next) }
 }
 
+/// The counting `ops.post_send` (`ibv_post_send(3)`): the provider's answer (0 or a positive errno; `EIO` if the
+/// context has no slot, which cannot happen while it is open), the accepted WRs counted on the QP.
 unsafe extern "C" fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr, bad: *mut *mut ibv_send_wr) -> c_int {
     ffi::datapath_boundary("ibv_post_send", || {
         let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
@@ -304,6 +306,7 @@ unsafe extern "C" fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr, bad: *mut 
     .unwrap_or_else(|e| e.0)
 }
 
+/// The counting `ops.post_recv` (`ibv_post_recv(3)`): as [`post_send`], for receive WRs.
 unsafe extern "C" fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr, bad: *mut *mut ibv_recv_wr) -> c_int {
     ffi::datapath_boundary("ibv_post_recv", || {
         let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
@@ -325,6 +328,7 @@ unsafe extern "C" fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr, bad: *mut 
     .unwrap_or_else(|e| e.0)
 }
 
+/// The counting `ops.post_srq_recv` (`ibv_post_srq_recv(3)`): as [`post_send`], counted on the SRQ.
 unsafe extern "C" fn post_srq_recv(srq: *mut ibv_srq, wr: *mut ibv_recv_wr, bad: *mut *mut ibv_recv_wr) -> c_int {
     ffi::datapath_boundary("ibv_post_srq_recv", || {
         let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
@@ -346,6 +350,8 @@ unsafe extern "C" fn post_srq_recv(srq: *mut ibv_srq, wr: *mut ibv_recv_wr, bad:
     .unwrap_or_else(|e| e.0)
 }
 
+/// The counting `ops.poll_cq` (`ibv_poll_cq(3)`): the provider's answer (a count, or a negative errno), the
+/// completions and their statuses counted on the CQ.
 unsafe extern "C" fn poll_cq(cq: *mut ibv_cq, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
     ffi::datapath_boundary("ibv_poll_cq", || {
         let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
@@ -373,6 +379,7 @@ unsafe extern "C" fn poll_cq(cq: *mut ibv_cq, num_entries: c_int, wc: *mut ibv_w
     .unwrap_or_else(|e| -e.0)
 }
 
+/// The counting `ops.req_notify_cq` (`ibv_req_notify_cq(3)`): the provider's answer, counted on the CQ.
 unsafe extern "C" fn req_notify_cq(cq: *mut ibv_cq, solicited_only: c_int) -> c_int {
     ffi::datapath_boundary("ibv_req_notify_cq", || {
         let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
@@ -407,6 +414,8 @@ unsafe fn count_ex_poll(t: &Table, slot: u32, cq: *mut ibv_cq_ex, r: c_int) {
     }
 }
 
+/// The counting `ibv_cq_ex.start_poll` (`ibv_start_poll(3)`): 0 (a completion, counted with its status),
+/// `ENOENT` (none) or the provider's errno.
 unsafe extern "C" fn start_poll(cq: *mut ibv_cq_ex, attr: *mut ibv_poll_cq_attr) -> c_int {
     ffi::datapath_boundary("ibv_start_poll", || {
         let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
@@ -426,6 +435,7 @@ unsafe extern "C" fn start_poll(cq: *mut ibv_cq_ex, attr: *mut ibv_poll_cq_attr)
     .unwrap_or_else(|e| e.0)
 }
 
+/// The counting `ibv_cq_ex.next_poll` (`ibv_next_poll(3)`): as [`start_poll`].
 unsafe extern "C" fn next_poll(cq: *mut ibv_cq_ex) -> c_int {
     ffi::datapath_boundary("ibv_next_poll", || {
         let t = table_if_made().ok_or(rdma_common::Errno::EIO)?;
@@ -469,6 +479,7 @@ fn qp_ex_fn(qp: *mut ibv_qp_ex, i: usize) -> rdma_common::errno::Result<(&'stati
 macro_rules! builder {
     ($($field:ident = $i:expr, ($($a:ident: $t:ty),*);)*) => {
         $(
+            /// A counting `ibv_qp_ex` builder (`ibv_wr_post(3)`): one WR into the QP's batch, then the provider's.
             unsafe extern "C" fn $field(qp: *mut ibv_qp_ex $(, $a: $t)*) {
                 let _ = ffi::datapath_boundary(stringify!($field), || {
                     let (t, slot, f) = qp_ex_fn(qp, $i)?;
@@ -518,6 +529,7 @@ builder! {
     wr_atomic_write = 14, (rkey: u32, remote_addr: u64, atomic_wr: *const std::ffi::c_void);
 }
 
+/// The counting `ibv_qp_ex.wr_start` (`ibv_wr_start(3)`): clears the QP's batch count, then the provider's.
 unsafe extern "C" fn wr_start(qp: *mut ibv_qp_ex) {
     let _ = ffi::datapath_boundary("ibv_wr_start", || {
         let (t, slot, f) = qp_ex_fn(qp, WR_START)?;
@@ -530,6 +542,8 @@ unsafe extern "C" fn wr_start(qp: *mut ibv_qp_ex) {
     });
 }
 
+/// The counting `ibv_qp_ex.wr_complete` (`ibv_wr_complete(3)`): the provider's answer (0 or a positive errno);
+/// on 0 the batch's WRs are added to `send_wrs`.
 unsafe extern "C" fn wr_complete(qp: *mut ibv_qp_ex) -> c_int {
     ffi::datapath_boundary("ibv_wr_complete", || {
         let (t, slot, f) = qp_ex_fn(qp, WR_COMPLETE)?;
@@ -545,6 +559,7 @@ unsafe extern "C" fn wr_complete(qp: *mut ibv_qp_ex) -> c_int {
     .unwrap_or_else(|e| e.0)
 }
 
+/// The counting `ibv_qp_ex.wr_abort` (`ibv_wr_abort(3)`): clears the batch count, then the provider's.
 unsafe extern "C" fn wr_abort(qp: *mut ibv_qp_ex) {
     let _ = ffi::datapath_boundary("ibv_wr_abort", || {
         let (t, slot, f) = qp_ex_fn(qp, WR_ABORT)?;

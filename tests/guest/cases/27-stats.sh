@@ -170,6 +170,31 @@ else
 fi
 rm -rf "$odir"
 
+# ---- the counting ops are transparent: our verbs conformance tests pass with RDMAV_STATS=1 -------------------------------
+# tests/out/c/verbs_*.c (case 25's programs: every verb, extended CQs and QPs, SRQs, errors, async events, misuse)
+# under RDMAV_STATS=1 must pass exactly as without it, and log their contexts' totals (verbs_explain points
+# VERBS_LOG_FILE at a file of its own: not judged). Their forked children end with _exit (testutil.h), which runs no
+# exit hook: their counter files are left, as documented, and removed here.
+BIN=$REPO/tests/out/c
+for src in "$REPO"/tests/c/verbs_*.c; do
+    p=$(basename "$src" .c) exe=$BIN/$(basename "$src" .c)
+    if [[ ! -x $exe ]]; then fail "stats-transparent/$p" "$exe not built (tests/c/compile.sh)"; continue; fi
+    t0=$(now) tdir=$(mktemp -d)
+    RDMAV_STATS=1 RDMAV_STATS_DIR="$tdir" VERBS_LOG_FILE="$WORK/$p.stats.vlog" RDMA_TEST_TIMEOUT=$((T - 10)) \
+        timeout "$T" "$exe" > "$WORK/$p.stats.log" 2>&1
+    rc=$?
+    np=$(grep -c '^PASS ' "$WORK/$p.stats.log") nf=$(grep -c '^FAIL ' "$WORK/$p.stats.log")
+    nt=$(cat "$WORK/$p.stats.vlog" 2>/dev/null | grep -c 'stats: .* totals (ibv_close_device')
+    [[ $p == verbs_explain ]] && nt=own-log
+    if (( rc == 0 && nf == 0 && np > 0 )) && [[ $nt != 0 ]]; then
+        pass "stats-transparent/$p" "$(dur "$t0" "$(now)"): $np checks passed with RDMAV_STATS=1, $nt context(s) logged"
+    else
+        fail "stats-transparent/$p" "exit $rc, $np passed, $nf failed, $nt totals line(s)" \
+            "$WORK/$p.stats.log" "$WORK/$p.stats.vlog"
+    fi
+    rm -rf "$tdir"
+done
+
 # ---- set-uid: RDMAV_STATS_DIR ignored (the file goes to /dev/shm) ---------------------------------------------------------
 # A root-owned copy of build/examples/verbs_pingpong (RUNPATH to our build/lib, which a set-uid program keeps) run as
 # nobody, as a server waiting for its peer (its context open); a 0755 copy is the control (the directory honoured).

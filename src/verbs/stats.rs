@@ -571,3 +571,33 @@ unsafe extern "C" fn wr_abort(qp: *mut ibv_qp_ex) {
         Ok(())
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepted_wrs_of_a_chain() {
+        // SAFETY: zeroed recv WRs are valid (NULL pointers, zero counts).
+        let mut w: [ibv_recv_wr; 3] = unsafe { std::mem::zeroed() };
+        let base = w.as_mut_ptr();
+        // SAFETY: linking the three WRs of the local array.
+        unsafe {
+            (*base).next = base.add(1);
+            (*base.add(1)).next = base.add(2);
+        }
+        // SAFETY: called on the WRs of the local array only.
+        let next = |p: *mut ibv_recv_wr| unsafe { (*p).next };
+        let mut bad: *mut ibv_recv_wr = std::ptr::null_mut();
+        // SAFETY: the local chain and out pointer.
+        unsafe {
+            assert_eq!(accepted(base, &mut bad, 0, next), 3, "success: the whole chain");
+            bad = base.add(1);
+            assert_eq!(accepted(base, &mut bad, libc::ENOMEM, next), 1, "failure: the WRs before *bad_wr");
+            bad = base;
+            assert_eq!(accepted(base, &mut bad, libc::EINVAL, next), 0);
+            assert_eq!(accepted(base, std::ptr::null_mut(), libc::EINVAL, next), 0, "no bad_wr: none counted");
+            assert_eq!(accepted(std::ptr::null_mut(), &mut bad, 0, next), 0, "empty chain");
+        }
+    }
+}

@@ -233,6 +233,32 @@ else
     fi
 fi
 
+# ---- Soft-iWARP: siw's doorbells (rung only when its send queue was idle) --------------------------------------------
+# rping -C 10 over siw0/siw1 with RDMAV_STATS=1 on both sides (the links replaced as in case 60, then restored). The
+# exact counts depend on rping's protocol and timing; what must hold: the QP posted, its doorbells are counted
+# (a number, not "-"), at least one and at most one per post call.
+source "$(dirname "$0")/../setup-siw.sh"
+if ! siw_setup; then
+    fail stats-siw-setup "$SIW_SETUP_ERROR"
+else
+    p=18778
+    CM_WAIT_PORT=$p cm_pair stats-siw-rping "$OURS_" "$OURS_" \
+        "env RDMAV_STATS=1 VERBS_LOG_FILE=$WORK/siw.server.vlog rping -s -v -a $IP0 -p $p -C 10" \
+        "env RDMAV_STATS=1 VERBS_LOG_FILE=$WORK/siw.client.vlog rping -c -v -a $IP0 -I $IP1 -p $p -C 10" \
+        'ping data: rdma-ping-9: ' 'server ping data: rdma-ping-9: '
+    for side in server client; do
+        line=$(grep -E 'stats: siw[01] qp 0x[0-9a-f]+ \(destroyed\)' "$WORK/siw.$side.vlog" 2>/dev/null |
+               grep -Ev ' send_wrs=0 ' | head -1)
+        sw=$(counter "$line" send_wrs) db=$(counter "$line" doorbells) pc=$(counter "$line" post_calls)
+        if [[ -n $line && $db =~ ^[0-9]+$ ]] && (( sw > 0 && db > 0 && db <= pc )); then
+            pass "stats-siw-$side-doorbells" "send_wrs=$sw post_calls=$pc doorbells=$db"
+        else
+            fail "stats-siw-$side-doorbells" "want 0 < doorbells <= post_calls; line: '${line:-none}'" "$WORK/siw.$side.vlog"
+        fi
+    done
+fi
+siw_teardown
+
 echo "# 27-stats took $(dur "$case_t0" "$(now)")"
 summary stats
 (( failed == 0 ))

@@ -195,6 +195,25 @@ for src in "$REPO"/tests/c/verbs_*.c; do
     rm -rf "$tdir"
 done
 
+# Error completions by status: verbs_qp moves a QP with a receive posted to ERR and polls its flush
+# (IBV_WC_WR_FLUSH_ERR, status 5), and posts a send in INIT (EINVAL): its log must show them, and in every line of
+# every program err_cqes must equal the sum of the wc_status_N counts.
+t0=$(now)
+qlog=$WORK/verbs_qp.stats.vlog
+bad=$(cat "$WORK"/verbs_*.stats.vlog 2>/dev/null | grep 'stats:' | awk '{
+    e = -1; sum = 0
+    for (i = 1; i <= NF; i++) {
+        if ($i ~ /^err_cqes=/) { split($i, a, "="); e = a[2] }
+        if ($i ~ /^wc_status_[0-9]+=/) { split($i, a, "="); sum += a[2] }
+    }
+    if (e != sum) print }' | head -3)
+if [[ -z $bad ]] && grep -Eq 'stats: rxe[01] cq [0-9]+ .* err_cqes=[1-9][0-9]*.* wc_status_5=[1-9][0-9]* \(Work Request Flushed Error\)' "$qlog" &&
+   grep -Eq 'stats: rxe[01] qp 0x[0-9a-f]+ .* post_errors=[1-9]' "$qlog"; then
+    pass stats-error-statuses "$(dur "$t0" "$(now)"): $(grep -Eo 'wc_status_5=[0-9]+ \(Work Request Flushed Error\)' "$qlog" | head -1) on a CQ of verbs_qp, post_errors counted, err_cqes = sum of statuses in every line"
+else
+    fail stats-error-statuses "no flushed completion by status or post error in verbs_qp's log, or err_cqes != sum: ${bad:-}" "$qlog"
+fi
+
 # ---- set-uid: RDMAV_STATS_DIR ignored (the file goes to /dev/shm) ---------------------------------------------------------
 # A root-owned copy of build/examples/verbs_pingpong (RUNPATH to our build/lib, which a set-uid program keeps) run as
 # nobody, as a server waiting for its peer (its context open); a 0755 copy is the control (the directory honoured).

@@ -2,7 +2,7 @@
 //!
 //! Two kinds:
 //! * [`path`]: a variable that names a file, a directory or a library (`VERBS_LOG_FILE`, `SYSFS_PATH`,
-//!   `RDMAV_DRIVERS`, `IBV_DRIVERS`). In a set-uid, set-gid or otherwise privileged process ([`secure`], the
+//!   `RDMAV_DRIVERS`, `IBV_DRIVERS`, `RDMAV_STATS_DIR`). In a set-uid, set-gid or otherwise privileged process ([`secure`], the
 //!   kernel's `AT_SECURE`, or real and effective ids that differ) it reads as unset, as glibc's `secure_getenv`
 //!   does: the caller of a set-uid program must not make it create, append to or load files with its privileges.
 //!   rdma-core 44 guards `SYSFS_PATH` and the driver list (`getuid() == geteuid()`) but opens `VERBS_LOG_FILE`

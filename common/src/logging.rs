@@ -26,7 +26,16 @@ impl log::Log for Logger {
         if !self.enabled(record.metadata()) {
             return;
         }
-        let line = format!("{}: {}: {}\n", self.lib, record.level().as_str().to_lowercase(), record.args());
+        self.write_line(&record.level().as_str().to_lowercase(), record.args());
+    }
+
+    fn flush(&self) {}
+}
+
+impl Logger {
+    /// Writes one line `lib: level: text` to the sink.
+    fn write_line(&self, level: &str, args: &std::fmt::Arguments<'_>) {
+        let line = format!("{}: {}: {}\n", self.lib, level, args);
         let mut out = self.out.lock();
         match out.as_mut() {
             Some(f) => {
@@ -37,8 +46,6 @@ impl log::Log for Logger {
             }
         }
     }
-
-    fn flush(&self) {}
 }
 
 static LOGGER: OnceCell<Logger> = OnceCell::new();
@@ -74,6 +81,15 @@ pub fn init(lib: &'static str) {
     // set_logger fails harmlessly if another thread won the race.
     if let Some(l) = LOGGER.get() {
         let _ = log::set_logger(l);
+    }
+}
+
+/// Writes `args` as an `info` line of this library's log whatever `VERBS_LOG_LEVEL` says (what the user asked for
+/// by another variable, e.g. the counters of `RDMAV_STATS=1`): to `VERBS_LOG_FILE`, or standard error. Nothing
+/// before [`init`].
+pub fn always(args: std::fmt::Arguments<'_>) {
+    if let Some(l) = LOGGER.get() {
+        l.write_line("info", &args);
     }
 }
 

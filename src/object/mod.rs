@@ -24,6 +24,7 @@
 
 pub mod native;
 pub mod registry;
+pub mod stats;
 
 use crate::kernel::discover::DeviceInfo;
 use crate::provider::rxe::{self, RxeAh, RxeCq, RxeQp, RxeSrq};

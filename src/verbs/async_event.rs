@@ -93,6 +93,11 @@ pub unsafe extern "C-unwind" fn ibv_get_async_event(context: *mut ibv_context, e
                 addr_of_mut!((*out).element).write(element);
                 addr_of_mut!((*out).event_type).cast::<u32>().write(ev.event_type);
                 ctx.provider.async_event(context, out);
+                let obj = match element_of(ev.event_type) {
+                    Element::Port => std::ptr::null_mut(),
+                    _ => ev.element as usize as *mut std::ffi::c_void,
+                };
+                super::stats::async_event(context, obj);
             }
             Ok(0)
         })

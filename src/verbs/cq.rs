@@ -9,6 +9,7 @@
 #![allow(unsafe_code)]
 
 use crate::kernel::{self, Uverbs};
+use crate::object::stats::Kind as StatsKind;
 use crate::object::{self, registry, CompChannel, Context, Kind, Pending};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
@@ -84,6 +85,8 @@ unsafe fn create_cq(ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: boo
     }
     // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
     let cqx = unsafe { ctx.provider.create_cq_obj(ctx, attr, extended) }?;
+    // SAFETY: a live CQ of this context, not yet handed out.
+    unsafe { super::stats::object_created(ctx.ibv(), cqx.cast(), StatsKind::Cq, (*cqx).handle, extended) };
     registry::insert(cqx, Kind::Cq);
     Ok(cqx)
 }
@@ -193,6 +196,7 @@ pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
             registry::abort_destroy(cq, Kind::Cq);
             return Err(e);
         }
+        super::stats::object_destroyed(cq.cast());
         registry::finish_destroy(cq, Kind::Cq);
         Ok(())
     })
@@ -243,6 +247,7 @@ pub unsafe extern "C-unwind" fn ibv_get_cq_event(
                 if let Ok(ctx) = Context::from_ibv((*c).context) {
                     ctx.provider.cq_event(c);
                 }
+                super::stats::comp_event(c);
             }
             Ok(0)
         })

@@ -8,7 +8,7 @@
 //! Devices are never freed.
 #![allow(unsafe_code)]
 
-use super::ops;
+use super::{ops, stats};
 use crate::kernel::{self, discover::DeviceInfo};
 use crate::object::{self, registry, Context, Device, Kind, Objects, Pending};
 use crate::provider::{self, DeviceMatch};
@@ -268,17 +268,21 @@ fn open_context(dev: &'static Device, private_data: *mut std::ffi::c_void) -> Re
         let ibv = r?;
         // SAFETY: a live context whose verbs_context the provider initialised.
         unsafe { ops::set_lib_ops(&mut *object::vctx_of(ibv), dev.provider) };
+        // SAFETY: as above, not yet handed out.
+        unsafe { stats::context_opened(ibv, dev, false) };
         registry::insert(ibv, Kind::Context);
         return Ok(ibv);
     }
     let cmd_fd = kernel::open_uverbs(&dev.info.uverbs_dev_path)?;
-    let kc = dev.provider.get_context(cmd_fd.as_fd())?;
+    // RDMAV_STATS=1: the provider instantiated for the counting host (its doorbells counted).
+    let provider = stats::provider_for(dev);
+    let kc = provider.get_context(cmd_fd.as_fd())?;
     let mut p = Pending::<Context>::new();
     let c = p.as_ptr();
     // SAFETY: filling our own zeroed allocation; every field gets a valid value before `finish`.
     let ctx = unsafe {
         let vctx = addr_of_mut!((*c).vctx);
-        ops::install(&mut *vctx, dev.provider);
+        ops::install(&mut *vctx, provider);
         let ic = addr_of_mut!((*vctx).context);
         (*ic).device = dev.public;
         (*ic).cmd_fd = cmd_fd.into_raw_fd();
@@ -290,13 +294,15 @@ fn open_context(dev: &'static Device, private_data: *mut std::ffi::c_void) -> Re
         (*vctx).r#priv = c.cast();
         addr_of_mut!((*c).ibv).write(ic);
         addr_of_mut!((*c).device).write(dev);
-        addr_of_mut!((*c).provider).write(dev.provider);
-        addr_of_mut!((*c).driver_id).write(dev.provider.driver_id());
+        addr_of_mut!((*c).provider).write(provider);
+        addr_of_mut!((*c).driver_id).write(provider.driver_id());
         addr_of_mut!((*c).core_support).write(kc.core_support.into());
         addr_of_mut!((*c).lock).write(Mutex::new(()));
         addr_of_mut!((*c).plugin).write(None);
         &*p.finish()
     };
+    // SAFETY: a live context of `dev`, not yet handed out.
+    unsafe { stats::context_opened(ctx.ibv(), dev, true) };
     registry::insert(ctx.ibv(), Kind::Context);
     log::debug!(
         "ibv_open_device({}): cmd_fd {}, async_fd {}, {} completion vector(s), core_support {:#x}",
@@ -360,6 +366,7 @@ pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
         if !registry::remove(context, Kind::Context) {
             return Err(Errno::EINVAL);
         }
+        stats::context_closing(context);
         // SAFETY: a context we registered, now unregistered: nobody can reach it through this library.
         if let Some(r) = unsafe { ctx.provider.close_context_obj(ctx) } {
             return r;

@@ -30,6 +30,7 @@ pub mod ops;
 pub mod pd;
 pub mod qp;
 pub mod srq;
+pub mod stats;
 pub mod sysfs;
 
 use rdma_common::Errno;

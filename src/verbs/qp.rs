@@ -7,6 +7,7 @@
 //! it was. Destroying a QP waits until every async event delivered for it was acknowledged.
 #![allow(unsafe_code)]
 
+use crate::object::stats::Kind as StatsKind;
 use crate::object::{registry, Context, Kind};
 use crate::provider::cmd::known_qp_type;
 use rdma_common::abi::verbs::*;
@@ -199,6 +200,10 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
                 return Err(e);
             }
         };
+        if super::stats::on() {
+            let ext = ctx.provider.qp_is_extended(q);
+            super::stats::object_created(ctx.ibv(), q.cast(), StatsKind::Qp, (*q).qp_num, ext);
+        }
         registry::insert(q, Kind::Qp);
         log::debug!("created QP {:#x} (type {qp_type}, handle {})", (*q).qp_num, (*q).handle);
         Ok(q)
@@ -337,6 +342,7 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
             registry::abort_destroy(qp, Kind::Qp);
             return Err(e);
         }
+        super::stats::object_destroyed(qp.cast());
         registry::finish_destroy(qp, Kind::Qp);
         Ok(())
     })

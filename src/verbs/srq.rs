@@ -3,6 +3,7 @@
 //! (`ibv_post_srq_recv(3)` is inline).
 #![allow(unsafe_code)]
 
+use crate::object::stats::Kind as StatsKind;
 use crate::object::{registry, Context, Kind};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
@@ -30,6 +31,7 @@ unsafe fn create_srq(ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: b
             super::same_context(ctx, super::cq(a.cq)?.1)?;
         }
         let srq = ctx.provider.create_srq_obj(ctx, attr, extended)?;
+        super::stats::object_created(ctx.ibv(), srq.cast(), StatsKind::Srq, (*srq).handle, false);
         registry::insert(srq, Kind::Srq);
         Ok(srq)
     }
@@ -151,6 +153,7 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
             registry::abort_destroy(srq, Kind::Srq);
             return Err(e);
         }
+        super::stats::object_destroyed(srq.cast());
         registry::finish_destroy(srq, Kind::Srq);
         Ok(())
     })

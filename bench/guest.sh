@@ -13,7 +13,7 @@
 #   BENCH_OURS=stock the "ours" column uses rdma-core too: stock against stock, to see the noise
 #   BENCH_BUDGET=S   no new round unless it fits in S seconds of this script (default 1260; 420 quick)
 #   BENCH_TIMEOUT=S  timeout for each program (default 45)
-#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm,siw), for experiments
+#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm,rs,siw), for experiments
 #   BENCH_SIW_REPS=N timed perftest rounds over Soft-iWARP (default 5; 2 with BENCH_QUICK=1)
 #   BENCH_BIN=DIR    where datapath and memory were built (default build/bench)
 #
@@ -33,7 +33,7 @@ QUICK=${BENCH_QUICK:-0}
 REPS=${BENCH_REPS:-$([[ $QUICK == 1 ]] && echo 3 || echo 10)}
 BUDGET=${BENCH_BUDGET:-$([[ $QUICK == 1 ]] && echo 420 || echo 1260)}
 T=${BENCH_TIMEOUT:-45}
-ONLY=${BENCH_ONLY:-cpu,mem,start,lat,bw,cm,siw}
+ONLY=${BENCH_ONLY:-cpu,mem,start,lat,bw,cm,rs,siw}
 SIW_REPS=${BENCH_SIW_REPS:-$([[ $QUICK == 1 ]] && echo 2 || echo 5)}
 BIN=${BENCH_BIN:-build/bench}
 OURS_MODE=${BENCH_OURS:-ours}
@@ -255,6 +255,48 @@ cmtime_run() {
     done
 }
 
+# ---- rsockets: rstream ---------------------------------------------------------------------------------------------
+# rstream_run COL REP SIZE COUNT METRIC KIND : Debian's rstream (rsockets over RC, both sides with COL's libraries)
+# moving COUNT transfers of SIZE bytes, server on IP0, client from IP1; from its result line
+#   custom    64k     200     1       25m         0.45s      0.93     563.57
+#   (name bytes xfers iters total time Gb/sec usec/xfer) the sample is usec/xfer (KIND lat) or SIZE / usec/xfer in
+#   MB/s (KIND bw: its Gb/sec column has two decimals, too coarse at Soft-RoCE's speeds).
+rstream_run() {
+    local col=$1 rep=$2 size=$3 count=$4 metric=$5 kind=$6 name="rstream-$3"
+    begin_run "$name" "$col" || return
+    next_port
+    local port=$PORT slog="$WORK/rs-server.log" clog="$WORK/rs-client.log" crc=1 src _
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout "$T" rstream -S "$size" -C "$count" -b "$IP0" -p "$port" > "$slog" 2>&1 &
+    local spid=$!
+    if ! wait_listen_cm "$port" "$spid" "$T"; then
+        stop "$spid"
+        keep_log "$name" "$col" 1 "$slog"
+        record_fail "$metric" "$col" "$rep" "$name" "server did not listen: $(tail -n1 "$slog" | cut -c1-80)"
+        return
+    fi
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout "$T" rstream -S "$size" -C "$count" -s "$IP0" -b "$IP1" -p "$port" > "$clog" 2>&1
+    crc=$?
+    if (( crc != 0 )); then stop "$spid"; else wait "$spid"; fi
+    src=$?
+    local v="" f
+    while read -r -a f; do
+        [[ ${f[0]:-} == custom && ${#f[@]} -ge 8 ]] && v=${f[7]}
+    done < "$clog"
+    [[ $kind == bw && -n $v ]] && v=$(awk -v s="$size" -v u="$v" 'BEGIN { if (u > 0) printf "%.3f", s / u }')
+    if (( crc != 0 )) || [[ -z $v ]]; then
+        keep_log "$name" "$col" 1 "$slog" "$clog"
+        record_fail "$metric" "$col" "$rep" "$name" "client exit $crc: $(grep -v '^ *$' "$clog" | tail -n1 | cut -c1-80)"
+        return
+    fi
+    keep_log "$name" "$col" 0 "$slog" "$clog"
+    ok_run "$name" "$col"
+    sample "$metric" "$col" "$rep" "$v"
+    (( src != 0 )) && log "note: $name $col rep $rep: server exit $src (client fine)"
+    return 0
+}
+
 # ---- library CPU cost: callgrind -----------------------------------------------------------------------------------
 CPU_METRICS="cpu.post1 cpu.postlist cpu.poll16 cpu.poll1 cpu.pollempty cpu.open cpu.devlist"
 CPU_EXT_METRICS="cpu.postrecv cpu.postud cpu.wrapi cpu.pollex"
@@ -436,6 +478,10 @@ for ((rep = 1; rep <= REPS; rep++)); do
             done
         fi
         if has cm; then cmtime_run "$col" "$rep" 100; fi
+        if has rs; then
+            rstream_run "$col" "$rep" 65536 "$([[ $QUICK == 1 ]] && echo 100 || echo 400)" rs.bw.65536 bw
+            rstream_run "$col" "$rep" 64 "$([[ $QUICK == 1 ]] && echo 500 || echo 2000)" rs.lat.64 lat
+        fi
     done
     printf 'reps_done\t%s\n' "$rep" >> "$OUT/meta.tsv"
     ROUND_TIMES+=($(( SECONDS - round_t0 )))

@@ -27,6 +27,7 @@ GROUPS = [
     ("latmin", "Latency, best case (perftest, t_min: the fastest iteration)"),
     ("rate", "Message rate and bandwidth (perftest)"),
     ("cm", "Connection setup (cmtime -c 100, wall time of each step / connections)"),
+    ("rs", "rsockets (Debian's rstream over RC, both ends on the column's librdmacm)"),
     ("cpu", "Library CPU cost on the data path (callgrind, user-space instructions)"),
     ("siw", "Soft-iWARP (siw0/siw1, rdma-core's libsiw plug-in against our native siw provider): library CPU cost "
             "and perftest -R"),
@@ -54,6 +55,9 @@ def catalogue():
     for step in ("create id", "bind addr", "resolve addr", "resolve route", "create qp", "connect", "disconnect",
                  "destroy"):
         c["cm." + step.replace(" ", "_")] = ("cm", f"cmtime: {step}", "µs/conn", "lower", False, 1, 1)
+    c["rs.bw.65536"] = ("rs", "rstream, 64 KiB transfers: bandwidth (64 KiB / time per transfer)", "MB/s", "higher",
+                        False, 1, 1)
+    c["rs.lat.64"] = ("rs", "rstream, 64 B transfers: time per transfer", "µs", "lower", False, 1, 2)
     c["cpu.post1"] = ("cpu", "ibv_post_send, 1 WR per call (64 B RDMA write)", "instr/WR", "lower", True, 1, 0)
     c["cpu.postlist"] = ("cpu", "ibv_post_send, list of 16 WRs per call", "instr/WR", "lower", True, 1, 0)
     c["cpu.poll16"] = ("cpu", "ibv_poll_cq, up to 16 per call", "instr/CQE", "lower", True, 1, 0)

@@ -11,6 +11,8 @@
 #    make them try /tmp/su-logs/evil-rdmav34.so (seen in the debug log). The same program without set-uid does create it (the variable works). rdma-core's behaviour (it creates
 #    the log file even set-uid, as root) is recorded as a comparison line.
 #
+#  * soak/*: tests/c/rel_soak, load (see below), ours and rdma-core's.
+#
 # Runs before 60-siw (which replaces the rxe links). CASE_LIBS=stock runs the errno checks on rdma-core.
 #   tests/guest/run -- bash tests/guest/cases/55-reliability.sh
 set -u
@@ -46,6 +48,19 @@ run_prog() {
 
 run_prog "errno" "$mode" "$BIN/rel_errno"
 [[ $mode != stock ]] && run_prog "errno-rdma-core" stock "$BIN/rel_errno"
+
+# ---- load: tests/c/rel_soak ----------------------------------------------------------------------------------------
+# 8 threads x 16 RC QPs move 2^20 sequence-numbered SENDs (every receive checked in order per QP, every send
+# completion a success) while a ninth thread creates and destroys CQs, QPs, MRs and CM ids; then 10,000
+# open/close cycles with descriptors and RSS flat. Ours, then rdma-core's as the reference (it passes too).
+# REL_SOAK_MSGS overrides the message count.
+# rdma-core's reference run moves 2^17 (the same checks, an eighth of the guest time).
+T_CASE=$T T=900
+export SOAK_MSGS=${REL_SOAK_MSGS:-1048576}
+run_prog "soak" "$mode" "$BIN/rel_soak"
+export SOAK_MSGS=${REL_SOAK_MSGS:-131072}
+[[ $mode != stock ]] && run_prog "soak-rdma-core" stock "$BIN/rel_soak"
+T=$T_CASE
 
 # ---- set-uid: VERBS_LOG_FILE and SYSFS_PATH ignored ------------------------------------------------------------------
 # setuid_run NAME EXE LOGFILE [SETUID=1] : copies EXE to /tmp (root-owned, 4755 or 0755) and runs it as nobody with

@@ -15,10 +15,14 @@
 //!
 //! The kernel offers two ABIs on the same fd: `write()` of a command (`ib_uverbs_cmd_hdr`, or `ib_uverbs_cmd_hdr` +
 //! `ib_uverbs_ex_cmd_hdr` for extended commands) and `ioctl(RDMA_VERBS_IOCTL)` with typed attributes. Both are
-//! stable uverbs ABI and both exist in every kernel we support (6.1 and 6.12). We use **write wherever the kernel
-//! offers it** (every object a verbs application creates, and every command rxe and siw implement), because it is
-//! one fixed struct per command, checked byte for byte by the tests here, and it is what rdma-core itself falls
-//! back to. We use **ioctl where no write command exists, or where only the ioctl answer carries what rdma-core 44
+//! stable uverbs ABI and both exist in every kernel we support (6.1 and 6.12). We use **the write commands wherever
+//! the kernel offers them** (every object a verbs application creates, and every command rxe and siw implement),
+//! because each is one fixed struct, checked byte for byte by the tests here. Like rdma-core 44, we carry them
+//! through `ioctl(RDMA_VERBS_IOCTL)`'s `UVERBS_METHOD_INVOKE_WRITE` when the kernel has it (probed once per process
+//! with a QUERY_DEVICE that must fail `ENOSPC`; `ENOTTY`/`EPROTONOSUPPORT` means plain `write()`): the kernel
+//! refuses `write()` on a uverbs fd from a task whose credentials differ from the opener's (`EACCES`: a forked child,
+//! a daemon that dropped privileges after opening the device), and not the ioctl. The data path's doorbell (rxe's
+//! POST_SEND with no work request) stays a plain `write()`, as in rdma-core. We use **ioctl where no write command exists, or where only the ioctl answer carries what rdma-core 44
 //! reports** (GET_CONTEXT's `core_support`, QUERY_PORT's `port_cap_flags2`), then with the write fallback:
 //!
 //! | command | ABI | why / fallback |
@@ -79,6 +83,10 @@ pub(crate) mod fake;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::sys;
 use rdma_common::uapi::ib_user_verbs::*;
+use rdma_common::uapi::ib_user_ioctl_cmds::{
+    UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD,
+    UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
+};
 use rdma_common::uapi::rdma_user_ioctl_cmds::*;
 use rdma_common::uapi::{AsBytes, FromBytes};
 use std::marker::PhantomData;
@@ -119,6 +127,23 @@ pub unsafe trait CmdFd {
     /// The device's kernel driver id (`RDMA_DRIVER_*`), which every ioctl header must carry (the kernel answers
     /// `EINVAL` to any other).
     fn driver_id(&self) -> u32;
+
+    /// Whether write commands go through `UVERBS_METHOD_INVOKE_WRITE` (the [table](self#write-or-ioctl-the-table)).
+    /// The unit tests' fake keeps the default: plain `write()`.
+    fn invoke_write(&self) -> bool {
+        false
+    }
+}
+
+/// Whether this kernel carries write commands through `UVERBS_METHOD_INVOKE_WRITE`: 0 not probed yet, 1 yes, 2 no.
+static INVOKE_WRITE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// rdma-core's `has_ioctl_write`: INVOKE_WRITE of QUERY_DEVICE without its request, which a kernel with the method
+/// refuses with `ENOSPC` (the request is too short); `ENOTTY` / `EPROTONOSUPPORT` mean no such method.
+fn probe_invoke_write<F: CmdFd + ?Sized>(fd: &F) -> bool {
+    let mut io = Ioctl::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    io.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE));
+    !matches!(io.execute(fd), Err(e) if ioctl_unsupported(e))
 }
 
 /// A borrowed `/dev/infiniband/uverbsN` fd and its device's driver id: the real [`CmdFd`].
@@ -163,6 +188,20 @@ unsafe impl CmdFd for Uverbs<'_> {
 
     fn driver_id(&self) -> u32 {
         self.driver_id
+    }
+
+    fn invoke_write(&self) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        match INVOKE_WRITE.load(Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let yes = probe_invoke_write(self);
+                log::debug!("uverbs: write commands through {}", if yes { "ioctl INVOKE_WRITE" } else { "write()" });
+                INVOKE_WRITE.store(if yes { 1 } else { 2 }, Relaxed);
+                yes
+            }
+        }
     }
 }
 
@@ -246,7 +285,12 @@ where
     Resp: FromBytes,
 {
     let mut out = vec![0u8; size_of::<Resp>() + udata_out.len()];
-    write_raw(fd, command, req.as_bytes(), udata_in, Some(&mut out))?;
+    if fd.invoke_write() {
+        let (core, driver) = out.split_at_mut(size_of::<Resp>());
+        invoke_write(fd, command, req.as_bytes(), udata_in, core, driver)?;
+    } else {
+        write_raw(fd, command, req.as_bytes(), udata_in, Some(&mut out))?;
+    }
     udata_out.copy_from_slice(&out[size_of::<Resp>()..]);
     Ok(Resp::from_bytes(&out))
 }
@@ -258,7 +302,41 @@ pub(crate) fn write_in<F: CmdFd + ?Sized, Req: AsBytes>(
     req: &Req,
     udata_in: &[u8],
 ) -> Result<()> {
+    if fd.invoke_write() {
+        return invoke_write(fd, command, req.as_bytes(), udata_in, &mut [], &mut []);
+    }
     write_raw(fd, command, req.as_bytes(), udata_in, None)
+}
+
+/// A write command through `UVERBS_METHOD_INVOKE_WRITE` (rdma-core's `ioctl_write`): `command` (with
+/// `IB_USER_VERBS_CMD_FLAG_EXTENDED` for an extended one), the core request (without the command headers; a legacy
+/// request's `response` field is carried but ignored), the driver's request, and the buffers for the core and the
+/// driver responses. Each non-empty part is one mandatory attribute, as rdma-core sends them.
+fn invoke_write<F: CmdFd + ?Sized>(
+    fd: &F,
+    command: u32,
+    core_in: &[u8],
+    udata_in: &[u8],
+    core_out: &mut [u8],
+    udata_out: &mut [u8],
+) -> Result<()> {
+    core_out.fill(0);
+    udata_out.fill(0);
+    let mut io = Ioctl::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    io.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(command));
+    if !core_in.is_empty() {
+        io.in_bytes(UVERBS_ATTR_CORE_IN, core_in)?;
+    }
+    if !core_out.is_empty() {
+        io.out_bytes(UVERBS_ATTR_CORE_OUT, core_out)?;
+    }
+    if !udata_in.is_empty() {
+        io.in_bytes(UVERBS_ATTR_UHW_IN, udata_in)?;
+    }
+    if !udata_out.is_empty() {
+        io.out_bytes(UVERBS_ATTR_UHW_OUT, udata_out)?;
+    }
+    io.execute(fd).map(|_| ()).inspect_err(|e| log::trace!("uverbs write command {command:#x} (ioctl): {e}"))
 }
 
 /// The legacy write ABI on bytes. `core` is the core request; when `out` is given, `core` starts with the
@@ -312,7 +390,12 @@ where
     Resp: FromBytes,
 {
     let mut out = vec![0u8; size_of::<Resp>() + udata_out.len()];
-    write_ex_raw(fd, command, req.as_bytes(), udata_in, Some((&mut out, size_of::<Resp>())))?;
+    if fd.invoke_write() {
+        let (core, driver) = out.split_at_mut(size_of::<Resp>());
+        invoke_write(fd, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, req.as_bytes(), udata_in, core, driver)?;
+    } else {
+        write_ex_raw(fd, command, req.as_bytes(), udata_in, Some((&mut out, size_of::<Resp>())))?;
+    }
     udata_out.copy_from_slice(&out[size_of::<Resp>()..]);
     Ok(Resp::from_bytes(&out))
 }
@@ -324,6 +407,9 @@ pub(crate) fn write_ex_in<F: CmdFd + ?Sized, Req: AsBytes>(
     req: &Req,
     udata_in: &[u8],
 ) -> Result<()> {
+    if fd.invoke_write() {
+        return invoke_write(fd, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, req.as_bytes(), udata_in, &mut [], &mut []);
+    }
     write_ex_raw(fd, command, req.as_bytes(), udata_in, None)
 }
 

@@ -11,6 +11,7 @@
 #    make them try /tmp/su-logs/evil-rdmav34.so (seen in the debug log). The same program without set-uid does create it (the variable works). rdma-core's behaviour (it creates
 #    the log file even set-uid, as root) is recorded as a comparison line.
 #
+#  * sweep/*: tests/c/rel_sweep, our bad-input sweep (see below).
 #  * soak/*: tests/c/rel_soak, load (see below), ours and rdma-core's.
 #
 # Runs before 60-siw (which replaces the rxe links). CASE_LIBS=stock runs the errno checks on rdma-core.
@@ -48,6 +49,22 @@ run_prog() {
 
 run_prog "errno" "$mode" "$BIN/rel_errno"
 [[ $mode != stock ]] && run_prog "errno-rdma-core" stock "$BIN/rel_errno"
+
+# ---- bad-input sweep: tests/c/rel_sweep ----------------------------------------------------------------------------
+# 193 calls of exported functions with NULL / garbage / stale / closed objects and NULL outputs, each in a forked
+# child: ours must neither crash nor hang (sweep/sweep-no-crash-no-hang). rdma-core's run is the comparison (it
+# crashes on most garbage and stale objects): its summary and every case whose outcome differs from ours are printed
+# as "# " lines (README, "Misuse: the sweep").
+run_prog "sweep" "$mode" "$BIN/rel_sweep"
+if [[ $mode != stock && -x $BIN/rel_sweep ]]; then
+    ref="$WORK/rel_sweep.stock.log"
+    # shellcheck disable=SC2046
+    env $(rpathenv stock) timeout "$T" "$BIN/rel_sweep" > "$ref" 2>&1
+    echo "# sweep, rdma-core: $(grep -m1 '^# sweep:' "$ref" | sed 's/^# sweep: //')"
+    echo "# sweep, ours:      $(grep -m1 '^# sweep:' "$WORK/rel_sweep.$mode.log" | sed 's/^# sweep: //')"
+    paste -d'|' <(grep '^SWEEP' "$WORK/rel_sweep.$mode.log") <(grep '^SWEEP' "$ref") |
+        awk -F'|' '$1 != $2 && $2 !~ / (crash|hang)/ { sub(/^SWEEP /, "", $1); sub(/^SWEEP .*\) /, "", $2); print "# sweep differs: " $1 " (rdma-core: " $2 ")" }'
+fi
 
 # ---- load: tests/c/rel_soak ----------------------------------------------------------------------------------------
 # 8 threads x 16 RC QPs move 2^20 sequence-numbered SENDs (every receive checked in order per QP, every send

@@ -14,7 +14,9 @@
  *   remove-verbs  `rdma link delete rxe1` while a QP on it moves data (verbs)
  *   remove-cm     the same under a CM connection (the server's ids are on rxe1)
  *
- * The remove-* scenarios leave rxe1 deleted: the guest case (tests/guest/cases/56-faults.sh) re-creates it.
+ * The remove-* scenarios delete rxe1 and re-create it (`rdma link add`, as tests/guest/setup-rdma.sh does); when one
+ * stops before that, the guest case (tests/guest/cases/56-faults.sh) re-creates it. With RDMAV_PROVIDER=plugin and
+ * our libibverbs, a last check proves that rdma-core's rxe plug-in served the devices.
  *
  * Every check prints PASS/FAIL (testutil.h conventions). Each scenario also prints one line
  *   # outcome SCENARIO: key=value ...
@@ -1643,6 +1645,20 @@ out:
 	free(t);
 }
 
+/* 1 when a mapping of this process names `lib` (/proc/self/maps). */
+static int maps_has(const char *lib)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, lib) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1671,9 +1687,14 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		if (!strcmp(argv[1], all[i].name)) {
+			const char *prov = getenv("RDMAV_PROVIDER");
+
 			scen = all[i].name;
 			all[i].fn();
 			printf("# outcome %s: %s\n", scen, outcome);
+			if (prov && !strcmp(prov, "plugin") && tu_ours())
+				CHECK(nm("plugin-mapped"), maps_has("librxe-rdmav34.so"),
+				      "RDMAV_PROVIDER=plugin, but rdma-core's rxe plug-in is not mapped in this process");
 			return tu_finish(PROG);
 		}
 	}

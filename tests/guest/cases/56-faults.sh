@@ -22,6 +22,8 @@
 #                 completes once the device is closed, rxe1 is no longer listed
 #   remove-cm     the same under a CM connection: RDMA_CM_EVENT_DEVICE_REMOVAL for the listening and connected ids
 #
+# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, port, remove-verbs) run a third time
+# on our libibverbs with rdma-core's rxe plug-in (RDMAV_PROVIDER=plugin, "faults-plugin/...", plug-in mapping proven).
 # Each scenario also prints "# outcome SCENARIO: ..." (what does not depend on timing: status sequences, events,
 # states, errnos); "faults/SCENARIO/same-as-rdma-core" requires ours to equal rdma-core's. After each remove-*
 # run the case re-creates rxe1 as setup-rdma.sh does and waits for its port and GID; it ends by checking both
@@ -121,6 +123,18 @@ relink() {
     fi
 }
 
+# same_as_ref NAME OUTCOME : OUTCOME must equal rdma-core's ($ref).
+same_as_ref() {
+    if [[ -z $ref || -z $2 ]]; then
+        fail "$1" "no outcome line (rdma-core: '${ref}', ours: '$2')"
+    elif [[ $ref == "$2" ]]; then
+        pass "$1" "$2"
+    else
+        fail "$1" "ours: $2; rdma-core: $ref"
+    fi
+}
+
+PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs port remove-verbs)
 for sc in rnr retry cq-overrun fork kill-verbs kill-cm kill-cm-server port remove-verbs remove-cm; do
     envs=()
     [[ $sc == fork ]] && envs=(RDMAV_FORK_SAFE=1)
@@ -131,12 +145,12 @@ for sc in rnr retry cq-overrun fork kill-verbs kill-cm kill-cm-server port remov
     run_scen faults "$mode" "$sc" "${envs[@]}"
     ours=$OUTCOME
     [[ $sc == remove-* ]] && relink "faults/$sc/relink"
-    if [[ -z $ref || -z $ours ]]; then
-        fail "faults/$sc/same-as-rdma-core" "no outcome line (rdma-core: '${ref}', ours: '${ours}')"
-    elif [[ $ref == "$ours" ]]; then
-        pass "faults/$sc/same-as-rdma-core" "$ours"
-    else
-        fail "faults/$sc/same-as-rdma-core" "ours: $ours; rdma-core: $ref"
+    same_as_ref "faults/$sc/same-as-rdma-core" "$ours"
+    # The scenarios that involve the provider once more with rdma-core's rxe plug-in under our libibverbs.
+    if [[ " ${PLUGIN_SCENARIOS[*]} " == *" $sc "* ]]; then
+        run_scen faults-plugin "$mode" "$sc" "${envs[@]}" RDMAV_PROVIDER=plugin
+        [[ $sc == remove-* ]] && relink "faults-plugin/$sc/relink"
+        same_as_ref "faults-plugin/$sc/same-as-rdma-core" "$OUTCOME"
     fi
 done
 

@@ -1,6 +1,7 @@
 /* fault_load: faults under load (issue 15), one scenario per run: `fault_load SCENARIO`.
  *
  *   kill-verbs    the peer process (verbs-connected RC, rxe1) is SIGKILLed mid-transfer
+ *   kill-verbs-ex the same, the survivor posting with ibv_wr_* (ibv_qp_ex) and polling an ibv_cq_ex
  *   kill-cm       the same with a CM-connected peer (server in the child, client here)
  *   kill-cm-server  the CM client process is SIGKILLed while this server receives: DISCONNECTED, then
  *                 rdma_disconnect flushes every outstanding receive
@@ -187,10 +188,45 @@ struct pump {
 	void (*tick)(void *);   /* called on every loop turn (e.g. a peer reposting receives) */
 	unsigned post_ms;       /* stop posting this long after the fault */
 	unsigned drain_ms;      /* then wait this long at most for the rest */
+	struct ibv_qp_ex *qpx;  /* when set: post with ibv_wr_* on qpx and poll cqx with ibv_start_poll */
+	struct ibv_cq_ex *cqx;
+	int bad_opcode;         /* ex: successful completions whose ibv_wc_read_opcode is not the posted one */
 	int post_err;           /* first ibv_post_send error */
 	int triggered;
 	int drained;            /* every posted WR completed */
 };
+
+/* Up to max completions of p->cqx through the extended CQ API, copied into wc (wr_id, status, opcode). Returns how
+ * many, or a negative errno when ibv_start_poll/ibv_next_poll fail otherwise than ENOENT. */
+static int poll_ex(struct pump *p, struct ibv_wc *wc, int max)
+{
+	struct ibv_poll_cq_attr pa = { .comp_mask = 0 };
+	int ret, n = 0;
+
+	ret = ibv_start_poll(p->cqx, &pa);
+	if (ret == ENOENT)
+		return 0;
+	if (ret)
+		return -ret;
+	for (;;) {
+		memset(&wc[n], 0, sizeof(wc[n]));
+		wc[n].wr_id = p->cqx->wr_id;
+		wc[n].status = p->cqx->status;
+		if (wc[n].status == IBV_WC_SUCCESS && ibv_wc_read_opcode(p->cqx) != IBV_WC_RDMA_WRITE)
+			p->bad_opcode++;
+		if (++n == max)
+			break;
+		ret = ibv_next_poll(p->cqx);
+		if (ret == ENOENT)
+			break;
+		if (ret) {
+			ibv_end_poll(p->cqx);
+			return -ret;
+		}
+	}
+	ibv_end_poll(p->cqx);
+	return n;
+}
 
 static void pump_run(struct pump *p, struct track *t)
 {
@@ -210,8 +246,19 @@ static void pump_run(struct pump *p, struct track *t)
 		while (posting && t->posted - t->done < WINDOW && t->posted < MAXWR) {
 			uint64_t id = t->posted + 1;
 			uint32_t off = (uint32_t)(id % 32) * MSG;
-			int ret = tu_post_send1(p->qp, id, p->op, p->buf + off, MSG, p->lkey, p->raddr + off, p->rkey,
-						IBV_SEND_SIGNALED);
+			int ret;
+
+			if (p->qpx) {
+				ibv_wr_start(p->qpx);
+				p->qpx->wr_id = id;
+				p->qpx->wr_flags = IBV_SEND_SIGNALED;
+				ibv_wr_rdma_write(p->qpx, p->rkey, p->raddr + off);
+				ibv_wr_set_sge(p->qpx, p->lkey, (uintptr_t)p->buf + off, MSG);
+				ret = ibv_wr_complete(p->qpx);
+			} else {
+				ret = tu_post_send1(p->qp, id, p->op, p->buf + off, MSG, p->lkey, p->raddr + off, p->rkey,
+						    IBV_SEND_SIGNALED);
+			}
 
 			if (ret) {
 				p->post_err = ret;
@@ -219,9 +266,9 @@ static void pump_run(struct pump *p, struct track *t)
 			}
 			t->posted = id;
 		}
-		n = ibv_poll_cq(p->cq, 16, wc);
+		n = p->cqx ? poll_ex(p, wc, 16) : ibv_poll_cq(p->cq, 16, wc);
 		if (n < 0) {
-			tu_fail(nm("poll"), "ibv_poll_cq returned %d", n);
+			tu_fail(nm("poll"), "%s returned %d", p->cqx ? "ibv_start_poll/ibv_next_poll" : "ibv_poll_cq", n);
 			return;
 		}
 		for (i = 0; i < n; i++)
@@ -669,8 +716,52 @@ static int full_read(int fd, void *p, size_t n)
 	return 0;
 }
 
+/* The survivor's endpoint with the extended objects: an ibv_cq_ex as its send CQ and an ibv_qp_ex posting RDMA
+ * Writes with ibv_wr_*. NULL on success. */
+static const char *ep_qp_ex(struct tu_ep *a, struct ibv_cq_ex **cqx, struct ibv_qp_ex **qpx)
+{
+	struct ibv_cq_init_attr_ex ca;
+	struct ibv_qp_init_attr_ex qa;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 64;
+	ca.wc_flags = IBV_WC_STANDARD_FLAGS;
+	*cqx = ibv_create_cq_ex(a->ctx, &ca);
+	if (!*cqx)
+		return "ibv_create_cq_ex";
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = IBV_QPT_RC;
+	qa.send_cq = ibv_cq_ex_to_cq(*cqx);
+	qa.recv_cq = a->rcq;
+	qa.cap.max_send_wr = 32;
+	qa.cap.max_recv_wr = 4;
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	qa.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	qa.pd = a->pd;
+	qa.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND;
+	a->qp = ibv_create_qp_ex(a->ctx, &qa);
+	if (!a->qp)
+		return "ibv_create_qp_ex";
+	*qpx = ibv_qp_to_qp_ex(a->qp);
+	return *qpx ? NULL : "ibv_qp_to_qp_ex";
+}
+
+static void kill_verbs(int ex);
+
 static void s_kill_verbs(void)
 {
+	kill_verbs(0);
+}
+
+static void s_kill_verbs_ex(void)
+{
+	kill_verbs(1);
+}
+
+static void kill_verbs(int ex)
+{
+	struct ibv_cq_ex *cqx = NULL;
+	struct ibv_qp_ex *qpx = NULL;
 	int p2c[2], c2p[2];
 	struct tu_ep a;
 	struct xinfo me, peer;
@@ -715,7 +806,9 @@ static void s_kill_verbs(void)
 		return;
 	}
 	memset(&me, 0, sizeof(me));
-	if ((why = tu_ep_open(&a, 0)) || (why = tu_ep_qp(&a, IBV_QPT_RC, NULL, 0)) || tu_qp_init(a.qp, IBV_QPT_RC)) {
+	why = NULL;
+	if ((why = tu_ep_open(&a, 0)) || (why = ex ? ep_qp_ex(&a, &cqx, &qpx) : tu_ep_qp(&a, IBV_QPT_RC, NULL, 0)) ||
+	    tu_qp_init(a.qp, IBV_QPT_RC)) {
 		tu_fail(nm("setup"), "%s: %s", why ? why : "init", tu_errname(errno));
 		me.err = 1;
 	} else {
@@ -736,6 +829,8 @@ static void s_kill_verbs(void)
 	memset(&p, 0, sizeof(p));
 	p.qp = a.qp;
 	p.cq = a.scq;
+	p.qpx = qpx;
+	p.cqx = cqx;
 	p.op = IBV_WR_RDMA_WRITE;
 	p.buf = a.buf;
 	p.lkey = a.mr->lkey;
@@ -749,6 +844,9 @@ static void s_kill_verbs(void)
 	pump_run(&p, t);
 	CHECK(nm("traffic-before-kill"), p.triggered, "only %d writes succeeded (want 300 before the kill); statuses %s",
 	      t->nstat[IBV_WC_SUCCESS], t->seq);
+	if (ex)
+		CHECK(nm("ex-opcode"), p.bad_opcode == 0, "%d successful completions not read as IBV_WC_RDMA_WRITE",
+		      p.bad_opcode);
 	check_once(t);
 	check_error_seq(t, IBV_WC_RETRY_EXC_ERR);
 	CHECK(nm("qp-error"), qp_state_of(a.qp) == IBV_QPS_ERR, "survivor QP state %s", qps_name(qp_state_of(a.qp)));
@@ -758,6 +856,12 @@ static void s_kill_verbs(void)
 out:
 	if (victim > 0)
 		kill_victim(NULL);
+	if (a.qp) {
+		ibv_destroy_qp(a.qp);
+		a.qp = NULL;
+	}
+	if (cqx)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cqx));
 	tu_ep_close(&a);
 	free(t);
 }
@@ -1667,7 +1771,7 @@ int main(int argc, char **argv)
 	} all[] = {
 		{ "rnr", s_rnr },       { "retry", s_retry },           { "cq-overrun", s_cq_overrun },
 		{ "fork", s_fork },     { "kill-verbs", s_kill_verbs }, { "kill-cm", s_kill_cm },
-		{ "kill-cm-server", s_kill_cm_server },
+		{ "kill-cm-server", s_kill_cm_server }, { "kill-verbs-ex", s_kill_verbs_ex },
 		{ "port", s_port },     { "remove-verbs", s_remove_verbs }, { "remove-cm", s_remove_cm },
 	};
 	size_t i;
@@ -1681,7 +1785,7 @@ int main(int argc, char **argv)
 		IPB = "198.18.0.2";
 	signal(SIGPIPE, SIG_IGN);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s SCENARIO (rnr retry cq-overrun fork kill-verbs kill-cm kill-cm-server port remove-verbs remove-cm)\n",
+		fprintf(stderr, "usage: %s SCENARIO (rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-cm kill-cm-server port remove-verbs remove-cm)\n",
 			argv[0]);
 		return 2;
 	}

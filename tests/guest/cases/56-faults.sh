@@ -11,6 +11,8 @@
 #                 or exit); every write/send of the parent after the fork carries the bytes it wrote
 #   kill-verbs    the peer process (verbs-connected RC) SIGKILLed mid-transfer: each WR completes once, successes
 #                 then one IBV_WC_RETRY_EXC_ERR then flushes, survivor QP in ERROR, no hang
+#   kill-verbs-ex the same with the extended API at the survivor (ibv_wr_* on an ibv_qp_ex, ibv_start_poll on an
+#                 ibv_cq_ex)
 #   kill-cm       the same over a CM connection, plus RDMA_CM_EVENT_DISCONNECTED at the survivor
 #   kill-cm-server  the CM client process SIGKILLed while the survivor (server) receives: DISCONNECTED, then
 #                 rdma_disconnect puts its QP in ERROR and every outstanding receive completes once (flushed)
@@ -22,7 +24,7 @@
 #                 completes once the device is closed, rxe1 is no longer listed
 #   remove-cm     the same under a CM connection: RDMA_CM_EVENT_DEVICE_REMOVAL for the listening and connected ids
 #
-# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, port, remove-verbs) run a third time
+# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, kill-verbs-ex, port, remove-verbs) run a third time
 # on our libibverbs with rdma-core's rxe plug-in (RDMAV_PROVIDER=plugin, "faults-plugin/...", plug-in mapping proven).
 # Each scenario also prints "# outcome SCENARIO: ..." (what does not depend on timing: status sequences, events,
 # states, errnos); "faults/SCENARIO/same-as-rdma-core" requires ours to equal rdma-core's. After each remove-*
@@ -134,8 +136,8 @@ same_as_ref() {
     fi
 }
 
-PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs port remove-verbs)
-for sc in rnr retry cq-overrun fork kill-verbs kill-cm kill-cm-server port remove-verbs remove-cm; do
+PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs kill-verbs-ex port remove-verbs)
+for sc in rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-cm kill-cm-server port remove-verbs remove-cm; do
     envs=()
     [[ $sc == fork ]] && envs=(RDMAV_FORK_SAFE=1)
     run_scen faults-rdma-core stock "$sc" "${envs[@]}"

@@ -2,6 +2,7 @@
  *
  *   kill-verbs    the peer process (verbs-connected RC, rxe1) is SIGKILLed mid-transfer
  *   kill-verbs-ex the same, the survivor posting with ibv_wr_* (ibv_qp_ex) and polling an ibv_cq_ex
+ *   kill-verbs-channel  the same, the survivor sleeping on a completion channel between completions
  *   kill-cm       the same with a CM-connected peer (server in the child, client here)
  *   kill-cm-server  the CM client process is SIGKILLed while this server receives: DISCONNECTED, then
  *                 rdma_disconnect flushes every outstanding receive
@@ -191,6 +192,8 @@ struct pump {
 	struct ibv_qp_ex *qpx;  /* when set: post with ibv_wr_* on qpx and poll cqx with ibv_start_poll */
 	struct ibv_cq_ex *cqx;
 	int bad_opcode;         /* ex: successful completions whose ibv_wc_read_opcode is not the posted one */
+	struct ibv_comp_channel *ch; /* when set: an idle CQ is armed and waited for on this channel */
+	int cq_events, bad_events;   /* events taken (and acknowledged); events naming another CQ */
 	int post_err;           /* first ibv_post_send error */
 	int triggered;
 	int drained;            /* every posted WR completed */
@@ -226,6 +229,23 @@ static int poll_ex(struct pump *p, struct ibv_wc *wc, int max)
 	}
 	ibv_end_poll(p->cqx);
 	return n;
+}
+
+/* Event-driven idling: arms the CQ and waits (100 ms at most) for its completion event, which it acknowledges. */
+static void wait_channel(struct pump *p)
+{
+	struct pollfd pf = { .fd = p->ch->fd, .events = POLLIN };
+	struct ibv_cq *cq;
+	void *cq_ctx;
+
+	if (ibv_req_notify_cq(p->cq, 0))
+		return;
+	if (poll(&pf, 1, 100) != 1 || ibv_get_cq_event(p->ch, &cq, &cq_ctx))
+		return;
+	p->cq_events++;
+	if (cq != p->cq)
+		p->bad_events++;
+	ibv_ack_cq_events(cq, 1);
 }
 
 static void pump_run(struct pump *p, struct track *t)
@@ -286,7 +306,9 @@ static void pump_run(struct pump *p, struct track *t)
 		}
 		if (!posting && tu_now_ms() > t_stop + p->drain_ms)
 			return;
-		if (n == 0)
+		if (n == 0 && p->ch)
+			wait_channel(p);
+		else if (n == 0)
 			sched_yield();
 	}
 }
@@ -674,8 +696,31 @@ static void s_fork(void)
 	}
 	CHECK(nm("parent-traffic-unharmed"), ok, "%s", reason);
 	CHECK(nm("children-ran"), ok, "%s", reason);
-	out_add("fork_status=%s rounds_ok=%d", fs == IBV_FORK_ENABLED ? "ENABLED" : fs == IBV_FORK_UNNEEDED ? "UNNEEDED" : "DISABLED",
-		ok);
+	/* A child reading the parent's registered buffer: ibv_fork_init marked it MADV_DONTFORK (rdma-core 44 does so
+	 * even where the kernel would copy pinned pages), so the child has no such mapping and faults. */
+	{
+		pid_t pid;
+		int st = 0;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			alarm(0);
+			signal(SIGSEGV, SIG_DFL);
+			_exit(*(volatile uint8_t *)a.buf & 0);
+		}
+		if (pid > 0)
+			waitpid(pid, &st, 0);
+		snprintf(reason, sizeof(reason), "%s",
+			 pid < 0 ? "fork-failed" : WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "read-it");
+		for (char *c = reason; *c; c++)
+			if (*c == ' ')
+				*c = '_';
+		CHECK(nm("child-reads-registered"), pid > 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "a child reading the registered buffer: %s (want SIGSEGV: the range is MADV_DONTFORK)", reason);
+	}
+	out_add("fork_status=%s rounds_ok=%d child_reads_registered=%s",
+		fs == IBV_FORK_ENABLED ? "ENABLED" : fs == IBV_FORK_UNNEEDED ? "UNNEEDED" : "DISABLED", ok, reason);
 out:
 	tu_ep_close(&a);
 	tu_ep_close(&b);
@@ -758,10 +803,16 @@ static void s_kill_verbs_ex(void)
 	kill_verbs(1);
 }
 
+static void s_kill_verbs_channel(void)
+{
+	kill_verbs(2);
+}
+
 static void kill_verbs(int ex)
 {
 	struct ibv_cq_ex *cqx = NULL;
 	struct ibv_qp_ex *qpx = NULL;
+	struct ibv_comp_channel *ch = NULL;
 	int p2c[2], c2p[2];
 	struct tu_ep a;
 	struct xinfo me, peer;
@@ -807,7 +858,15 @@ static void kill_verbs(int ex)
 	}
 	memset(&me, 0, sizeof(me));
 	why = NULL;
-	if ((why = tu_ep_open(&a, 0)) || (why = ex ? ep_qp_ex(&a, &cqx, &qpx) : tu_ep_qp(&a, IBV_QPT_RC, NULL, 0)) ||
+	if (!(why = tu_ep_open(&a, 0)) && ex == 2) {
+		/* The send CQ on a completion channel: the survivor sleeps on it between completions. */
+		ch = ibv_create_comp_channel(a.ctx);
+		ibv_destroy_cq(a.scq);
+		a.scq = ch ? ibv_create_cq(a.ctx, 64, &me, ch, 0) : NULL;
+		if (!a.scq)
+			why = "ibv_create_comp_channel/ibv_create_cq";
+	}
+	if (why || (why = ex == 1 ? ep_qp_ex(&a, &cqx, &qpx) : tu_ep_qp(&a, IBV_QPT_RC, NULL, 0)) ||
 	    tu_qp_init(a.qp, IBV_QPT_RC)) {
 		tu_fail(nm("setup"), "%s: %s", why ? why : "init", tu_errname(errno));
 		me.err = 1;
@@ -831,6 +890,7 @@ static void kill_verbs(int ex)
 	p.cq = a.scq;
 	p.qpx = qpx;
 	p.cqx = cqx;
+	p.ch = ch;
 	p.op = IBV_WR_RDMA_WRITE;
 	p.buf = a.buf;
 	p.lkey = a.mr->lkey;
@@ -844,9 +904,12 @@ static void kill_verbs(int ex)
 	pump_run(&p, t);
 	CHECK(nm("traffic-before-kill"), p.triggered, "only %d writes succeeded (want 300 before the kill); statuses %s",
 	      t->nstat[IBV_WC_SUCCESS], t->seq);
-	if (ex)
+	if (ex == 1)
 		CHECK(nm("ex-opcode"), p.bad_opcode == 0, "%d successful completions not read as IBV_WC_RDMA_WRITE",
 		      p.bad_opcode);
+	if (ex == 2)
+		CHECK(nm("cq-events"), p.cq_events > 0 && p.bad_events == 0,
+		      "%d completion events taken, %d naming another CQ", p.cq_events, p.bad_events);
 	check_once(t);
 	check_error_seq(t, IBV_WC_RETRY_EXC_ERR);
 	CHECK(nm("qp-error"), qp_state_of(a.qp) == IBV_QPS_ERR, "survivor QP state %s", qps_name(qp_state_of(a.qp)));
@@ -862,6 +925,12 @@ out:
 	}
 	if (cqx)
 		ibv_destroy_cq(ibv_cq_ex_to_cq(cqx));
+	if (ch) {
+		/* Every event was acknowledged: the CQ's destroy must not wait. */
+		CHECK(nm("destroy-cq-after-events"), ibv_destroy_cq(a.scq) == 0, "ibv_destroy_cq failed");
+		a.scq = NULL;
+		CHECK(nm("destroy-channel"), ibv_destroy_comp_channel(ch) == 0, "ibv_destroy_comp_channel failed");
+	}
 	tu_ep_close(&a);
 	free(t);
 }
@@ -1772,6 +1841,7 @@ int main(int argc, char **argv)
 		{ "rnr", s_rnr },       { "retry", s_retry },           { "cq-overrun", s_cq_overrun },
 		{ "fork", s_fork },     { "kill-verbs", s_kill_verbs }, { "kill-cm", s_kill_cm },
 		{ "kill-cm-server", s_kill_cm_server }, { "kill-verbs-ex", s_kill_verbs_ex },
+		{ "kill-verbs-channel", s_kill_verbs_channel },
 		{ "port", s_port },     { "remove-verbs", s_remove_verbs }, { "remove-cm", s_remove_cm },
 	};
 	size_t i;
@@ -1785,7 +1855,7 @@ int main(int argc, char **argv)
 		IPB = "198.18.0.2";
 	signal(SIGPIPE, SIG_IGN);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s SCENARIO (rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-cm kill-cm-server port remove-verbs remove-cm)\n",
+		fprintf(stderr, "usage: %s SCENARIO (rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-verbs-channel kill-cm kill-cm-server port remove-verbs remove-cm)\n",
 			argv[0]);
 		return 2;
 	}

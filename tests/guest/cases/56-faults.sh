@@ -13,6 +13,8 @@
 #                 then one IBV_WC_RETRY_EXC_ERR then flushes, survivor QP in ERROR, no hang
 #   kill-verbs-ex the same with the extended API at the survivor (ibv_wr_* on an ibv_qp_ex, ibv_start_poll on an
 #                 ibv_cq_ex)
+#   kill-verbs-channel  the same with the survivor sleeping on a completion channel between completions (events
+#                 acknowledged, the CQ's destroy does not wait)
 #   kill-cm       the same over a CM connection, plus RDMA_CM_EVENT_DISCONNECTED at the survivor
 #   kill-cm-server  the CM client process SIGKILLed while the survivor (server) receives: DISCONNECTED, then
 #                 rdma_disconnect puts its QP in ERROR and every outstanding receive completes once (flushed)
@@ -24,14 +26,14 @@
 #                 completes once the device is closed, rxe1 is no longer listed
 #   remove-cm     the same under a CM connection: RDMA_CM_EVENT_DEVICE_REMOVAL for the listening and connected ids
 #
-# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, kill-verbs-ex, port, remove-verbs) run a third time
+# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, kill-verbs-ex, kill-verbs-channel, port, remove-verbs) run a third time
 # on our libibverbs with rdma-core's rxe plug-in (RDMAV_PROVIDER=plugin, "faults-plugin/...", plug-in mapping proven).
 # Each scenario also prints "# outcome SCENARIO: ..." (what does not depend on timing: status sequences, events,
 # states, errnos); "faults/SCENARIO/same-as-rdma-core" requires ours to equal rdma-core's. After each remove-*
 # run the case re-creates rxe1 as setup-rdma.sh does and waits for its port and GID; it ends by checking both
 # devices (ports ACTIVE, IPv4 GIDs at the setup's indexes) and an ibv_rc_pingpong between them.
 #
-# CASE_LIBS=stock runs only the rdma-core side.   tests/guest/run -- bash tests/guest/cases/56-faults.sh
+# CASE_LIBS=stock runs only the rdma-core side; FAULTS_ONLY="fork port" runs only the scenarios named.   tests/guest/run -- bash tests/guest/cases/56-faults.sh
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 T=${CASE_TIMEOUT:-120}
@@ -136,8 +138,8 @@ same_as_ref() {
     fi
 }
 
-PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs kill-verbs-ex port remove-verbs)
-for sc in rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-cm kill-cm-server port remove-verbs remove-cm; do
+PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs kill-verbs-ex kill-verbs-channel port remove-verbs)
+for sc in ${FAULTS_ONLY:-rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-verbs-channel kill-cm kill-cm-server port remove-verbs remove-cm}; do
     envs=()
     [[ $sc == fork ]] && envs=(RDMAV_FORK_SAFE=1)
     run_scen faults-rdma-core stock "$sc" "${envs[@]}"

@@ -14,7 +14,8 @@
  *                 (run with RDMAV_FORK_SAFE=1)
  *   port          rxe1's netdev (RDMA_TEST_NETDEV1, default veth1) taken down and up under traffic
  *   remove-verbs  `rdma link delete rxe1` while a QP on it moves data (verbs)
- *   remove-cm     the same under a CM connection (the server's ids are on rxe1)
+ *   remove-cm     the same under a CM connection (the server's ids are on rxe1, its QP on librdmacm's own PD and
+ *                 CQs)
  *
  * The remove-* scenarios delete rxe1 and re-create it (`rdma link add`, as tests/guest/setup-rdma.sh does); when one
  * stops before that, the guest case (tests/guest/cases/56-faults.sh) re-creates it. With RDMAV_PROVIDER=plugin and
@@ -33,6 +34,7 @@
 
 #include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
+#include <rdma/rdma_verbs.h>
 
 #define PROG "fault_load"
 #define WINDOW 16
@@ -981,12 +983,28 @@ struct cm_side {
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	uint8_t *buf;
+	int libqp; /* the QP on librdmacm's own PD and CQs (rdma_create_qp with NULL PD and CQs, rdma_reg_msgs) */
 };
 
 static int cm_side_qp(struct cm_side *s, char *why, size_t wlen)
 {
 	struct ibv_qp_init_attr ia;
 
+	if (s->libqp) {
+		s->buf = calloc(1, 64 * MSG);
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = IBV_QPT_RC;
+		ia.cap.max_send_wr = 32;
+		ia.cap.max_recv_wr = 64;
+		ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+		if (!s->buf || rdma_create_qp(s->id, NULL, &ia))
+			return snprintf(why, wlen, "rdma_create_qp(NULL PD, no CQs): %s", tu_errname(errno)), -1;
+		s->cq = s->id->recv_cq;
+		s->mr = rdma_reg_msgs(s->id, s->buf, 64 * MSG);
+		if (!s->mr)
+			return snprintf(why, wlen, "rdma_reg_msgs: %s", tu_errname(errno)), -1;
+		return 0;
+	}
 	s->pd = ibv_alloc_pd(s->id->verbs);
 	s->cq = s->pd ? ibv_create_cq(s->id->verbs, 256, NULL, NULL, 0) : NULL;
 	s->buf = calloc(1, 64 * MSG);
@@ -1085,8 +1103,14 @@ static int cm_connect(struct cm_side *c, uint16_t port, char *why, size_t wlen)
 
 static void cm_side_close(struct cm_side *s)
 {
+	if (s->libqp && s->mr) {
+		rdma_dereg_mr(s->mr);
+		s->mr = NULL;
+	}
 	if (s->id && s->id->qp)
 		rdma_destroy_qp(s->id);
+	if (s->libqp)
+		s->cq = NULL; /* rdma_destroy_qp destroyed the library's CQs */
 	if (s->mr)
 		ibv_dereg_mr(s->mr);
 	if (s->cq)
@@ -1545,10 +1569,17 @@ static int cm_pingpong(char *why, size_t wlen)
 
 	memset(&s, 0, sizeof(s));
 	memset(&c, 0, sizeof(c));
-	if (cm_listen(&s, &port, why, wlen) || cm_connect(&c, port, why, wlen) || cm_accept(&s, why, wlen) ||
-	    cm_wait(c.ch, 10000, RDMA_CM_EVENT_ESTABLISHED, NULL, why, wlen) ||
-	    cm_wait(s.ch, 10000, RDMA_CM_EVENT_ESTABLISHED, NULL, why, wlen))
+	if (cm_listen(&s, &port, why, wlen) || cm_connect(&c, port, why, wlen) || cm_accept(&s, why, wlen))
 		goto out;
+	if (cm_wait(c.ch, 10000, RDMA_CM_EVENT_ESTABLISHED, NULL, why, wlen) ||
+	    cm_wait(s.ch, 10000, RDMA_CM_EVENT_ESTABLISHED, NULL, why, wlen)) {
+		char w2[200];
+
+		snprintf(w2, sizeof(w2), "%s", why);
+		snprintf(why, wlen, "%s: %s (client QP %s, server QP %s)", strstr(w2, "10000") ? "a side" : "", w2,
+			 qps_name(qp_state_of(c.id->qp)), qps_name(qp_state_of(s.id->qp)));
+		goto out;
+	}
 	if (strcmp(ibv_get_device_name(s.id->verbs->device), tu_dev_name[1])) {
 		snprintf(why, wlen, "server id on %s, want %s", ibv_get_device_name(s.id->verbs->device), tu_dev_name[1]);
 		goto out;
@@ -1700,6 +1731,7 @@ static void s_remove_cm(void)
 
 	memset(&s, 0, sizeof(s));
 	memset(&c, 0, sizeof(c));
+	s.libqp = 1;
 	if (!t)
 		return;
 	track_init(t);
@@ -1749,14 +1781,13 @@ static void s_remove_cm(void)
 			rdma_destroy_id(s.listen);
 			s.listen = NULL;
 		} else if (id == s.id) {
+			/* The server's QP lives on librdmacm's PD and CQs: rdma_dereg_mr, rdma_destroy_qp, rdma_destroy_id
+			 * release everything it holds on rxe1. */
 			conn_removed = 1;
-			rdma_destroy_qp(s.id);
-			ibv_dereg_mr(s.mr);
+			rdma_dereg_mr(s.mr);
 			s.mr = NULL;
-			ibv_destroy_cq(s.cq);
+			rdma_destroy_qp(s.id);
 			s.cq = NULL;
-			ibv_dealloc_pd(s.pd);
-			s.pd = NULL;
 			rdma_destroy_id(s.id);
 			s.id = NULL;
 		}
@@ -1806,8 +1837,22 @@ static void s_remove_cm(void)
 	}
 	/* rxe1 re-created while this process lives: a new connection to its address works. */
 	if (CHECK(nm("relink"), done_after_devices && relink_dev1(why, sizeof(why)) == 0, "%s",
-		  done_after_devices ? why : "the delete never ended"))
-		CHECK(nm("cm-after-relink"), cm_pingpong(why, sizeof(why)) == 0, "%s", why);
+		  done_after_devices ? why : "the delete never ended")) {
+		/* The first connection to a re-created rxe1 in a boot often never gets its REP to the client (client QP
+		 * stays INIT, server QP RTS), with rdma-core as with ours: a kernel effect, so up to 3 attempts. */
+		char first[256] = "";
+		int attempt, ok = 0;
+
+		for (attempt = 1; attempt <= 3 && !ok; attempt++) {
+			ok = cm_pingpong(why, sizeof(why)) == 0;
+			if (!ok && attempt == 1)
+				snprintf(first, sizeof(first), "%s", why);
+		}
+		CHECK(nm("cm-after-relink"), ok, "3 attempts; the first: %s; the last: %s", first, why);
+		if (ok)
+			printf("# %s: cm-after-relink: attempt %d%s%s\n", scen, attempt - 1, attempt > 2 ? "; the first: " : "",
+			       attempt > 2 ? first : "");
+	}
 	out_add("server_events=%s client=%s delete_done=%s client_statuses_end=%s bind_ip1=%s", sev, cev,
 		done_after_destroy ? "after-destroy" : done_after_devices ? "after-get-devices" : "at-exit",
 		t->first_err >= 0 ? st_name(t->last) : "none", bind_res);

@@ -12,7 +12,7 @@
 #   kill-verbs    the peer process (verbs-connected RC) SIGKILLed mid-transfer: each WR completes once, successes
 #                 then one IBV_WC_RETRY_EXC_ERR then flushes, survivor QP in ERROR, no hang
 #   kill-verbs-ex the same with the extended API at the survivor (ibv_wr_* on an ibv_qp_ex, ibv_start_poll on an
-#                 ibv_cq_ex)
+#                 ibv_cq_ex); rdma-core 44's rxe provider has a bug there (below): its run is shown, not judged
 #   kill-verbs-channel  the same with the survivor sleeping on a completion channel between completions (events
 #                 acknowledged, the CQ's destroy does not wait)
 #   kill-cm       the same over a CM connection, plus RDMA_CM_EVENT_DISCONNECTED at the survivor
@@ -26,7 +26,7 @@
 #                 completes once the device is closed, rxe1 is no longer listed
 #   remove-cm     the same under a CM connection: RDMA_CM_EVENT_DEVICE_REMOVAL for the listening and connected ids
 #
-# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, kill-verbs-ex, kill-verbs-channel, port, remove-verbs) run a third time
+# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, kill-verbs-channel, port, remove-verbs) run a third time
 # on our libibverbs with rdma-core's rxe plug-in (RDMAV_PROVIDER=plugin, "faults-plugin/...", plug-in mapping proven).
 # Each scenario also prints "# outcome SCENARIO: ..." (what does not depend on timing: status sequences, events,
 # states, errnos); "faults/SCENARIO/same-as-rdma-core" requires ours to equal rdma-core's. After each remove-*
@@ -65,12 +65,17 @@ run_scen() {
     OUTCOME=""
     while IFS= read -r line; do
         case $line in
-            "PASS "*) echo "PASS $prefix/${line#PASS }"; np=$((np + 1)) ;;
-            "FAIL "*) echo "FAIL $prefix/${line#FAIL }"; nf=$((nf + 1)) ;;
+            "PASS "*) echo "${RUN_INFO:+# }PASS $prefix/${line#PASS }"; np=$((np + 1)) ;;
+            "FAIL "*) echo "${RUN_INFO:+# }FAIL $prefix/${line#FAIL }"; nf=$((nf + 1)) ;;
             "# outcome "*) OUTCOME=${line#"# outcome $sc: "}; echo "# $prefix: $line" ;;
             "# "*) echo "# $prefix: ${line#"# "}" ;;
         esac
     done < "$log"
+    if [[ -n ${RUN_INFO:-} ]]; then
+        # A reference run that a known rdma-core bug may break: shown, not counted.
+        echo "# $prefix/$sc: $np passed, $nf failed, exit $rc (not counted: $RUN_INFO)"
+        return
+    fi
     passed=$((passed + np)) failed=$((failed + nf))
     if (( rc == 124 || rc > 128 )); then
         local why="exit status $rc"
@@ -138,18 +143,28 @@ same_as_ref() {
     fi
 }
 
-PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs kill-verbs-ex kill-verbs-channel port remove-verbs)
+PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs kill-verbs-channel port remove-verbs)
+# rdma-core 44's rxe provider (also Debian's plug-in) advances the CQ's consumer index twice when ibv_next_poll
+# returns ENOENT and the application then calls ibv_end_poll as ibv_create_cq_ex(3) prescribes: completions are
+# read twice or from stale slots and the CQ overruns (IBV_EVENT_CQ_ERR). Fixed upstream in rdma-core 55 (commits
+# b78b414e0 "rxe: fix completion queue consumer index overrun" and 5e7aa4102 "rxe: Fix double unlock in cq_ex
+# polling"). It shows on 6.12 more than on 6.1 (timing). Its run is shown, not counted nor compared.
+declare -A STOCK_BUG=([kill-verbs-ex]="rdma-core 44 rxe ibv_next_poll/ibv_end_poll consumer-index bug, fixed in rdma-core 55")
 for sc in ${FAULTS_ONLY:-rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-verbs-channel kill-cm kill-cm-server port remove-verbs remove-cm}; do
     envs=()
     [[ $sc == fork ]] && envs=(RDMAV_FORK_SAFE=1)
-    run_scen faults-rdma-core stock "$sc" "${envs[@]}"
+    RUN_INFO=${STOCK_BUG[$sc]:-} run_scen faults-rdma-core stock "$sc" "${envs[@]}"
     ref=$OUTCOME
     [[ $sc == remove-* ]] && relink "faults-rdma-core/$sc/relink"
     [[ $mode == stock ]] && continue
     run_scen faults "$mode" "$sc" "${envs[@]}"
     ours=$OUTCOME
     [[ $sc == remove-* ]] && relink "faults/$sc/relink"
-    same_as_ref "faults/$sc/same-as-rdma-core" "$ours"
+    if [[ -n ${STOCK_BUG[$sc]:-} ]]; then
+        echo "# faults/$sc: not compared with rdma-core (${STOCK_BUG[$sc]}); ours must pass every check"
+    else
+        same_as_ref "faults/$sc/same-as-rdma-core" "$ours"
+    fi
     # The scenarios that involve the provider once more with rdma-core's rxe plug-in under our libibverbs.
     if [[ " ${PLUGIN_SCENARIOS[*]} " == *" $sc "* ]]; then
         run_scen faults-plugin "$mode" "$sc" "${envs[@]}" RDMAV_PROVIDER=plugin

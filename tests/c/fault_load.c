@@ -1707,8 +1707,8 @@ static void s_remove_verbs(void)
 	b.rcq = NULL;
 	r_pd = ibv_dealloc_pd(b.pd);
 	b.pd = NULL;
-	snprintf(calls + strlen(calls), sizeof(calls) - strlen(calls), "destroy_qp=%s dereg_mr=%s destroy_cq=%s,%s dealloc_pd=%s",
-		 tu_errname(r_qp), tu_errname(r_mr), tu_errname(r_scq), tu_errname(r_rcq), tu_errname(r_pd));
+	snprintf(calls + strlen(calls), sizeof(calls) - strlen(calls),
+		 "destroy_qp=%s dereg_mr=%s destroy_cq=%s,%s dealloc_pd=%s", tu_errname(r_qp), tu_errname(r_mr), tu_errname(r_scq), tu_errname(r_rcq), tu_errname(r_pd));
 	r_close = ibv_close_device(b.ctx);
 	b.ctx = NULL;
 	CHECK(nm("close_device"), r_close == 0, "ibv_close_device: %s", tu_errname(r_close));
@@ -1924,8 +1924,9 @@ int main(int argc, char **argv)
 		IPB = "198.18.0.2";
 	signal(SIGPIPE, SIG_IGN);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s SCENARIO (rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-verbs-channel kill-cm kill-cm-server port remove-verbs remove-cm)\n",
-			argv[0]);
+		fprintf(stderr, "usage: %s SCENARIO\n", argv[0]);
+		for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+			fprintf(stderr, "  %s\n", all[i].name);
 		return 2;
 	}
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {

@@ -7,8 +7,9 @@
 #   retry         RDMA Writes to a destroyed peer QP and to a peer QP in ERROR (timeout 12, retry_cnt 2): one
 #                 IBV_WC_RETRY_EXC_ERR, the rest flushed
 #   cq-overrun    a 4-entry CQ nobody polls gets more completions: IBV_EVENT_CQ_ERR on the async fd (element.cq)
-#   fork          RDMAV_FORK_SAFE=1: 20 forks while registered buffers carry traffic (children touch memory, exec
-#                 or exit); every write/send of the parent after the fork carries the bytes it wrote
+#   fork          RDMAV_FORK_SAFE=1: 20 forks while registered buffers carry traffic (children touch memory, open
+#                 a context of their own, exec or exit); every write/send of the parent after the fork carries the
+#                 bytes it wrote; a child reading the registered buffer faults (MADV_DONTFORK)
 #   kill-verbs    the peer process (verbs-connected RC) SIGKILLed mid-transfer: each WR completes once, successes
 #                 then one IBV_WC_RETRY_EXC_ERR then flushes, survivor QP in ERROR, no hang
 #   kill-verbs-ex the same with the extended API at the survivor (ibv_wr_* on an ibv_qp_ex, ibv_start_poll on an
@@ -24,16 +25,22 @@
 #                 disassociate a context, else (rxe on 6.1 and 6.12) the delete waits for ibv_close_device and the
 #                 device keeps working meanwhile; later calls, destroys and ibv_close_device return, the delete
 #                 completes once the device is closed, rxe1 is no longer listed
-#   remove-cm     the same under a CM connection: RDMA_CM_EVENT_DEVICE_REMOVAL for the listening and connected ids
+#   remove-cm     the same under a CM connection: RDMA_CM_EVENT_DEVICE_REMOVAL for the listening and connected ids,
+#                 the delete completes once they are destroyed and the device list is synchronised
+#   Both remove-* scenarios then re-create rxe1 themselves (`rdma link add`) and prove traffic on it in the same
+#   process (verbs pair / new CM connection).
 #
-# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, kill-verbs-channel, port, remove-verbs) run a third time
-# on our libibverbs with rdma-core's rxe plug-in (RDMAV_PROVIDER=plugin, "faults-plugin/...", plug-in mapping proven).
+# The scenarios where the provider matters (rnr, retry, cq-overrun, kill-verbs, kill-verbs-channel, port,
+# remove-verbs) run a third time on our libibverbs with rdma-core's rxe plug-in (RDMAV_PROVIDER=plugin,
+# "faults-plugin/...", plug-in mapping proven).
 # Each scenario also prints "# outcome SCENARIO: ..." (what does not depend on timing: status sequences, events,
 # states, errnos); "faults/SCENARIO/same-as-rdma-core" requires ours to equal rdma-core's. After each remove-*
-# run the case re-creates rxe1 as setup-rdma.sh does and waits for its port and GID; it ends by checking both
+# run the case checks rxe1 (re-creating it as setup-rdma.sh does if the program did not) and waits for its port
+# and GID; it ends by checking both
 # devices (ports ACTIVE, IPv4 GIDs at the setup's indexes) and an ibv_rc_pingpong between them.
 #
-# CASE_LIBS=stock runs only the rdma-core side; FAULTS_ONLY="fork port" runs only the scenarios named.   tests/guest/run -- bash tests/guest/cases/56-faults.sh
+# CASE_LIBS=stock runs only the rdma-core side; FAULTS_ONLY="fork port" runs only the scenarios named.
+#   tests/guest/run -- bash tests/guest/cases/56-faults.sh
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 T=${CASE_TIMEOUT:-120}
@@ -56,7 +63,7 @@ fi
 # run_scen PREFIX LIBS SCENARIO [ENV...] : runs one scenario, forwards its PASS/FAIL lines as PREFIX/..., leaves
 # its outcome line in $OUTCOME.
 run_scen() {
-    local prefix=$1 m=$2 sc=$3 log="$WORK/$3.$2.log" rc np=0 nf=0 line t0
+    local prefix=$1 m=$2 sc=$3 log="$WORK/$3.$1.log" rc np=0 nf=0 line t0
     shift 3
     t0=$(now)
     # shellcheck disable=SC2046
@@ -149,8 +156,13 @@ PLUGIN_SCENARIOS=(rnr retry cq-overrun kill-verbs kill-verbs-channel port remove
 # read twice or from stale slots and the CQ overruns (IBV_EVENT_CQ_ERR). Fixed upstream in rdma-core 55 (commits
 # b78b414e0 "rxe: fix completion queue consumer index overrun" and 5e7aa4102 "rxe: Fix double unlock in cq_ex
 # polling"). It shows on 6.12 more than on 6.1 (timing). Its run is shown, not counted nor compared.
-declare -A STOCK_BUG=([kill-verbs-ex]="rdma-core 44 rxe ibv_next_poll/ibv_end_poll consumer-index bug, fixed in rdma-core 55")
-for sc in ${FAULTS_ONLY:-rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-verbs-channel kill-cm kill-cm-server port remove-verbs remove-cm}; do
+declare -A STOCK_BUG=(
+    [kill-verbs-ex]="rdma-core 44 rxe ibv_next_poll/ibv_end_poll consumer-index bug, fixed in rdma-core 55"
+)
+# remove-* last: they delete and re-create rxe1.
+SCENARIOS="rnr retry cq-overrun fork kill-verbs kill-verbs-ex kill-verbs-channel kill-cm kill-cm-server port"
+SCENARIOS+=" remove-verbs remove-cm"
+for sc in ${FAULTS_ONLY:-$SCENARIOS}; do
     envs=()
     [[ $sc == fork ]] && envs=(RDMAV_FORK_SAFE=1)
     RUN_INFO=${STOCK_BUG[$sc]:-} run_scen faults-rdma-core stock "$sc" "${envs[@]}"

@@ -7,12 +7,14 @@
  *                   in order per QP (no loss, no duplicate, no reordering), every send completion is a success.
  *   soak-churn      meanwhile a ninth thread creates and destroys CQs, QPs (to INIT), MRs and CM ids on the same
  *                   contexts, as fast as it can; every call must succeed.
- *   open-close-flat 10,000 cycles of ibv_open_device + alloc_pd + create_cq + destroy + close: the process's open
- *                   descriptors are the same after 1,000 and after 10,000 cycles, and its RSS grew by less than 2 MiB.
+ *   open-close-flat 10,000 cycles of ibv_open_device + alloc_pd + create_cq + destroy + close: between 1,000 and
+ *                   10,000 cycles the process's descriptors stay the same, its mappings grow by at most 2 and its
+ *                   malloc'd bytes by less than 64 KiB (RSS is printed: allocator page use, not a leak measure).
  */
 #include "testutil.h"
 
 #include <dirent.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <rdma/rdma_cma.h>
 
@@ -248,12 +250,34 @@ static long rss_kib(void)
 	return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Bytes the process holds from malloc now (every arena, and mmapped chunks): what a leak grows. */
+static long heap_in_use(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return (long)(m.uordblks + m.hblkhd);
+}
+
+/* Lines of /proc/self/maps: what a leaked mapping (a queue never unmapped) grows. */
+static int count_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0, c;
+
+	if (!f)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
 static void open_close(void)
 {
 	struct ibv_device **list = ibv_get_device_list(NULL);
 	struct ibv_device *dev = NULL;
-	int fds1 = 0, fds2, i;
-	long rss1 = 0, rss2;
+	int fds1 = 0, fds2, maps1 = 0, maps2, i;
+	long rss1 = 0, rss2, heap1 = 0, heap2;
 	uint64_t t0 = tu_now_ms();
 
 	for (i = 0; list && list[i]; i++)
@@ -279,13 +303,22 @@ static void open_close(void)
 		if (i == 1000) {
 			fds1 = count_fds();
 			rss1 = rss_kib();
+			heap1 = heap_in_use();
+			maps1 = count_maps();
 		}
 	}
 	fds2 = count_fds();
 	rss2 = rss_kib();
-	(fds1 == fds2 && rss2 - rss1 < 2048 ? tu_pass : tu_fail)(
-		"open-close-flat", "10,000 cycles in %.1f s: fds %d after 1,000 and %d after 10,000; RSS %ld -> %ld KiB",
-		(tu_now_ms() - t0) / 1e3, fds1, fds2, rss1, rss2);
+	heap2 = heap_in_use();
+	maps2 = count_maps();
+	/* Flat: the same descriptors, at most 2 more mappings, less than 64 KiB more malloc'd (under 7 bytes a cycle).
+	 * RSS is printed, not judged: it moves with the allocator's page use after the soak's threads (it grew 2 MiB
+	 * in one run of ours and 64 KiB in the next, where the malloc'd bytes and the mappings did not change). */
+	(fds1 == fds2 && maps2 - maps1 <= 2 && heap2 - heap1 < 65536 ? tu_pass : tu_fail)(
+		"open-close-flat",
+		"10,000 cycles in %.1f s: after 1,000 and 10,000: fds %d, %d; mappings %d, %d; malloc'd bytes %ld, %ld; "
+		"RSS %ld, %ld KiB",
+		(tu_now_ms() - t0) / 1e3, fds1, fds2, maps1, maps2, heap1, heap2, rss1, rss2);
 out:
 	if (list)
 		ibv_free_device_list(list);

@@ -69,7 +69,7 @@ fi
 # ---- load: tests/c/rel_soak ----------------------------------------------------------------------------------------
 # 8 threads x 16 RC QPs move 2^20 sequence-numbered SENDs (every receive checked in order per QP, every send
 # completion a success) while a ninth thread creates and destroys CQs, QPs, MRs and CM ids; then 10,000
-# open/close cycles with descriptors and RSS flat. Ours, then rdma-core's as the reference (it passes too).
+# open/close cycles with descriptors, mappings and malloc'd bytes flat (RSS printed). Ours, then rdma-core's as the reference (it passes too).
 # REL_SOAK_MSGS overrides the message count.
 T_CASE=$T T=900
 export SOAK_MSGS=${REL_SOAK_MSGS:-1048576}

@@ -678,9 +678,10 @@ static int t_listen(char *d, struct why *w)
                 rdma_get_src_port(id) != 0,
             "unbound listen: local addr %s", sa_str(la));
     REQUIRE(!id->verbs, "a wildcard listener has a device");
+    /* `la` points into the id: read its port before the id is destroyed. */
+    uint16_t wport = ntohs(((struct sockaddr_in *)la)->sin_port);
     REQUIRE_OK(rdma_destroy_id(id));
-    snprintf(d, 256, "bound %s:%u, relisten EINVAL, unbound -> 0.0.0.0:%u without device", IP0, port,
-             ntohs(((struct sockaddr_in *)la)->sin_port));
+    snprintf(d, 256, "bound %s:%u, relisten EINVAL, unbound -> 0.0.0.0:%u without device", IP0, port, wport);
     return 0;
 }
 

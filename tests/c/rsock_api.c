@@ -318,18 +318,22 @@ static void data_client(int port)
 	struct msghdr msg;
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
-	int p[2], rs = client(port, 0);
+	int p[2], rc, rs = client(port, 0);
 	ssize_t n;
 	char b[8];
 
 	check("client-connect", rs >= 0, "%s", strerror(errno));
 	if (rs < 0 || pipe(p))
 		return;
-	check("rgetpeername", !rgetpeername(rs, (struct sockaddr *)&sa, &len) && sa.sin_port == htons((uint16_t)port) &&
-	      len == sizeof(sa), "port %u", ntohs(sa.sin_port));
+	/* The call first: its output is an argument of the check (C leaves the evaluation order open). */
+	memset(&sa, 0, sizeof(sa));
+	rc = rgetpeername(rs, (struct sockaddr *)&sa, &len);
+	check("rgetpeername", !rc && sa.sin_port == htons((uint16_t)port) && len == sizeof(sa), "port %u",
+	      ntohs(sa.sin_port));
 	len = sizeof(sa);
-	check("rgetsockname", !rgetsockname(rs, (struct sockaddr *)&sa, &len) && !strcmp(inet_ntoa(sa.sin_addr), ip1),
-	      "%s", inet_ntoa(sa.sin_addr));
+	memset(&sa, 0, sizeof(sa));
+	rc = rgetsockname(rs, (struct sockaddr *)&sa, &len);
+	check("rgetsockname", !rc && !strcmp(inet_ntoa(sa.sin_addr), ip1), "%s", inet_ntoa(sa.sin_addr));
 	{
 		unsigned char paths[2 * 72];
 		int mss = 0;

@@ -168,6 +168,9 @@ def main():
         check("plugin-cmd", ["tests/plugin-cmd/run.sh"], count=r"plugin-cmd: (\d+) commands compared", minimum=60)
     if want("c-compile") and os.path.exists(os.path.join(ROOT, "tests", "c", "compile.sh")):
         check("c-compile", ["tests/c/compile.sh"], count=r"c-compile: (\d+) passed", minimum=5)
+        # The ASan/UBSan builds of the same tests, for guest case 57-sanitizers (tests/out/c-asan).
+        check("c-compile-asan", ["tests/c/compile.sh", "--sanitize"], count=r"c-compile-asan: (\d+) passed",
+              minimum=10)
     if want("install"):
         check("install", ["tests/install/run.sh"])
     if not a.no_guest and want("guest"):

@@ -45,7 +45,6 @@ VG=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
 # A memcheck error's first line.
 VGREPORT='^==[0-9]+== (Invalid|Conditional|Use of uninit|Syscall param|Mismatched|Source and destination overlap|[0-9,]+ bytes in [0-9,]+ blocks are definitely)'
 
-
 on() { [[ " $ONLY " == *" $1 "* ]]; }
 
 # report_excerpt LOG REGEX : the first lines of the first report in LOG, indented.

@@ -28,7 +28,8 @@
 //! * `rrecvfrom` before `rbind` / `rconnect` / `rsendto` is `EINVAL` as in rdma-core; `rsend` without a
 //!   destination (never `rconnect`ed) is `EDESTADDRREQ` as `send(2)` on UDP (rdma-core dereferences a NULL
 //!   destination); `rlisten`, `raccept`, `rshutdown`, `riomap`, `riowrite` are `EOPNOTSUPP`;
-//! * iWARP has no UD QP: the first call that needs a QP fails with `rdma_create_qp`'s errno (rdma-core's too).
+//! * iWARP has no UD QP: the first call that needs a QP fails with `rdma_create_qp`'s errno, as rdma-core's
+//!   (`EOPNOTSUPP` on Soft-iWARP).
 #![allow(unsafe_code)] // verbs data path on registered buffers, the caller's socket addresses, libc socket calls
 
 use super::config::defaults;

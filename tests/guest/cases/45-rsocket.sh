@@ -164,7 +164,7 @@ else
 fi
 if [[ $OURS_ != stock ]]; then
     # name, client args, datagrams that must have crossed rxe (0: not judged)
-    for spec in "udpong:-C 10:10" "udpong-echo:-C 200 -S 1000 -T e:400" "udpong-async:-C 200 -S 64 -T a:200" \
+    for spec in "udpong:-C 10:10" "udpong-echo:-C 100 -S 1000 -T e:200" "udpong-async:-C 200 -S 64 -T a:200" \
         "udpong-blocking:-C 200 -S 512 -T b:200" "udpong-nonblocking-echo:-C 100 -S 16 -T n -T e:200" \
         "udpong-1500:-C 100 -S 1500 -T e:0"; do
         IFS=: read -r name args want <<< "$spec"

@@ -187,9 +187,11 @@ if [[ $OURS_ != stock ]]; then
     fi
     udp_pair stock-server/ours-client/udpong-fails stock "$OURS_" 10 -C 10
     if (( UP_CRC == 124 )) && ! grep -Eq -- "$UR" "$UP_CLOG"; then
-        pass "stock-server/ours-client/udpong-fails" "$UP_SECS: no answer from rdma-core's server, ended by the 10 s timeout"
+        pass "stock-server/ours-client/udpong-fails" \
+            "$UP_SECS: no answer from rdma-core's server, ended by the 10 s timeout"
     else
-        fail "stock-server/ours-client/udpong-fails" "client exit $UP_CRC (expected the timeout's 124)" "$UP_SLOG" "$UP_CLOG"
+        fail "stock-server/ours-client/udpong-fails" "client exit $UP_CRC (expected the timeout's 124)" \
+            "$UP_SLOG" "$UP_CLOG"
     fi
 fi
 

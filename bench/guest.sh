@@ -371,13 +371,13 @@ callgrind_run() {
 }
 
 # ---- memory --------------------------------------------------------------------------------------------------------
-MEM_METRICS="mem.startup.rss mem.startup.heap mem.context.rss mem.context.heap mem.pd.rss mem.pd.heap mem.cq.rss mem.cq.heap mem.qp.rss mem.qp.heap"
+MEM_METRICS="mem.startup.rss mem.startup.heap mem.context.rss mem.context.heap mem.pd.rss mem.pd.heap mem.cq.rss mem.cq.heap mem.qp.rss mem.qp.heap mem.mr.rss mem.mr.heap mem.srq.rss mem.srq.heap mem.ah.rss mem.ah.heap"
 memory_run() {
     local col=$1 rep=$2
     local log="$WORK/memory.$col.log"
     begin_run memory "$col" || return
     # shellcheck disable=SC2086
-    env ${LIBENV[$col]} timeout "$T" "$BIN/memory" -d "$DEV0" -n 32 > "$log" 2>&1
+    env ${LIBENV[$col]} timeout "$T" "$BIN/memory" -d "$DEV0" -g "$GID0" -n 32 > "$log" 2>&1
     local rc=$?
     if (( rc != 0 )) || ! grep -q '^memory: ok' "$log"; then
         keep_log memory "$col" 1 "$log"

@@ -11,8 +11,14 @@
  *   pd        ibv_alloc_pd (N)
  *   cq        ibv_create_cq with 256 entries (N)
  *   qp        ibv_create_qp, RC, 256 send + 256 recv WRs, 1 SGE (N, sharing one CQ)
+ *   mr        ibv_reg_mr of 64 bytes, local write (N)
+ *   srq       ibv_create_srq, 256 WRs, 1 SGE (N)
+ *   ah        ibv_create_ah to the port's own GID at index GIDIDX (RoCE needs the GRH) (N)
  *
- *   memory [-d DEV] [-n N]
+ * Library heap includes what each library keeps to know its live objects (ours: one registry entry per object,
+ * in a hash table that grows by doubling, so a step that crosses a doubling is charged for it; docs/bench.md).
+ *
+ *   memory [-d DEV] [-n N] [-g GIDIDX]
  *
  * Output, one line per step, parsed by bench/guest.sh:
  *   memory: step=cq count=32 rss_bytes=... heap_bytes=...      (totals for the step; divide by count)
@@ -71,17 +77,24 @@ int main(int argc, char **argv)
 	static struct ibv_pd *pds[MAXN];
 	static struct ibv_cq *cqs[MAXN];
 	static struct ibv_qp *qps[MAXN];
+	static struct ibv_mr *mrs[MAXN];
+	static struct ibv_srq *srqs[MAXN];
+	static struct ibv_ah *ahs[MAXN];
+	static char mrbuf[MAXN][64];
+	struct ibv_port_attr pattr;
+	int gid_index = 1;
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *qpcq;
 	struct snap a, b;
 
-	while ((opt = getopt(argc, argv, "d:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:n:g:")) != -1) {
 		switch (opt) {
 		case 'd': devname = optarg; break;
+		case 'g': gid_index = atoi(optarg); break;
 		case 'n': n = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-d DEV] [-n N]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-d DEV] [-n N] [-g GIDIDX]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -148,6 +161,53 @@ int main(int argc, char **argv)
 	b = snap();
 	report("qp", n, a, b);
 
+	a = snap();
+	for (i = 0; i < n; i++)
+		if (!(mrs[i] = ibv_reg_mr(pd, mrbuf[i], sizeof(mrbuf[i]), IBV_ACCESS_LOCAL_WRITE)))
+			die("ibv_reg_mr", errno);
+	b = snap();
+	report("mr", n, a, b);
+
+	a = snap();
+	for (i = 0; i < n; i++) {
+		struct ibv_srq_init_attr sia;
+		memset(&sia, 0, sizeof(sia));
+		sia.attr.max_wr = 256;
+		sia.attr.max_sge = 1;
+		if (!(srqs[i] = ibv_create_srq(pd, &sia)))
+			die("ibv_create_srq", errno);
+	}
+	b = snap();
+	report("srq", n, a, b);
+
+	/* Address handles to the port's own GID (RoCE: a GRH is required). */
+	if (ibv_query_port(ctx, 1, &pattr))
+		die("ibv_query_port", errno);
+	a = snap();
+	for (i = 0; i < n; i++) {
+		struct ibv_ah_attr aha;
+		memset(&aha, 0, sizeof(aha));
+		aha.port_num = 1;
+		aha.dlid = pattr.lid;
+		if (pattr.link_layer == IBV_LINK_LAYER_ETHERNET) {
+			aha.is_global = 1;
+			aha.grh.sgid_index = gid_index;
+			aha.grh.hop_limit = 1;
+			if (ibv_query_gid(ctx, 1, gid_index, &aha.grh.dgid))
+				die("ibv_query_gid", errno);
+		}
+		if (!(ahs[i] = ibv_create_ah(pd, &aha)))
+			die("ibv_create_ah", errno);
+	}
+	b = snap();
+	report("ah", n, a, b);
+
+	for (i = 0; i < n; i++)
+		ibv_destroy_ah(ahs[i]);
+	for (i = 0; i < n; i++)
+		ibv_destroy_srq(srqs[i]);
+	for (i = 0; i < n; i++)
+		ibv_dereg_mr(mrs[i]);
 	for (i = 0; i < n; i++)
 		ibv_destroy_qp(qps[i]);
 	for (i = 0; i < n; i++)

@@ -88,7 +88,8 @@ def catalogue():
     c["start.ibv_devinfo"] = ("start", "ibv_devinfo", "ms", "lower", False, 1, 0)
     mem = [("startup", "start-up: ibv_get_device_list + first ibv_open_device"),
            ("context", "per further ibv_open_device"), ("pd", "per ibv_alloc_pd"),
-           ("cq", "per ibv_create_cq (256 CQEs)"), ("qp", "per ibv_create_qp (RC, 256+256 WRs)")]
+           ("cq", "per ibv_create_cq (256 CQEs)"), ("qp", "per ibv_create_qp (RC, 256+256 WRs)"),
+           ("mr", "per ibv_reg_mr (64 B)"), ("srq", "per ibv_create_srq (256 WRs)"), ("ah", "per ibv_create_ah (RoCE, GRH)")]
     for key, label in mem:
         # start-up in KiB; per object in bytes. Resident pages vary a little from run to run (layout), heap does not.
         unit, scale = ("KiB", 1 / 1024) if key == "startup" else ("bytes", 1)

@@ -30,9 +30,9 @@ use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
-use rdma_common::registry::AddrMap;
+use rdma_common::registry::{AddrMap, FastMap};
 use std::cell::UnsafeCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ffi::{c_int, c_void};
 use std::mem::{offset_of, MaybeUninit};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
@@ -793,7 +793,7 @@ struct Registry {
     channels: AddrMap<Arc<Channel>>,
     ids: AddrMap<Arc<CmId>>,
     /// Kernel handle -> id, for events that arrive without a `uid`.
-    handles: HashMap<u32, usize>,
+    handles: FastMap<u32, usize>,
     events: AddrMap<()>,
     mcs: AddrMap<Arc<Mc>>,
 }

@@ -217,6 +217,41 @@ pub(crate) unsafe fn query_port_link_layer(ctx: *mut ibv_context, port: u8) -> R
     }
 }
 
+/// What datagram rsockets need of a port (`ibv_query_port(3)`).
+pub(crate) struct PortInfo {
+    /// `IBV_LINK_LAYER_*`.
+    pub link_layer: u8,
+    /// The active MTU in bytes (256 for an unknown code).
+    pub mtu: usize,
+    /// LID mask control.
+    pub lmc: u8,
+    /// Entries in the GID table.
+    pub gid_tbl_len: c_int,
+}
+
+/// `___ibv_query_port` for the fields of [`PortInfo`].
+///
+/// # Safety
+/// `ctx` is an open context.
+pub(crate) unsafe fn query_port_info(ctx: *mut ibv_context, port: u8) -> Result<PortInfo> {
+    let mut a = MaybeUninit::<ibv_port_attr>::zeroed();
+    // SAFETY: as in query_port_link_layer; the MTU enum is read as an integer.
+    unsafe {
+        match vctx_op!(ctx, query_port) {
+            Some(f) => rc(f(ctx, port, a.as_mut_ptr(), size_of::<ibv_port_attr>()))?,
+            None => rc(ibv_query_port(ctx, port, a.as_mut_ptr().cast()))?,
+        }
+        let p = a.as_ptr();
+        let code = rdma_common::ffi::enum_raw(addr_of!((*p).active_mtu));
+        Ok(PortInfo {
+            link_layer: addr_of!((*p).link_layer).read(),
+            mtu: if (1..=5).contains(&code) { 128usize << code } else { 256 },
+            lmc: addr_of!((*p).lmc).read(),
+            gid_tbl_len: addr_of!((*p).gid_tbl_len).read(),
+        })
+    }
+}
+
 /// `ibv_create_qp_ex` (header inline): `ibv_create_qp` when only the PD is given, else the extended op.
 ///
 /// # Safety

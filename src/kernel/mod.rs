@@ -270,6 +270,17 @@ fn with_cmd_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
     }
 }
 
+/// The response buffer of a write command (core response + driver response), zeroed: on the stack when it fits
+/// (every response rxe and siw send), else on the heap.
+fn with_resp_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    let mut stack = [0u8; 512];
+    if len <= stack.len() {
+        f(&mut stack[..len])
+    } else {
+        f(&mut vec![0u8; len])
+    }
+}
+
 /// Legacy write command with a response: `req` (whose first field is `response`, filled in here) + `udata_in`;
 /// returns the core response and copies the driver response into `udata_out`.
 pub(crate) fn write_io<F, Req, Resp>(
@@ -284,15 +295,16 @@ where
     Req: AsBytes,
     Resp: FromBytes,
 {
-    let mut out = vec![0u8; size_of::<Resp>() + udata_out.len()];
-    if fd.invoke_write() {
-        let (core, driver) = out.split_at_mut(size_of::<Resp>());
-        invoke_write(fd, command, req.as_bytes(), udata_in, core, driver)?;
-    } else {
-        write_raw(fd, command, req.as_bytes(), udata_in, Some(&mut out))?;
-    }
-    udata_out.copy_from_slice(&out[size_of::<Resp>()..]);
-    Ok(Resp::from_bytes(&out))
+    with_resp_buf(size_of::<Resp>() + udata_out.len(), |out| {
+        if fd.invoke_write() {
+            let (core, driver) = out.split_at_mut(size_of::<Resp>());
+            invoke_write(fd, command, req.as_bytes(), udata_in, core, driver)?;
+        } else {
+            write_raw(fd, command, req.as_bytes(), udata_in, Some(&mut *out))?;
+        }
+        udata_out.copy_from_slice(&out[size_of::<Resp>()..]);
+        Ok(Resp::from_bytes(out))
+    })
 }
 
 /// Legacy write command without a response (`out_words` 0): `req` + `udata_in`.
@@ -389,15 +401,16 @@ where
     Req: AsBytes,
     Resp: FromBytes,
 {
-    let mut out = vec![0u8; size_of::<Resp>() + udata_out.len()];
-    if fd.invoke_write() {
-        let (core, driver) = out.split_at_mut(size_of::<Resp>());
-        invoke_write(fd, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, req.as_bytes(), udata_in, core, driver)?;
-    } else {
-        write_ex_raw(fd, command, req.as_bytes(), udata_in, Some((&mut out, size_of::<Resp>())))?;
-    }
-    udata_out.copy_from_slice(&out[size_of::<Resp>()..]);
-    Ok(Resp::from_bytes(&out))
+    with_resp_buf(size_of::<Resp>() + udata_out.len(), |out| {
+        if fd.invoke_write() {
+            let (core, driver) = out.split_at_mut(size_of::<Resp>());
+            invoke_write(fd, IB_USER_VERBS_CMD_FLAG_EXTENDED | command, req.as_bytes(), udata_in, core, driver)?;
+        } else {
+            write_ex_raw(fd, command, req.as_bytes(), udata_in, Some((&mut *out, size_of::<Resp>())))?;
+        }
+        udata_out.copy_from_slice(&out[size_of::<Resp>()..]);
+        Ok(Resp::from_bytes(out))
+    })
 }
 
 /// Extended write command without a response.
@@ -449,16 +462,25 @@ pub(crate) fn write_ex_raw<F: CmdFd + ?Sized>(
 /// One `RDMA_VERBS_IOCTL` call being built: object and method ids, then attributes in the order added (every
 /// attribute `UVERBS_ATTR_F_MANDATORY` unless [`Ioctl::optional`] follows it, as in rdma-core). The `'a` borrows
 /// keep every buffer an attribute points to alive and untouched until [`Ioctl::execute`] has returned.
+///
+/// The builder and the buffer the kernel reads live on the stack (no allocation per command): at most
+/// [`MAX_ATTRS`] attributes, more than any method we send; one more makes [`Ioctl::execute`] answer `EINVAL`.
 pub(crate) struct Ioctl<'a> {
     object_id: u16,
     method_id: u16,
-    attrs: Vec<ib_uverbs_attr>,
+    attrs: [ib_uverbs_attr; MAX_ATTRS],
+    len: usize,
+    /// An attribute beyond [`MAX_ATTRS`] was added (and dropped).
+    overflow: bool,
     _bufs: PhantomData<&'a mut [u8]>,
 }
 
+/// The most attributes one [`Ioctl`] carries (REG_DMABUF_MR, the largest we send, has nine).
+pub(crate) const MAX_ATTRS: usize = 12;
+
 /// What the kernel wrote back into the attribute array: new object ids, `UVERBS_ATTR_F_VALID_OUTPUT` flags.
 pub(crate) struct IoctlDone {
-    attrs: Vec<ib_uverbs_attr>,
+    attrs: [ib_uverbs_attr; MAX_ATTRS],
 }
 
 impl IoctlDone {
@@ -477,7 +499,14 @@ impl IoctlDone {
 
 impl<'a> Ioctl<'a> {
     pub(crate) fn new(object_id: u32, method_id: u32) -> Ioctl<'a> {
-        Ioctl { object_id: object_id as u16, method_id: method_id as u16, attrs: Vec::new(), _bufs: PhantomData }
+        Ioctl {
+            object_id: object_id as u16,
+            method_id: method_id as u16,
+            attrs: [ib_uverbs_attr::zeroed(); MAX_ATTRS],
+            len: 0,
+            overflow: false,
+            _bufs: PhantomData,
+        }
     }
 
     fn push(&mut self, id: u32, len: u16, data: u64) -> usize {
@@ -486,14 +515,23 @@ impl<'a> Ioctl<'a> {
         a.len = len;
         a.flags = UVERBS_ATTR_F_MANDATORY as u16;
         a.__bindgen_anon_1.data = data;
-        self.attrs.push(a);
-        self.attrs.len() - 1
+        match self.attrs.get_mut(self.len) {
+            Some(slot) => {
+                *slot = a;
+                self.len += 1;
+                self.len - 1
+            }
+            None => {
+                self.overflow = true;
+                MAX_ATTRS - 1
+            }
+        }
     }
 
     /// Clears `UVERBS_ATTR_F_MANDATORY` on the attribute added last.
     #[allow(dead_code)] // part of the builder's protocol; no command needs it yet
     pub(crate) fn optional(&mut self) -> &mut Self {
-        if let Some(a) = self.attrs.last_mut() {
+        if let Some(a) = self.len.checked_sub(1).and_then(|i| self.attrs.get_mut(i)) {
             a.flags &= !(UVERBS_ATTR_F_MANDATORY as u16);
         }
         self
@@ -544,30 +582,37 @@ impl<'a> Ioctl<'a> {
         self.push(id, 0, fd.as_raw_fd() as i64 as u64)
     }
 
-    /// Issues the ioctl. Errors: the kernel's errno (see [`ioctl_unsupported`] for the fallback cases).
+    /// Issues the ioctl. Errors: the kernel's errno (see [`ioctl_unsupported`] for the fallback cases); `EINVAL`
+    /// when more than [`MAX_ATTRS`] attributes were added.
     pub(crate) fn execute<F: CmdFd + ?Sized>(self, fd: &F) -> Result<IoctlDone> {
-        let hdr_len = size_of::<ib_uverbs_ioctl_hdr>();
-        let attr_len = size_of::<ib_uverbs_attr>();
-        let len = hdr_len + attr_len * self.attrs.len();
+        if self.overflow {
+            log::debug!("uverbs ioctl object {} method {}: more than {MAX_ATTRS} attributes", self.object_id, self.method_id);
+            return Err(Errno::EINVAL);
+        }
+        const HDR_LEN: usize = size_of::<ib_uverbs_ioctl_hdr>();
+        const ATTR_LEN: usize = size_of::<ib_uverbs_attr>();
+        let len = HDR_LEN + ATTR_LEN * self.len;
         let mut hdr = ib_uverbs_ioctl_hdr::zeroed();
-        hdr.length = u16::try_from(len).map_err(|_| Errno::EINVAL)?;
+        hdr.length = len as u16;
         hdr.object_id = self.object_id;
         hdr.method_id = self.method_id;
-        hdr.num_attrs = self.attrs.len() as u16;
+        hdr.num_attrs = self.len as u16;
         hdr.driver_id = fd.driver_id();
-        let mut buf = vec![0u64; len / 8];
-        let bytes = u64s_as_bytes_mut(&mut buf);
-        bytes[..hdr_len].copy_from_slice(hdr.as_bytes());
-        for (i, a) in self.attrs.iter().enumerate() {
-            bytes[hdr_len + i * attr_len..hdr_len + (i + 1) * attr_len].copy_from_slice(a.as_bytes());
+        let mut buf = [0u64; (HDR_LEN + ATTR_LEN * MAX_ATTRS) / 8];
+        let bytes = u64s_as_bytes_mut(&mut buf[..len / 8]);
+        bytes[..HDR_LEN].copy_from_slice(hdr.as_bytes());
+        for (a, dst) in self.attrs[..self.len].iter().zip(bytes[HDR_LEN..].chunks_exact_mut(ATTR_LEN)) {
+            dst.copy_from_slice(a.as_bytes());
         }
         // SAFETY: every attribute pointer comes from a buffer borrowed for 'a, alive and unaliased until this
         // returns (this consumes the builder), with the length recorded next to it.
-        unsafe { fd.ioctl_verbs(&mut buf) }
+        unsafe { fd.ioctl_verbs(&mut buf[..len / 8]) }
             .inspect_err(|e| log::trace!("uverbs ioctl object {} method {}: {e}", self.object_id, self.method_id))?;
-        let bytes = u64s_as_bytes_mut(&mut buf);
-        let attrs =
-            (0..self.attrs.len()).map(|i| ib_uverbs_attr::from_bytes(&bytes[hdr_len + i * attr_len..])).collect();
+        let mut attrs = [ib_uverbs_attr::zeroed(); MAX_ATTRS];
+        let bytes = u64s_as_bytes_mut(&mut buf[..len / 8]);
+        for (a, src) in attrs[..self.len].iter_mut().zip(bytes[HDR_LEN..].chunks_exact(ATTR_LEN)) {
+            *a = ib_uverbs_attr::from_bytes(src);
+        }
         Ok(IoctlDone { attrs })
     }
 }
@@ -685,6 +730,23 @@ mod tests {
         assert_eq!(&attr(4)[..4], &[5, 0, 12, 0]);
         assert_eq!(u64::from_ne_bytes(attr(4)[8..].try_into().unwrap()), big.as_ptr() as u64); // by address
         assert_eq!(&attr(5)[..4], &[7, 0, 2, 0]);
+    }
+
+    #[test]
+    fn ioctl_attribute_limit() {
+        let f = Fake::new();
+        f.reply(Reply::ioctl());
+        let mut c = Ioctl::new(3, 4);
+        for i in 0..MAX_ATTRS as u32 {
+            c.in_u64(i, u64::from(i));
+        }
+        c.execute(&f).unwrap();
+        assert_eq!(f.ioctl(0).len(), 24 + MAX_ATTRS * 16, "the full array is sent");
+        let mut c = Ioctl::new(3, 4);
+        for i in 0..=MAX_ATTRS as u32 {
+            c.in_u64(i, 0);
+        }
+        assert_eq!(c.execute(&f).err(), Some(Errno::EINVAL), "one attribute too many never reaches the kernel");
     }
 
     #[test]

@@ -25,6 +25,7 @@
 pub mod native;
 pub mod registry;
 pub mod stats;
+pub mod tombstone;
 
 use crate::kernel::discover::DeviceInfo;
 use crate::provider::rxe::{self, RxeAh, RxeCq, RxeQp, RxeSrq};

@@ -172,7 +172,7 @@ pub unsafe fn destroy_cq(ctx: &Context, cq: *mut ibv_cq) -> Result<()> {
     unsafe {
         let ev = ctx.provider.destroy_cq(cq)?;
         finish_destroyed_cq(ctx, cq, ev.comp_events_reported, ev.async_events_reported);
-        free(cq.cast::<Cq>());
+        super::tombstone::bury_cq(cq.cast::<Cq>());
     }
     Ok(())
 }
@@ -231,7 +231,7 @@ pub unsafe fn destroy_qp(ctx: &Context, qp: *mut ibv_qp) -> Result<()> {
             addr_of!((*qp).events_completed),
             reported,
         );
-        free(qp.cast::<Qp>());
+        super::tombstone::bury_qp(qp.cast::<Qp>());
     }
     Ok(())
 }
@@ -266,7 +266,7 @@ pub unsafe fn destroy_srq(ctx: &Context, srq: *mut ibv_srq) -> Result<()> {
             addr_of!((*srq).events_completed),
             reported,
         );
-        free(srq.cast::<Srq>());
+        super::tombstone::bury_srq(srq.cast::<Srq>());
     }
     Ok(())
 }

@@ -15,15 +15,19 @@
 //!   concurrent destroys of one object cannot both proceed.
 #![allow(unsafe_code)]
 
-use rdma_common::registry::Registry;
+use parking_lot::{Mutex, MutexGuard};
 use rdma_common::{errno::Result, Errno};
+use std::collections::{HashMap, HashSet};
+use rdma_common::registry::AddrHasher;
+use std::hash::BuildHasherDefault;
 use std::ptr::NonNull;
 
 /// The type of a registered object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Kind {
     /// `struct ibv_device *` (never unregistered: devices live as long as the process).
-    Device,
+    Device = 1,
     /// An array from `ibv_get_device_list(3)`.
     DeviceList,
     /// `struct ibv_context *` (the `context` member of our `verbs_context`).
@@ -40,87 +44,108 @@ pub enum Kind {
     Ah,
 }
 
-/// A registered object: its type, and whether a destroy is under way (it then accepts only acknowledgements).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Entry {
-    kind: Kind,
-    dying: bool,
-    /// Where our state for the object is, when it is not at the object's own address (a plug-in's device).
-    side: usize,
+/// One registered object, as the set stores it: the address in the low 56 bits, the [`Kind`] in the top 4, and
+/// whether a destroy is under way (it then accepts only acknowledgements) in bit 59. User-space addresses on Linux
+/// stay below 2^56 (2^47 with 4-level paging, 2^56 with 5-level), so the tag never meets an address bit; 8 bytes
+/// per object (plus the table's control byte and slack) is the whole cost of knowing what is live.
+type Key = u64;
+
+const DYING: u64 = 1 << 59;
+
+fn key<T>(p: *const T, kind: Kind, dying: bool) -> Key {
+    (p as usize as u64 & ((1 << 56) - 1)) | (kind as u64) << 60 | if dying { DYING } else { 0 }
 }
 
-static LIVE: Registry<Entry> = Registry::new();
+type Set = HashSet<Key, BuildHasherDefault<AddrHasher>>;
+
+/// How many objects the set holds room for before it first grows (an application with a few devices, PDs, CQs
+/// and QPs never pays a rehash).
+const INITIAL_CAPACITY: usize = 64;
+
+static LIVE: Mutex<Option<Set>> = Mutex::new(None);
+
+/// Where our state for a device is (plug-in devices: not at the public address). Devices only.
+static SIDES: Mutex<Option<HashMap<usize, usize>>> = Mutex::new(None);
+
+fn live() -> parking_lot::MappedMutexGuard<'static, Set> {
+    MutexGuard::map(LIVE.lock(), |s| {
+        s.get_or_insert_with(|| Set::with_capacity_and_hasher(INITIAL_CAPACITY, Default::default()))
+    })
+}
+
+/// Makes the table now (the library's first call), so that no later verb pays for it.
+pub fn init() {
+    drop(live());
+}
 
 /// Registers `p` as a live object of type `kind` (when it is handed to C).
 pub fn insert<T>(p: *const T, kind: Kind) {
-    insert_side(p, kind, p as usize);
+    if (p as usize as u64) >> 56 != 0 {
+        log::warn!("registry: address {p:p} above 2^56; its checks may fail");
+    }
+    let mut live = live();
+    live.remove(&key(p, kind, true));
+    live.insert(key(p, kind, false));
 }
 
 /// Lists `p` as a live object of `kind` whose state is at `side`.
 pub fn insert_side<T>(p: *const T, kind: Kind, side: usize) {
-    LIVE.insert(p, Entry { kind, dying: false, side });
+    insert(p, kind);
+    SIDES.lock().get_or_insert_with(HashMap::new).insert(p as usize, side);
 }
 
-/// The state address recorded for a live `p` of `kind` (`EINVAL` if not live).
+/// The state address recorded for a live `p` of `kind`: the one given to [`insert_side`], else `p` itself
+/// (`EINVAL` if not live).
 pub fn side<T>(p: *const T, kind: Kind) -> Result<usize> {
-    match LIVE.lock().get(p) {
-        Some(e) if e.kind == kind && !e.dying => Ok(e.side),
-        _ => Err(Errno::EINVAL),
+    if !contains(p, kind) {
+        return Err(Errno::EINVAL);
     }
+    Ok(SIDES.lock().as_ref().and_then(|m| m.get(&(p as usize)).copied()).unwrap_or(p as usize))
 }
 
 /// Unregisters `p` if it is a live (or dying) object of type `kind`; false if it is not (already destroyed,
 /// another type, never ours). A destroy takes the object out first, and puts it back with [`insert`] if the
 /// kernel refuses.
 pub fn remove<T>(p: *const T, kind: Kind) -> bool {
-    let mut live = LIVE.lock();
-    match live.get(p) {
-        Some(e) if e.kind == kind => {
-            live.remove(p);
-            true
-        }
-        _ => false,
-    }
+    let mut live = live();
+    live.remove(&key(p, kind, false)) | live.remove(&key(p, kind, true))
 }
 
 /// Marks a live object of type `kind` dying (a destroy that must still accept acknowledgements has begun): later
 /// checks fail, except [`contains_or_dying`]. False if it is not live (or already dying).
 pub fn begin_destroy<T>(p: *const T, kind: Kind) -> bool {
-    match LIVE.lock().get_mut(p) {
-        Some(e) if e.kind == kind && !e.dying => {
-            e.dying = true;
-            true
-        }
-        _ => false,
+    let mut live = live();
+    if live.remove(&key(p, kind, false)) {
+        live.insert(key(p, kind, true));
+        true
+    } else {
+        false
     }
 }
 
-/// Undoes [`begin_destroy`] (the kernel refused the destroy).
 /// Ends a destruction begun with [`begin_destroy`] once the object is gone: removes the entry only if it is
 /// still the dying one (a new object that meanwhile got the same address stays listed).
 pub fn finish_destroy<T>(p: *const T, kind: Kind) {
-    let mut live = LIVE.lock();
-    if live.get(p).is_some_and(|e| e.kind == kind && e.dying) {
-        live.remove(p);
-    }
+    live().remove(&key(p, kind, true));
 }
 
+/// Undoes [`begin_destroy`] (the kernel refused the destroy).
 pub fn abort_destroy<T>(p: *const T, kind: Kind) {
-    if let Some(e) = LIVE.lock().get_mut(p) {
-        if e.kind == kind {
-            e.dying = false;
-        }
+    let mut live = live();
+    if live.remove(&key(p, kind, true)) {
+        live.insert(key(p, kind, false));
     }
 }
 
 /// Whether `p` is a live object of type `kind`.
 pub fn contains<T>(p: *const T, kind: Kind) -> bool {
-    LIVE.lock().get(p).is_some_and(|e| e.kind == kind && !e.dying)
+    live().contains(&key(p, kind, false))
 }
 
 /// Whether `p` is a live or dying object of type `kind` (for acknowledgements, which a destroy waits for).
 pub fn contains_or_dying<T>(p: *const T, kind: Kind) -> bool {
-    LIVE.lock().get(p).is_some_and(|e| e.kind == kind)
+    let live = live();
+    live.contains(&key(p, kind, false)) || live.contains(&key(p, kind, true))
 }
 
 /// `p` if it is a live object of type `kind`; `EINVAL` for NULL or anything else.

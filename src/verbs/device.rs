@@ -37,6 +37,10 @@ pub(crate) fn ibverbs_init() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         rdma_common::logging::init("libibverbs");
+        // Read once here, the library's first call, as rdma-core reads its environment in `ibverbs_init`: no
+        // later verb pays for the table or the variable.
+        crate::object::registry::init();
+        crate::object::stats::wanted();
         if (check_env("RDMAV_FORK_SAFE") || check_env("IBV_FORK_SAFE")) && super::fork::fork_init() != 0 {
             eprintln!("libibverbs: Warning: fork()-safety requested but init failed");
         }

@@ -362,11 +362,128 @@ static void no_deadlock(void)
 			child_str(r));
 }
 
+/* ---- Dead handles behind the header inlines ---------------------------------------------------------------- */
+
+/* Child: creates a QP (ibv_qp_ex, SEND), an SRQ and a CQ (ibv_cq_ex), destroys them, then makes one data-path call
+ * on the stale pointer: `which` picks it. Exits with the call's errno (positive; 0 when it succeeded), 100 + errno
+ * when bad_wr was not set to the failing WR, 200 + n for a setup failure. rdma-core frees the objects: there the
+ * call reads freed memory (a crash, or an answer from whatever lives there now). */
+static int child_dead_handle(void *arg)
+{
+	int which = (int)(intptr_t)arg, ret = 0;
+	struct tu_ep e;
+	struct ibv_qp_init_attr_ex ia;
+	struct ibv_cq_init_attr_ex ca;
+	struct ibv_srq_init_attr sia;
+	struct ibv_poll_cq_attr pa;
+	struct ibv_send_wr swr, *sbad = NULL;
+	struct ibv_recv_wr rwr, *rbad = NULL;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct ibv_qp *qp, *newer;
+	struct ibv_qp_ex *qx;
+	struct ibv_srq *srq;
+	struct ibv_cq_ex *cqx;
+
+	if (tu_ep_open(&e, 0))
+		return 201;
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = IBV_QPT_RC;
+	ia.send_cq = e.scq;
+	ia.recv_cq = e.rcq;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+	ia.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ia.pd = e.pd;
+	ia.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 4;
+	ca.wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
+	memset(&sia, 0, sizeof(sia));
+	sia.attr.max_wr = 4;
+	sia.attr.max_sge = 1;
+	qp = ibv_create_qp_ex(e.ctx, &ia);
+	srq = ibv_create_srq(e.pd, &sia);
+	cqx = ibv_create_cq_ex(e.ctx, &ca);
+	if (!qp || !srq || !cqx)
+		return 202;
+	qx = ibv_qp_to_qp_ex(qp);
+	if (!qx)
+		return 203;
+	if (ibv_destroy_qp(qp) || ibv_destroy_srq(srq) || ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)))
+		return 204;
+	memset(&sge, 0, sizeof(sge));
+	sge.addr = (uintptr_t)e.buf;
+	sge.length = 8;
+	sge.lkey = e.mr->lkey;
+	memset(&swr, 0, sizeof(swr));
+	swr.opcode = IBV_WR_SEND;
+	swr.sg_list = &sge;
+	swr.num_sge = 1;
+	memset(&rwr, 0, sizeof(rwr));
+	rwr.sg_list = &sge;
+	rwr.num_sge = 1;
+	switch (which) {
+	case 0:
+		ret = ibv_post_send(qp, &swr, &sbad);
+		return ret && sbad != &swr ? 100 + ret : ret;
+	case 1:
+		ret = ibv_post_recv(qp, &rwr, &rbad);
+		return ret && rbad != &rwr ? 100 + ret : ret;
+	case 2:
+		ret = ibv_post_srq_recv(srq, &rwr, &rbad);
+		return ret && rbad != &rwr ? 100 + ret : ret;
+	case 3:
+		ret = ibv_poll_cq(ibv_cq_ex_to_cq(cqx), 1, &wc);
+		return ret < 0 ? -ret : 0;
+	case 4:
+		return ibv_req_notify_cq(ibv_cq_ex_to_cq(cqx), 0);
+	case 5:
+		ibv_wr_start(qx);
+		qx->wr_id = 1;
+		ibv_wr_send(qx);
+		ibv_wr_set_sge(qx, e.mr->lkey, (uintptr_t)e.buf, 8);
+		return ibv_wr_complete(qx);
+	case 6:
+		memset(&pa, 0, sizeof(pa));
+		ret = ibv_start_poll(cqx, &pa);
+		if (ret == 0)
+			ibv_end_poll(cqx);
+		return ret;
+	default:
+		/* A QP created after the destroy does not take the stale one's place while it is a tombstone: a post
+		 * through the stale pointer cannot land in it. */
+		newer = ibv_create_qp_ex(e.ctx, &ia);
+		if (!newer)
+			return 205;
+		ret = newer == qp ? 99 : ibv_post_send(qp, &swr, &sbad);
+		ibv_destroy_qp(newer);
+		return ret;
+	}
+}
+
+static void dead_handles(void)
+{
+	static const char *const names[] = { "dead_post_send", "dead_post_recv", "dead_post_srq_recv", "dead_poll_cq",
+					     "dead_req_notify_cq", "dead_wr_complete", "dead_start_poll", "dead_not_reused" };
+
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+		int r = tu_run_child(child_dead_handle, (void *)(intptr_t)i, 5);
+
+		if (tu_native())
+			CHECK(names[i], r == EINVAL, "child %s; want exit %d (EINVAL from the tombstone, bad_wr set)",
+			      child_str(r), EINVAL);
+		else
+			tu_pass(names[i], "%s provider: on the destroyed object: %s", provider(), child_str(r));
+	}
+}
+
 int main(void)
 {
 	tu_init();
 	printf("# libibverbs: %s, provider: %s\n", lib(), provider());
 	no_deadlock();
+	dead_handles();
 	opcode_unknown();
 	modify_and_ah();
 	qp_ex_foreign();

@@ -17,22 +17,20 @@ pub mod netlink;
 pub use mmap::Mmap;
 
 use crate::errno::{Errno, Result};
-use std::ffi::{c_int, c_ulong, c_void, CString};
+use std::ffi::{c_int, c_ulong, c_void};
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 /// `open(path, O_RDWR | O_CLOEXEC)`: how rdma-core opens `/dev/infiniband/uverbsN` and `rdma_cm`.
 /// Errors: the `open(2)` errno (`ENOENT`, `EACCES`, `ENXIO` for an unregistered device, ...).
 pub fn open_rdwr(path: &Path) -> Result<OwnedFd> {
-    let c = CString::new(path.as_os_str().as_bytes()).map_err(|_| Errno::EINVAL)?;
-    // SAFETY: `c` is a valid NUL-terminated string; open has no other memory effects.
-    let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
-    if fd < 0 {
-        return Err(Errno::last());
-    }
-    // SAFETY: open just returned this descriptor to us; nothing else owns it.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+    // std's `open` is `O_CLOEXEC` and builds the C string on the stack for short paths (no allocation).
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .map(OwnedFd::from)
+        .map_err(|e| Errno(e.raw_os_error().unwrap_or(libc::EINVAL))) // a NUL inside the path: no OS error
 }
 
 /// `write(fd, buf)` of one command to a uverbs or rdma_cm fd. Returns the byte count the kernel accepted (the whole

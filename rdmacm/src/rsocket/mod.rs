@@ -3,17 +3,20 @@
 //! `librspreload.so` runs socket programs over our librdmacm.
 //!
 //! * `stream` (SOCK_STREAM over RC): connection set-up on librdmacm's own calls, credits, data, shutdown;
-//! * `wire`: the protocol's facts (private data, immediate data, SGL entries), unit tested byte for byte;
+//! * `dgram` (SOCK_DGRAM over UD): a UDP socket plus UD QPs, the address service, `rsendto`/`rrecvfrom`;
+//! * `wire`: the protocol's facts (private data, immediate data, SGL entries, datagram headers), unit tested byte
+//!   for byte;
 //! * `poll`: `rpoll`/`rselect` over rsockets and ordinary descriptors mixed;
 //! * `options`: `rsetsockopt`/`rgetsockopt`/`rfcntl` and keep-alives;
 //! * `iomap`: `riomap`/`riounmap`/`riowrite`;
 //! * `config`: the `/etc/rdma/rsocket/*` defaults.
 //!
-//! Datagram rsockets (SOCK_DGRAM over UD) are not implemented: `rsocket(…, SOCK_DGRAM, …)` answers `EOPNOTSUPP`
-//! (librspreload then falls back to a kernel UDP socket, as it does whenever `rsocket` fails).
+//! A stream rsocket's number is the descriptor of its `rdma_cm_id`'s private event channel, a datagram rsocket's
+//! that of its UDP socket, as in rdma-core; a number that is not an rsocket answers `EBADF` (`rpoll`/`rselect` poll
+//! it as an ordinary descriptor). Every entry point first looks for a datagram rsocket (`dgram`), then a stream one.
 //!
-//! An rsocket's number is the descriptor of its `rdma_cm_id`'s private event channel, as in rdma-core; a number
-//! that is not an rsocket answers `EBADF` (`rpoll`/`rselect` poll it as an ordinary descriptor).
+//! Datagram rsockets work on RoCE, where rdma-core's do not (its address handles lack a GRH); how they differ from
+//! rdma-core's is in `dgram`'s docs and docs/cm.md.
 //!
 //! Where we differ from rdma-core 44, on purpose: no service threads for connection events (a connection still
 //! being established advances whenever the application calls into it, including through `rpoll`); `rsend` after
@@ -33,6 +36,7 @@
 #![allow(unsafe_code)] // #[no_mangle] C entry points reading and writing the caller's buffers
 
 mod config;
+mod dgram;
 mod iomap;
 mod maps;
 mod options;
@@ -41,7 +45,6 @@ mod stream;
 mod wire;
 
 use crate::cm;
-use crate::unsupported;
 use libc::{fd_set, iovec, msghdr, nfds_t, off_t, pollfd, sockaddr, socklen_t, ssize_t, timeval};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
@@ -66,6 +69,14 @@ fn lookup(fd: c_int) -> Option<Arc<Rsocket>> {
 
 fn get(fd: c_int) -> Result<Arc<Rsocket>> {
     lookup(fd).ok_or(Errno::EBADF)
+}
+
+/// `EOPNOTSUPP` for a datagram rsocket (calls that only streams have).
+fn not_dgram(fd: c_int) -> Result<()> {
+    if dgram::lookup(fd).is_some() {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    Ok(())
 }
 
 /// The state of `s`, locked; `EBADF` once another thread closed it.
@@ -288,10 +299,12 @@ unsafe fn copy_addr(src: *const sockaddr, dst: *mut sockaddr, len: *mut socklen_
     Ok(())
 }
 
-/// `rsocket(3)`: creates an rsocket of `domain` (`AF_INET`, `AF_INET6`, `AF_IB`), `type` (`SOCK_STREAM`; flags
-/// such as `SOCK_NONBLOCK` are not accepted, as in rdma-core) and `protocol` (0 or `IPPROTO_TCP`), like
-/// `socket(2)`. Returns its number, or -1 with `errno`: `EOPNOTSUPP` for another domain, type or protocol and for
-/// `SOCK_DGRAM` (datagram rsockets are not implemented); `ENODEV` without RDMA devices; `ENOMEM`.
+/// `rsocket(3)`: creates an rsocket of `domain` (`AF_INET`, `AF_INET6`, `AF_IB`), `type` (`SOCK_STREAM` or
+/// `SOCK_DGRAM`; flags such as `SOCK_NONBLOCK` are not accepted, as in rdma-core) and `protocol` (0, or
+/// `IPPROTO_TCP` / `IPPROTO_UDP` to match the type), like `socket(2)`. A datagram rsocket is a UDP socket until it
+/// is bound, connected or sends (then UD QPs are made as needed). Returns its number, or -1 with `errno`:
+/// `EOPNOTSUPP` for another domain, type or protocol; `EAFNOSUPPORT` for `AF_IB` datagrams; `ENODEV` without RDMA
+/// devices (streams); `socket(2)`'s (datagrams); `ENOMEM`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) -> c_int {
     ffi::boundary("rsocket", || -> Result<c_int> {
@@ -303,7 +316,7 @@ pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) 
             return Err(Errno::EOPNOTSUPP);
         }
         if r#type == libc::SOCK_DGRAM {
-            return Err(unsupported("rsocket(SOCK_DGRAM): datagram rsockets"));
+            return dgram::create(domain);
         }
         let mut id = null_mut();
         // SAFETY: a synchronous id (NULL channel) stored in our out-parameter.
@@ -321,10 +334,14 @@ pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) 
 
 /// `rbind(3)`: binds rsocket `socket` to the `addrlen` bytes of address `addr` (`sockaddr_in`, `sockaddr_in6` or
 /// `sockaddr_ib`), like `bind(2)`. Returns 0, or -1 with `errno` (`EBADF` for a non-rsocket, `EINVAL` for a NULL
-/// address, `rdma_bind_addr`'s: `EADDRINUSE`, `EADDRNOTAVAIL`, ...).
+/// address, `rdma_bind_addr`'s: `EADDRINUSE`, `EADDRNOTAVAIL`, ...; for a datagram rsocket `bind(2)`'s on its UDP
+/// socket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rbind(socket: c_int, addr: *const sockaddr, addrlen: socklen_t) -> c_int {
     ffi::boundary("rbind", || -> Result<c_int> {
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::bind(&d, addr, addrlen).map(|_| 0);
+        }
         let s = get(socket)?;
         let mut g = locked(&s)?;
         if addr.is_null() || (addrlen as usize) < size_of::<libc::sa_family_t>() {
@@ -340,10 +357,11 @@ pub unsafe extern "C" fn rbind(socket: c_int, addr: *const sockaddr, addrlen: so
 
 /// `rlisten(3)`: makes rsocket `socket` accept connections, at most `backlog` pending, like `listen(2)` (an unbound
 /// rsocket listens on the wildcard address). Returns 0 (also when already listening), or -1 with `errno` (`EBADF`;
-/// `rdma_listen`'s, e.g. `EADDRINUSE`).
+/// `rdma_listen`'s, e.g. `EADDRINUSE`; `EOPNOTSUPP` for a datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rlisten(socket: c_int, backlog: c_int) -> c_int {
     ffi::boundary("rlisten", || -> Result<c_int> {
+        not_dgram(socket)?;
         let s = get(socket)?;
         let mut g = locked(&s)?;
         if g.state == RS_LISTENING {
@@ -359,11 +377,13 @@ pub unsafe extern "C" fn rlisten(socket: c_int, backlog: c_int) -> c_int {
 
 /// `raccept(3)`: takes the next connection of listening rsocket `socket`, like `accept(2)`, storing the peer's
 /// address in `addr` / `*addrlen` when both are given. Blocks unless the listener is `O_NONBLOCK`. Returns the new
-/// rsocket, or -1 with `errno` (`EBADF` for a non-rsocket or one that is not listening, as rdma-core; `EAGAIN`).
+/// rsocket, or -1 with `errno` (`EBADF` for a non-rsocket or one that is not listening, as rdma-core; `EAGAIN`;
+/// `EOPNOTSUPP` for a datagram rsocket).
 /// Requests from peers that are not rsockets are rejected and skipped.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn raccept(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("raccept", || -> Result<c_int> {
+        not_dgram(socket)?;
         let s = get(socket)?;
         loop {
             let g = s.inner.lock();
@@ -399,10 +419,14 @@ pub unsafe extern "C" fn raccept(socket: c_int, addr: *mut sockaddr, addrlen: *m
 /// the address and route, creates the QP and buffers, and exchanges the connection data. Returns 0, or -1 with
 /// `errno`: `EINPROGRESS` on an `O_NONBLOCK` rsocket (finish with `rpoll` for `POLLOUT`, then `SO_ERROR`),
 /// `ECONNREFUSED` when nobody listens, `ETIMEDOUT`, `EBADF`, `EINVAL` for a NULL address, `ENOTCONN` after a failed
-/// attempt.
+/// attempt. On a datagram rsocket it fixes the destination of `rsend` (connecting the UDP socket, and making the
+/// UD QP of the source address that reaches it: `rdma_create_qp`'s errno, e.g. on iWARP).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen: socklen_t) -> c_int {
     ffi::boundary("rconnect", || -> Result<c_int> {
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::connect(&d, addr, addrlen).map(|_| 0);
+        }
         let s = get(socket)?;
         let mut g = locked(&s)?;
         if addr.is_null() {
@@ -426,10 +450,11 @@ pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen:
 
 /// `rshutdown(3)`: shuts down reception (`SHUT_RD`), transmission (`SHUT_WR`) or both (`SHUT_RDWR`) of rsocket
 /// `socket`, like `shutdown(2)`: tells the peer (which then reads end-of-stream) and waits for the sends
-/// outstanding. Returns 0, or -1 with `errno` (`EBADF`).
+/// outstanding. Returns 0, or -1 with `errno` (`EBADF`; `EOPNOTSUPP` for a datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rshutdown(socket: c_int, how: c_int) -> c_int {
     ffi::boundary("rshutdown", || -> Result<c_int> {
+        not_dgram(socket)?;
         let s = get(socket)?;
         let mut g = s.inner.lock();
         options::keepalive_off(&mut g, s.index);
@@ -440,10 +465,15 @@ pub unsafe extern "C" fn rshutdown(socket: c_int, how: c_int) -> c_int {
 }
 
 /// `rclose(3)`: closes rsocket `socket`, like `close(2)`: a connected one is shut down first (the peer reads
-/// end-of-stream), then its QP, buffers and id are freed. Returns 0, or -1 with `errno` = `EBADF`.
+/// end-of-stream), then its QP, buffers and id are freed (a datagram rsocket waits up to a second for the datagrams
+/// posted, then frees its QPs and address handles and closes its UDP socket). Returns 0, or -1 with `errno` =
+/// `EBADF`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rclose(socket: c_int) -> c_int {
     ffi::boundary("rclose", || -> Result<c_int> {
+        if dgram::lookup(socket).is_some() {
+            return dgram::close(socket).map(|_| 0);
+        }
         let s = TABLE.lock().remove(&socket).ok_or(Errno::EBADF)?;
         let mut g = s.inner.lock();
         options::keepalive_off(&mut g, socket);
@@ -459,20 +489,26 @@ pub unsafe extern "C" fn rclose(socket: c_int) -> c_int {
 
 /// `rrecv(3)`: receives up to `len` bytes into `buf` from rsocket `socket`, like `recv(2)` (`flags`:
 /// `MSG_DONTWAIT`, `MSG_PEEK`, `MSG_WAITALL`). Returns the byte count (0 at end of stream: the peer shut down or
-/// closed), or -1 with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN` when non-blocking and nothing arrived).
+/// closed), or -1 with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN` when non-blocking and nothing arrived). On a datagram
+/// rsocket: one datagram (the rest of a longer one dropped, as UDP); `EINVAL` before `rbind`, `rconnect` or
+/// `rsendto`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rrecv(socket: c_int, buf: *mut c_void, len: usize, flags: c_int) -> ssize_t {
     ssize(ffi::boundary("rrecv", || {
-        let s = get(socket)?;
         if buf.is_null() && len > 0 {
             return Err(Errno::EFAULT);
         }
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::recv(&d, &mut IoCursor::one(buf.cast(), len), flags).map(|r| r.0);
+        }
+        let s = get(socket)?;
         recv(&s, &mut IoCursor::one(buf.cast(), len), flags)
     }))
 }
 
 /// `rrecvfrom(3)`: as `rrecv`, also storing the peer's address in `src_addr` / `*addrlen` when data arrived and
-/// `src_addr` is given. Returns the byte count, or -1 with `errno`.
+/// `src_addr` is given (on a datagram rsocket: the datagram's sender, at most `*addrlen` bytes, `*addrlen` set to
+/// the full size). Returns the byte count, or -1 with `errno`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rrecvfrom(
     socket: c_int,
@@ -482,6 +518,17 @@ pub unsafe extern "C" fn rrecvfrom(
     src_addr: *mut sockaddr,
     addrlen: *mut socklen_t,
 ) -> ssize_t {
+    if let Some(d) = dgram::lookup(socket) {
+        return ssize(ffi::boundary("rrecvfrom", || {
+            if buf.is_null() && len > 0 {
+                return Err(Errno::EFAULT);
+            }
+            let (n, from) = dgram::recv(&d, &mut IoCursor::one(buf.cast(), len), flags)?;
+            // SAFETY: the caller's address buffer (checked for NULL there).
+            unsafe { dgram::store_addr(&from, src_addr, addrlen) };
+            Ok(n)
+        }));
+    }
     // SAFETY: the caller's contract is rrecv's.
     let n = unsafe { rrecv(socket, buf, len, flags) };
     if n > 0 && !src_addr.is_null() {
@@ -491,40 +538,55 @@ pub unsafe extern "C" fn rrecvfrom(
     n
 }
 
-/// `rrecvmsg(3)`: receives into the iovecs of `msg`, like `recvmsg(2)` with `flags` as for `rrecv`. Ancillary data
-/// is not supported (`EOPNOTSUPP` when `msg_control` is given). Returns the byte count, or -1 with `errno`.
+/// `rrecvmsg(3)`: receives into the iovecs of `msg`, like `recvmsg(2)` with `flags` as for `rrecv` (a datagram's
+/// sender goes to `msg_name` / `msg_namelen` when given). Ancillary data is not supported (`EOPNOTSUPP` when
+/// `msg_control` is given). Returns the byte count, or -1 with `errno`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rrecvmsg(socket: c_int, msg: *mut msghdr, flags: c_int) -> ssize_t {
     ssize(ffi::boundary("rrecvmsg", || {
-        let s = get(socket)?;
-        let m = ffi::nonnull(msg)?;
+        let mp = ffi::nonnull(msg)?;
         // SAFETY: the caller's msghdr.
-        let m = unsafe { m.as_ptr().read() };
+        let m = unsafe { mp.as_ptr().read() };
         if !m.msg_control.is_null() && m.msg_controllen > 0 {
             return Err(Errno::EOPNOTSUPP);
         }
         // SAFETY: the msghdr's iovecs (the caller's contract).
         let mut c = unsafe { IoCursor::from_iov(m.msg_iov, m.msg_iovlen as c_int) }?;
+        if let Some(d) = dgram::lookup(socket) {
+            let (n, from) = dgram::recv(&d, &mut c, flags)?;
+            if !m.msg_name.is_null() {
+                // SAFETY: the caller's name buffer of `msg_namelen` bytes; the length is written back.
+                unsafe { dgram::store_addr(&from, m.msg_name.cast(), addr_of_mut!((*mp.as_ptr()).msg_namelen)) };
+            }
+            return Ok(n);
+        }
+        let s = get(socket)?;
         recv(&s, &mut c, flags)
     }))
 }
 
 /// `rsend(3)`: sends the `len` bytes at `buf` on rsocket `socket`, like `send(2)` (`flags`: `MSG_DONTWAIT`).
 /// Returns the bytes queued (fewer when non-blocking and the peer's window filled), or -1 with `errno` (`EBADF`,
-/// `ENOTCONN`, `EAGAIN`, `EPIPE` after a shutdown or when the peer closed).
+/// `ENOTCONN`, `EAGAIN`, `EPIPE` after a shutdown or when the peer closed). On a datagram rsocket: one datagram to
+/// the `rconnect` destination (`EDESTADDRREQ` without one, `EMSGSIZE` above 2040 bytes for IPv4, 2024 for IPv6).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsend(socket: c_int, buf: *const c_void, len: usize, flags: c_int) -> ssize_t {
     ssize(ffi::boundary("rsend", || {
-        let s = get(socket)?;
         if buf.is_null() && len > 0 {
             return Err(Errno::EFAULT);
         }
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::send(&d, &mut IoCursor::one(buf.cast_mut().cast(), len), flags, None);
+        }
+        let s = get(socket)?;
         send(&s, &mut IoCursor::one(buf.cast_mut().cast(), len), flags)
     }))
 }
 
-/// `rsendto(3)`: `rsend` on a connected stream rsocket; a destination address is `EISCONN`. Returns the bytes
-/// sent, or -1 with `errno`.
+/// `rsendto(3)`: `rsend` on a connected stream rsocket; a destination address is `EISCONN`. On a datagram rsocket
+/// one datagram to `dest_addr` (`sockaddr_in` / `sockaddr_in6` of `addrlen` bytes; NULL: the `rconnect`
+/// destination), errors as `rsend`'s plus `EINVAL` / `EAFNOSUPPORT` for a bad address. Returns the bytes sent, or -1
+/// with `errno`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsendto(
     socket: c_int,
@@ -534,6 +596,20 @@ pub unsafe extern "C" fn rsendto(
     dest_addr: *const sockaddr,
     addrlen: socklen_t,
 ) -> ssize_t {
+    if let Some(d) = dgram::lookup(socket) {
+        return ssize(ffi::boundary("rsendto", || {
+            if buf.is_null() && len > 0 {
+                return Err(Errno::EFAULT);
+            }
+            let mut c = IoCursor::one(buf.cast_mut().cast(), len);
+            if dest_addr.is_null() {
+                return dgram::send(&d, &mut c, flags, None);
+            }
+            // SAFETY: the caller's address of `addrlen` bytes.
+            let a = unsafe { dgram::from_sockaddr(dest_addr, addrlen) }?;
+            dgram::send(&d, &mut c, flags, Some(a))
+        }));
+    }
     if lookup(socket).is_some() && (!dest_addr.is_null() || addrlen != 0) {
         Errno::EISCONN.set();
         return -1;
@@ -542,12 +618,11 @@ pub unsafe extern "C" fn rsendto(
     unsafe { rsend(socket, buf, len, flags) }
 }
 
-/// `rsendmsg(3)`: sends the iovecs of `msg`, like `sendmsg(2)`. Ancillary data is `EOPNOTSUPP`. Returns the bytes
-/// sent, or -1 with `errno`.
+/// `rsendmsg(3)`: sends the iovecs of `msg`, like `sendmsg(2)` (a datagram to `msg_name` when given). Ancillary
+/// data is `EOPNOTSUPP`. Returns the bytes sent, or -1 with `errno`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsendmsg(socket: c_int, msg: *const msghdr, flags: c_int) -> ssize_t {
     ssize(ffi::boundary("rsendmsg", || {
-        let s = get(socket)?;
         let m = ffi::nonnull_const(msg)?;
         // SAFETY: the caller's msghdr.
         let m = unsafe { m.as_ptr().read() };
@@ -556,6 +631,16 @@ pub unsafe extern "C" fn rsendmsg(socket: c_int, msg: *const msghdr, flags: c_in
         }
         // SAFETY: the msghdr's iovecs.
         let mut c = unsafe { IoCursor::from_iov(m.msg_iov, m.msg_iovlen as c_int) }?;
+        if let Some(d) = dgram::lookup(socket) {
+            let to = if m.msg_name.is_null() {
+                None
+            } else {
+                // SAFETY: the caller's address of `msg_namelen` bytes.
+                Some(unsafe { dgram::from_sockaddr(m.msg_name.cast(), m.msg_namelen) }?)
+            };
+            return dgram::send(&d, &mut c, flags, to);
+        }
+        let s = get(socket)?;
         send(&s, &mut c, flags)
     }))
 }
@@ -573,9 +658,12 @@ pub unsafe extern "C" fn rread(socket: c_int, buf: *mut c_void, count: usize) ->
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rreadv(socket: c_int, iov: *const iovec, iovcnt: c_int) -> ssize_t {
     ssize(ffi::boundary("rreadv", || {
-        let s = get(socket)?;
         // SAFETY: the caller's iovecs.
         let mut c = unsafe { IoCursor::from_iov(iov, iovcnt) }?;
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::recv(&d, &mut c, 0).map(|r| r.0);
+        }
+        let s = get(socket)?;
         recv(&s, &mut c, 0)
     }))
 }
@@ -592,9 +680,12 @@ pub unsafe extern "C" fn rwrite(socket: c_int, buf: *const c_void, count: usize)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rwritev(socket: c_int, iov: *const iovec, iovcnt: c_int) -> ssize_t {
     ssize(ffi::boundary("rwritev", || {
-        let s = get(socket)?;
         // SAFETY: the caller's iovecs.
         let mut c = unsafe { IoCursor::from_iov(iov, iovcnt) }?;
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::send(&d, &mut c, 0, None);
+        }
+        let s = get(socket)?;
         send(&s, &mut c, 0)
     }))
 }
@@ -603,7 +694,8 @@ pub unsafe extern "C" fn rwritev(socket: c_int, iov: *const iovec, iovcnt: c_int
 /// `poll(2)`; rsockets and ordinary descriptors may be mixed. An rsocket reports `POLLIN` when data (or end of
 /// stream) is there, `POLLOUT` when a send would not block, `POLLHUP` once the peer closed and what it sent
 /// before has been read (rdma-core: at once), `POLLERR` after a
-/// failure (a failed non-blocking connect: `POLLOUT | POLLERR`, the reason in `SO_ERROR`). Returns the number of
+/// failure (a failed non-blocking connect: `POLLOUT | POLLERR`, the reason in `SO_ERROR`); a datagram rsocket
+/// `POLLIN` when a datagram is queued, `POLLOUT` while a send slot is free. Returns the number of
 /// entries with events, 0 on timeout, or -1 with `errno` (`EINTR`, `EFAULT`, `EINVAL`, `ENOMEM`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rpoll(fds: *mut pollfd, nfds: nfds_t, timeout: c_int) -> c_int {
@@ -648,11 +740,14 @@ pub unsafe extern "C" fn rselect(
 }
 
 /// `rgetpeername(3)`: stores the peer's address of rsocket `socket` in `addr`, at most `*addrlen` bytes, and sets
-/// `*addrlen` to its full size, like `getpeername(2)`. Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for NULL
-/// pointers).
+/// `*addrlen` to its full size, like `getpeername(2)` (a datagram rsocket's is its UDP socket's: `ENOTCONN` before
+/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for NULL pointers).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetpeername", || -> Result<c_int> {
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::name(&d, true, addr, addrlen).map(|_| 0);
+        }
         let s = get(socket)?;
         let g = locked(&s)?;
         // SAFETY: the id is live; its destination is a socket address.
@@ -662,11 +757,14 @@ pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrle
     .or_minus_one_errno()
 }
 
-/// `rgetsockname(3)`: stores the local address of rsocket `socket` in `addr` / `*addrlen`, like `getsockname(2)`.
-/// Returns 0, or -1 with `errno` (`EBADF`, `EFAULT`).
+/// `rgetsockname(3)`: stores the local address of rsocket `socket` in `addr` / `*addrlen`, like `getsockname(2)`
+/// (a datagram rsocket's is its UDP socket's). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetsockname", || -> Result<c_int> {
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::name(&d, false, addr, addrlen).map(|_| 0);
+        }
         let s = get(socket)?;
         let g = locked(&s)?;
         // SAFETY: the id is live; its source is a socket address.
@@ -681,7 +779,9 @@ pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrle
 /// `SO_OOBINLINE`), `IPPROTO_TCP` (`TCP_NODELAY`, `TCP_MAXSEG`, `TCP_KEEPIDLE` seconds, `TCP_KEEPCNT`,
 /// `TCP_KEEPINTVL`), `IPPROTO_IPV6` (`IPV6_V6ONLY`), `SOL_RDMA` before connecting (`RDMA_SQSIZE`, `RDMA_RQSIZE`,
 /// `RDMA_INLINE`, `RDMA_IOMAPSIZE`: `int`s; `RDMA_ROUTE`: `struct ibv_path_data[]`). Returns 0, or -1 with `errno`
-/// (`EBADF`; `EOPNOTSUPP` for other options; `EINVAL` for a short value, or `SOL_RDMA` once connecting).
+/// (`EBADF`; `EOPNOTSUPP` for other options; `EINVAL` for a short value, or `SOL_RDMA` once connecting). A
+/// datagram rsocket passes options of other levels than `SOL_RDMA` to its UDP socket first (its error is the
+/// answer), then keeps what rdma-core keeps for datagrams (see `dgram::setsockopt`; no `IPPROTO_TCP` options).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsetsockopt(
     socket: c_int,
@@ -691,6 +791,9 @@ pub unsafe extern "C" fn rsetsockopt(
     optlen: socklen_t,
 ) -> c_int {
     ffi::boundary("rsetsockopt", || -> Result<c_int> {
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::setsockopt(&d, level, optname, optval, optlen).map(|_| 0);
+        }
         let s = get(socket)?;
         options::set(&s, level, optname, optval, optlen)?;
         Ok(0)
@@ -701,7 +804,8 @@ pub unsafe extern "C" fn rsetsockopt(
 /// `rgetsockopt(3)`: reads option `optname` of `level` into `optval` (`*optlen` bytes of room, updated), like
 /// `getsockopt(2)`: the options `rsetsockopt` takes, plus `SO_ERROR` (the last connection error, then cleared).
 /// `SO_RCVBUF`/`SO_SNDBUF` are the buffer sizes in bytes; `TCP_MAXSEG` the path MTU (2048 before a route).
-/// Returns 0, or -1 with `errno` (`EBADF`, `EOPNOTSUPP`, `EINVAL` for too little room or NULL pointers).
+/// Returns 0, or -1 with `errno` (`EBADF`, `EOPNOTSUPP`, `EINVAL` for too little room or NULL pointers). A
+/// datagram rsocket answers the `SOL_SOCKET`, `IPV6_V6ONLY` and `SOL_RDMA` sizes it keeps (`SO_ERROR` is 0).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetsockopt(
     socket: c_int,
@@ -711,6 +815,9 @@ pub unsafe extern "C" fn rgetsockopt(
     optlen: *mut socklen_t,
 ) -> c_int {
     ffi::boundary("rgetsockopt", || -> Result<c_int> {
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::getsockopt(&d, level, optname, optval, optlen).map(|_| 0);
+        }
         let s = get(socket)?;
         options::get(&s, level, optname, optval, optlen)?;
         Ok(0)
@@ -727,6 +834,9 @@ pub unsafe extern "C" fn rgetsockopt(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rfcntl(socket: c_int, cmd: c_int, arg: usize) -> c_int {
     ffi::boundary("rfcntl", || -> Result<c_int> {
+        if let Some(d) = dgram::lookup(socket) {
+            return dgram::fcntl(&d, cmd, arg);
+        }
         let s = get(socket)?;
         options::fcntl(&s, cmd, arg)
     })
@@ -736,7 +846,8 @@ pub unsafe extern "C" fn rfcntl(socket: c_int, cmd: c_int, arg: usize) -> c_int 
 /// `riomap(3)`: registers the `len` bytes at `buf` of connected rsocket `socket` for the peer's `riowrite` at
 /// `offset` (-1: the address of `buf`); `prot` is `PROT_WRITE` (announced to the peer before the next send) or
 /// `PROT_NONE`, `flags` 0. Returns the offset used, or -1 with `errno` (`EBADF`; `EINVAL` for other `prot` or no
-/// connection; `ENOMEM` when the peer's table, sized by its `RDMA_IOMAPSIZE`, is full; `ibv_reg_mr`'s).
+/// connection; `ENOMEM` when the peer's table, sized by its `RDMA_IOMAPSIZE`, is full; `ibv_reg_mr`'s;
+/// `EOPNOTSUPP` for a datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn riomap(
     socket: c_int,
@@ -748,6 +859,7 @@ pub unsafe extern "C" fn riomap(
 ) -> off_t {
     let _ = flags;
     match ffi::boundary("riomap", || {
+        not_dgram(socket)?;
         let s = get(socket)?;
         let mut g = s.inner.lock();
         iomap::map(&mut g, buf, len, prot, offset)
@@ -761,10 +873,11 @@ pub unsafe extern "C" fn riomap(
 }
 
 /// `riounmap(3)`: withdraws the `riomap` registration of exactly the `len` bytes at `buf`. Returns 0, or -1 with
-/// `errno` (`EBADF`; `EINVAL` when no such mapping exists).
+/// `errno` (`EBADF`; `EINVAL` when no such mapping exists; `EOPNOTSUPP` for a datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn riounmap(socket: c_int, buf: *mut c_void, len: usize) -> c_int {
     ffi::boundary("riounmap", || -> Result<c_int> {
+        not_dgram(socket)?;
         let s = get(socket)?;
         let mut g = s.inner.lock();
         iomap::unmap(&mut g, buf, len)?;
@@ -775,7 +888,8 @@ pub unsafe extern "C" fn riounmap(socket: c_int, buf: *mut c_void, len: usize) -
 
 /// `riowrite(3)`: writes the `count` bytes at `buf` straight into the peer's memory mapped (by its `riomap`) at
 /// `offset`; `flags`: `MSG_DONTWAIT`. Returns the bytes written (fewer when the mapping ends, 0 when no mapping
-/// holds `offset`), or `(size_t) -1` with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN`, `EPIPE`).
+/// holds `offset`), or `(size_t) -1` with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN`, `EPIPE`; `EOPNOTSUPP` for a
+/// datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn riowrite(
     socket: c_int,
@@ -785,6 +899,7 @@ pub unsafe extern "C" fn riowrite(
     flags: c_int,
 ) -> usize {
     match ffi::boundary("riowrite", || {
+        not_dgram(socket)?;
         let s = get(socket)?;
         if buf.is_null() && count > 0 {
             return Err(Errno::EFAULT);
@@ -887,8 +1002,24 @@ mod tests {
             assert_eq!(Errno::last(), Errno::EOPNOTSUPP);
             assert_eq!(rsocket(libc::AF_INET, libc::SOCK_STREAM, libc::IPPROTO_UDP), -1);
             assert_eq!(Errno::last(), Errno::EOPNOTSUPP);
-            assert_eq!(rsocket(libc::AF_INET, libc::SOCK_DGRAM, 0), -1);
+            assert_eq!(rsocket(libc::AF_INET, libc::SOCK_DGRAM, libc::IPPROTO_TCP), -1);
             assert_eq!(Errno::last(), Errno::EOPNOTSUPP);
+            // AF_IB has no UDP socket for the address service (rdma-core fails in socket(2) too).
+            assert_eq!(rsocket(AF_IB, libc::SOCK_DGRAM, 0), -1);
+            assert_eq!(Errno::last(), Errno(libc::EAFNOSUPPORT));
+            // A datagram rsocket needs no device until it sends or is bound: its UDP socket is its number.
+            let d = rsocket(libc::AF_INET, libc::SOCK_DGRAM, 0);
+            assert!(d >= 0);
+            let mut b = [0u8; 4];
+            assert_eq!(rsend(d, b.as_ptr().cast(), 4, 0), -1);
+            assert_eq!(Errno::last(), Errno(libc::EDESTADDRREQ));
+            assert_eq!(rrecv(d, b.as_mut_ptr().cast(), 4, libc::MSG_DONTWAIT), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            assert_eq!(rlisten(d, 1), -1);
+            assert_eq!(Errno::last(), Errno::EOPNOTSUPP);
+            assert_eq!(rclose(d), 0);
+            assert_eq!(rclose(d), -1);
+            assert_eq!(Errno::last(), Errno::EBADF);
         }
     }
 

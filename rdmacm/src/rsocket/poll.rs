@@ -5,6 +5,7 @@
 //! connecting. The sleep lasts at most the configured wake-up interval, after which every rsocket is checked again.
 #![allow(unsafe_code)] // the caller's pollfd array and fd_sets
 
+use super::dgram::{self, Dsock};
 use super::stream::*;
 use super::{lookup, Rsocket};
 use libc::{fd_set, nfds_t, pollfd, timeval};
@@ -66,13 +67,16 @@ fn poll_rs(s: &Rsocket, events: i16, nonblock: bool, test: Test) -> i16 {
 
 /// `rpoll` proper (the entry point only adds the C boundary).
 pub(super) fn rpoll(fds: &mut [pollfd], timeout: c_int) -> Result<c_int> {
-    let rss: Vec<Option<Arc<Rsocket>>> = fds.iter().map(|p| lookup(p.fd)).collect();
+    let dss: Vec<Option<Arc<Dsock>>> = fds.iter().map(|p| dgram::lookup(p.fd)).collect();
+    let rss: Vec<Option<Arc<Rsocket>>> =
+        fds.iter().zip(&dss).map(|(p, d)| if d.is_some() { None } else { lookup(p.fd) }).collect();
     let check = |fds: &mut [pollfd]| -> c_int {
         let mut cnt = 0;
-        for (p, rs) in fds.iter_mut().zip(&rss) {
-            p.revents = match rs {
-                Some(s) => poll_rs(s, p.events, true, poll_all),
-                None => {
+        for ((p, rs), ds) in fds.iter_mut().zip(&rss).zip(&dss) {
+            p.revents = match (rs, ds) {
+                (_, Some(d)) => dgram::poll_events(d, p.events),
+                (Some(s), None) => poll_rs(s, p.events, true, poll_all),
+                (None, None) => {
                     // SAFETY: one valid pollfd.
                     unsafe { libc::poll(p, 1, 0) };
                     p.revents
@@ -100,6 +104,15 @@ pub(super) fn rpoll(fds: &mut [pollfd], timeout: c_int) -> Result<c_int> {
         let mut rfds: Vec<pollfd> = Vec::with_capacity(fds.len() * 2);
         let mut owner: Vec<usize> = Vec::with_capacity(fds.len() * 2);
         for (i, (p, rs)) in fds.iter_mut().zip(&rss).enumerate() {
+            if let Some(d) = &dss[i] {
+                let before = rfds.len();
+                p.revents = dgram::arm(d, p.events, &mut rfds);
+                if p.revents != 0 {
+                    return Ok(fds.iter().filter(|p| p.revents != 0).count() as c_int);
+                }
+                owner.resize(owner.len() + (rfds.len() - before), i);
+                continue;
+            }
             match rs {
                 Some(s) => {
                     p.revents = poll_rs(s, p.events, false, is_cq_armed);
@@ -141,6 +154,13 @@ pub(super) fn rpoll(fds: &mut [pollfd], timeout: c_int) -> Result<c_int> {
         let mut cnt = 0;
         for (i, (p, rs)) in fds.iter_mut().zip(&rss).enumerate() {
             let mine = rfds.iter().zip(&owner).filter(|(_, &o)| o == i).map(|(r, _)| *r);
+            if let Some(d) = &dss[i] {
+                p.revents = dgram::poll_events(d, p.events);
+                if p.revents != 0 {
+                    cnt += 1;
+                }
+                continue;
+            }
             match rs {
                 Some(s) => {
                     let mut g = s.inner.lock();

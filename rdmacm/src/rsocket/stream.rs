@@ -1169,7 +1169,7 @@ fn posted(r: c_int) -> Result<()> {
 ///
 /// # Safety
 /// `qp` is a live QP; `wr` a valid work request list.
-unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<()> {
+pub(super) unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<()> {
     let mut bad = null_mut();
     // SAFETY: the caller's contract; the ops table is filled by the provider.
     let r = unsafe {
@@ -1186,7 +1186,7 @@ unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<()> {
 ///
 /// # Safety
 /// As [`post_send`].
-unsafe fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr) -> Result<()> {
+pub(super) unsafe fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr) -> Result<()> {
     let mut bad = null_mut();
     // SAFETY: the caller's contract.
     let r = unsafe {
@@ -1203,7 +1203,7 @@ unsafe fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr) -> Result<()> {
 ///
 /// # Safety
 /// `cq` is live, `wc` has room for `n` entries.
-unsafe fn poll_cq(cq: *mut ibv_cq, n: c_int, wc: *mut ibv_wc) -> c_int {
+pub(super) unsafe fn poll_cq(cq: *mut ibv_cq, n: c_int, wc: *mut ibv_wc) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         let ctx = (*cq).context;
@@ -1218,7 +1218,7 @@ unsafe fn poll_cq(cq: *mut ibv_cq, n: c_int, wc: *mut ibv_wc) -> c_int {
 ///
 /// # Safety
 /// `cq` is live.
-unsafe fn req_notify(cq: *mut ibv_cq) -> Result<()> {
+pub(super) unsafe fn req_notify(cq: *mut ibv_cq) -> Result<()> {
     // SAFETY: the caller's contract.
     let r = unsafe {
         let ctx = (*cq).context;

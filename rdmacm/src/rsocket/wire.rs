@@ -209,6 +209,123 @@ pub(super) fn next_xfer(olen: &mut usize, left: usize) -> usize {
     x
 }
 
+// ---- datagram rsockets ---------------------------------------------------------------------------------------
+//
+// * **Data** travels in UD sends: a [`ds_header`] naming the sender's source address (the address of the UD QP the
+//   message left from, which is the sender's socket address), then the datagram. A receive lands after the 40-byte
+//   GRH slot every UD receive starts with.
+// * **Address service**: until a sender knows the receiver's QP number and has an address handle for it, it sends
+//   the datagram through its kernel UDP socket to the receiver's, prefixed by a [`udp_header`] naming the QP it
+//   sends from (`op` [`UDP_OP_DATA`]). The receiver answers each such message with a bare header of its own QP
+//   (`op` [`UDP_OP_CTRL`]); each side then resolves an address handle back to the other. Multi-byte fields are
+//   big-endian (ports and addresses as in a `sockaddr`).
+
+/// `struct ds_header` lengths: version 4 (8 bytes: version, length, port, IPv4 address) and version 6 (24 bytes:
+/// version, length, port, flow info, IPv6 address).
+pub(super) const DS_IPV4_HDR_LEN: usize = 8;
+pub(super) const DS_IPV6_HDR_LEN: usize = 24;
+/// Room for the global route header at the start of every UD receive.
+pub(super) const GRH_LEN: usize = 40;
+/// The first 4 bytes of every address-service message.
+pub(super) const UDP_TAG: u32 = 0x5555_5555;
+/// `struct ds_udp_header` lengths (tag, version, op, length, reserved, QP number, address).
+pub(super) const UDP_IPV4_HDR_LEN: usize = 16;
+pub(super) const UDP_IPV6_HDR_LEN: usize = 28;
+/// Address-service operations: a datagram follows (answered with `CTRL`) / only the sender's QP number.
+pub(super) const UDP_OP_DATA: u8 = OP_DATA as u8;
+pub(super) const UDP_OP_CTRL: u8 = OP_CTRL as u8;
+
+/// An IPv4 or IPv6 socket address as the datagram headers carry it: port and addresses in network byte order, as
+/// in a `sockaddr` (`scope` is the IPv6 scope id, never on the wire but part of the address for lookups).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DsAddr {
+    V4 { port: [u8; 2], addr: [u8; 4] },
+    V6 { port: [u8; 2], flowinfo: [u8; 4], addr: [u8; 16], scope: u32 },
+}
+
+/// The `ds_header` naming source address `a`: the bytes and how many of them are used.
+pub(super) fn ds_header(a: &DsAddr) -> ([u8; DS_IPV6_HDR_LEN], usize) {
+    let mut b = [0u8; DS_IPV6_HDR_LEN];
+    match a {
+        DsAddr::V4 { port, addr } => {
+            b[0] = 4;
+            b[1] = DS_IPV4_HDR_LEN as u8;
+            b[2..4].copy_from_slice(port);
+            b[4..8].copy_from_slice(addr);
+            (b, DS_IPV4_HDR_LEN)
+        }
+        DsAddr::V6 { port, flowinfo, addr, .. } => {
+            b[0] = 6;
+            b[1] = DS_IPV6_HDR_LEN as u8;
+            b[2..4].copy_from_slice(port);
+            b[4..8].copy_from_slice(flowinfo);
+            b[8..24].copy_from_slice(addr);
+            (b, DS_IPV6_HDR_LEN)
+        }
+    }
+}
+
+/// Reads the `ds_header` at the start of a received message `b` (without the GRH): the sender's address and the
+/// header length, or `None` when the version and length do not match (rdma-core's `ds_valid_recv`) or the message
+/// is shorter than its header.
+pub(super) fn parse_ds_header(b: &[u8]) -> Option<(DsAddr, usize)> {
+    if b.len() < DS_IPV4_HDR_LEN {
+        return None;
+    }
+    let port = [b[2], b[3]];
+    match (b[0], usize::from(b[1])) {
+        (4, DS_IPV4_HDR_LEN) => Some((DsAddr::V4 { port, addr: b[4..8].try_into().ok()? }, DS_IPV4_HDR_LEN)),
+        (6, DS_IPV6_HDR_LEN) if b.len() >= DS_IPV6_HDR_LEN => Some((
+            DsAddr::V6 { port, flowinfo: b[4..8].try_into().ok()?, addr: b[8..24].try_into().ok()?, scope: 0 },
+            DS_IPV6_HDR_LEN,
+        )),
+        _ => None,
+    }
+}
+
+/// The `ds_udp_header` of an address-service message: operation `op`, sender QP number `qpn` (24 bits), sender
+/// address `a` (its IP address only). rdma-core copies the flow info and the first 12 bytes of an IPv6 address
+/// into the 16-byte field; no receiver reads it.
+pub(super) fn udp_header(op: u8, qpn: u32, a: &DsAddr) -> ([u8; UDP_IPV6_HDR_LEN], usize) {
+    let mut b = [0u8; UDP_IPV6_HDR_LEN];
+    b[0..4].copy_from_slice(&UDP_TAG.to_be_bytes());
+    b[5] = op;
+    b[8..12].copy_from_slice(&(qpn & 0xFF_FFFF).to_be_bytes());
+    let len = match a {
+        DsAddr::V4 { addr, .. } => {
+            b[4] = 4;
+            b[12..16].copy_from_slice(addr);
+            UDP_IPV4_HDR_LEN
+        }
+        DsAddr::V6 { addr, .. } => {
+            b[4] = 6;
+            b[12..28].copy_from_slice(addr);
+            UDP_IPV6_HDR_LEN
+        }
+    };
+    b[6] = len as u8;
+    (b, len)
+}
+
+/// Reads the `ds_udp_header` of an address-service message `b` that came from an IPv6 (`from_v6`) or IPv4
+/// address: `(op, qpn, header length)`, or `None` when the tag, version (which must match the sender's family) or
+/// length is wrong, as rdma-core's `udp_svc_valid_udp_hdr`.
+pub(super) fn parse_udp_header(b: &[u8], from_v6: bool) -> Option<(u8, u32, usize)> {
+    if b.len() < UDP_IPV4_HDR_LEN || u32::from_be_bytes(b[0..4].try_into().ok()?) != UDP_TAG {
+        return None;
+    }
+    let len = usize::from(b[6]);
+    let ok = match b[4] {
+        4 => !from_v6 && len == UDP_IPV4_HDR_LEN,
+        6 => from_v6 && len == UDP_IPV6_HDR_LEN,
+        _ => false,
+    };
+    if !ok || b.len() < len {
+        return None;
+    }
+    Some((b[5], u32::from_be_bytes(b[8..12].try_into().ok()?) & 0xFF_FFFF, len))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,5 +373,43 @@ mod tests {
         assert_eq!(s.swapped().swapped(), s);
         let b = s.to_ne_bytes();
         assert_eq!(u32::from_ne_bytes(b[8..12].try_into().unwrap()), 2);
+    }
+    #[test]
+    fn ds_header_bytes() {
+        let a = DsAddr::V4 { port: 7174u16.to_be_bytes(), addr: [198, 18, 0, 1] };
+        let (b, n) = ds_header(&a);
+        assert_eq!(&b[..n], &[4, 8, 0x1C, 0x06, 198, 18, 0, 1]);
+        assert_eq!(parse_ds_header(&b[..n]), Some((a, 8)));
+        let mut six = [0u8; 16];
+        six[15] = 1;
+        let a6 = DsAddr::V6 { port: [0x12, 0x34], flowinfo: [0, 0, 0, 9], addr: six, scope: 0 };
+        let (b, n) = ds_header(&a6);
+        assert_eq!(n, 24);
+        assert_eq!(&b[..8], &[6, 24, 0x12, 0x34, 0, 0, 0, 9]);
+        assert_eq!(b[23], 1);
+        assert_eq!(parse_ds_header(&b), Some((a6, 24)));
+        // Wrong version/length pairs and short messages are not datagrams.
+        assert_eq!(parse_ds_header(&[4, 24, 0, 0, 1, 2, 3, 4]), None);
+        assert_eq!(parse_ds_header(&[6, 24, 0, 0, 1, 2, 3, 4]), None);
+        assert_eq!(parse_ds_header(&[5, 8, 0, 0, 1, 2, 3, 4]), None);
+        assert_eq!(parse_ds_header(&[4, 8, 0]), None);
+    }
+
+    #[test]
+    fn udp_header_bytes() {
+        let a = DsAddr::V4 { port: [0, 0], addr: [198, 18, 0, 2] };
+        let (b, n) = udp_header(UDP_OP_DATA, 0x0102_0304, &a);
+        assert_eq!(&b[..n], &[0x55, 0x55, 0x55, 0x55, 4, 0, 16, 0, 0, 0x02, 0x03, 0x04, 198, 18, 0, 2]);
+        assert_eq!(parse_udp_header(&b[..n], false), Some((UDP_OP_DATA, 0x02_0304, 16)));
+        // The version must match the family the message came from.
+        assert_eq!(parse_udp_header(&b[..n], true), None);
+        let (b, n) =
+            udp_header(UDP_OP_CTRL, 17, &DsAddr::V6 { port: [0; 2], flowinfo: [0; 4], addr: [1; 16], scope: 0 });
+        assert_eq!((n, b[4], b[5], b[6]), (28, 6, 7, 28));
+        assert_eq!(parse_udp_header(&b[..n], true), Some((UDP_OP_CTRL, 17, 28)));
+        assert_eq!(parse_udp_header(&b[..20], true), None);
+        let mut bad = b;
+        bad[0] = 0x54;
+        assert_eq!(parse_udp_header(&bad[..n], true), None);
     }
 }

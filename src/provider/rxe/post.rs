@@ -369,7 +369,7 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
     ffi::datapath_boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
         let Some(qp) = (unsafe { H::qp(ibqp) }) else { return Ok(Errno::EIO.0) };
-        let rc = {
+        let (rc, caps) = {
             let mut sq = qp.sq.lock();
             let mut c = SendCursor {
                 p: sq.queue.producer_side(),
@@ -389,16 +389,20 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
                     // SAFETY: checked non-NULL above.
                     unsafe { *bad_wr = wr };
                     rc = e.0;
-                    // SAFETY: live QP; `wr` was just read.
-                    unsafe { send_refused(ibqp, wr, e.0, c.qp_type, c.max_sge, c.max_inline) };
                     break;
                 }
                 // SAFETY: as above.
                 wr = unsafe { (*wr).next };
             }
+            let caps = (c.qp_type, c.max_sge, c.max_inline);
             sq.ssn = c.ssn;
-            rc
+            (rc, caps)
         };
+        if rc != 0 {
+            // Explained after the loop and the lock: nothing in the loop keeps `ibqp` or the limits live for it.
+            // SAFETY: live QP; `*bad_wr` is the refused WR, readable (caller's contract).
+            unsafe { send_refused(ibqp, *bad_wr, rc, caps.0, caps.1, caps.2) };
+        }
         // SAFETY: caller's contract.
         Ok(match unsafe { H::post_send_doorbell(ibqp) } {
             Err(e) => {

@@ -63,7 +63,30 @@ unsafe impl QueueMemory for Mmap {
 /// A mapped `rxe_queue_buf` with its slot geometry cached. Owns its memory (RAII: dropping it unmaps).
 pub struct RxeQueue {
     geo: Geometry,
-    mem: Box<dyn QueueMemory>,
+    mem: Backing,
+}
+
+/// What holds a queue's memory: the kernel's mapping itself (no allocation beside the queue), or any other
+/// [`QueueMemory`] (the unit tests' heap rings).
+enum Backing {
+    Mapped(#[allow(dead_code)] Mmap), // held only to unmap on drop
+    Other(Box<dyn QueueMemory>),
+}
+
+impl Backing {
+    fn as_ptr(&self) -> *mut u8 {
+        match self {
+            Backing::Mapped(m) => m.as_ptr(),
+            Backing::Other(m) => m.as_ptr(),
+        }
+    }
+
+    fn size(&self) -> usize {
+        match self {
+            Backing::Mapped(m) => m.len(),
+            Backing::Other(m) => m.size(),
+        }
+    }
 }
 
 /// Where a queue's header and slots are and how the slots are laid out: validated once by [`RxeQueue::new`],
@@ -130,6 +153,10 @@ impl RxeQueue {
     /// Errors: `EINVAL` when the header is inconsistent (mask not `2^n - 1`, slots smaller than `min_elem_size`,
     /// or slots extending past the memory).
     pub fn new(mem: Box<dyn QueueMemory>, min_elem_size: usize) -> Result<RxeQueue> {
+        RxeQueue::with_backing(Backing::Other(mem), min_elem_size)
+    }
+
+    fn with_backing(mem: Backing, min_elem_size: usize) -> Result<RxeQueue> {
         let base = NonNull::new(mem.as_ptr()).ok_or(Errno::EINVAL)?;
         let len = mem.size();
         if len < QUEUE_DATA_OFFSET || base.as_ptr() as usize & 7 != 0 {
@@ -164,7 +191,7 @@ impl RxeQueue {
     /// Errors: the `mmap` errno; `EINVAL` for an inconsistent header (see [`RxeQueue::new`]).
     pub fn map(fd: BorrowedFd<'_>, mi: &mminfo, min_elem_size: usize) -> Result<RxeQueue> {
         let mem = Mmap::map_shared(fd, mi.size as usize, mi.offset)?;
-        RxeQueue::new(Box::new(mem), min_elem_size)
+        RxeQueue::with_backing(Backing::Mapped(mem), min_elem_size)
     }
 
     /// Number of slots (`index_mask + 1`).

@@ -2,8 +2,9 @@
 # rsockets over Soft-iWARP (siw0 on veth0 <-> siw1 on veth1, tests/guest/setup-siw.sh): iWARP has no RDMA write
 # with immediate data, so every rsocket message is also sent as a 4-byte inline send (rdma-core's RS_OPT_MSG_SEND).
 # Debian's rstream (plain, -T v, -T b with 100-byte messages) and riostream -T v, ours on both sides, mixed with
-# rdma-core's both ways, and rdma-core alone as the reference (stock/). Runs after 60-siw (it replaces the rxe links
-# for its duration and puts them back).
+# rdma-core's both ways, and rdma-core alone as the reference (stock/); udpong, whose datagram rsockets need UD, which
+# iWARP lacks, must fail at rconnect with rdma-core's error. Runs after 60-siw (it replaces the rxe links for its
+# duration and puts them back).
 #
 #   tests/guest/run -e CASE_LIBS=stock -- bash tests/guest/cases/65-rsocket-siw.sh    (validation on rdma-core)
 set -u
@@ -45,6 +46,31 @@ for k in 1 2 3 4 5 6 7 8 9 10; do
     pair "siw-ours/connection-start-$k" "$OURS_" "$OURS_" - \
         "rstream -T v -S 4096 -C 4 -b $IP0 -p $port" "rstream -T v -S 4096 -C 4 -s $IP0 -b $IP1 -p $port" "$R"
 done
+
+# Datagram rsockets: iWARP has no UD QP, so udpong's client fails at rconnect with rdma_create_qp's errno, ours as
+# rdma-core's (no server needed: nothing is sent before the QP exists).
+declare -A udp_msg
+for lib in stock "$OURS_"; do
+    port=$((port + 1))
+    log="$WORK/siw-udpong.$lib.log"
+    # shellcheck disable=SC2046
+    env $(libenv "$lib") timeout 20 udpong -s "$IP0" -b "$IP1" -p "$port" -C 10 > "$log" 2>&1
+    rc=$?
+    udp_msg[$lib]=$(grep -m1 'rconnect: ' "$log")
+    label=siw-$lib; [[ $lib == stock ]] && label=siw-stock
+    if (( rc != 0 && rc != 124 )) && [[ -n ${udp_msg[$lib]} ]]; then
+        pass "$label/udpong-fails" "exit $rc: ${udp_msg[$lib]}"
+    else
+        fail "$label/udpong-fails" "exit $rc (expected rconnect to fail: no UD on iWARP)" "$log"
+    fi
+done
+if [[ $OURS_ != stock ]]; then
+    if [[ ${udp_msg[stock]} == "${udp_msg[$OURS_]}" ]]; then
+        pass "siw-ours/udpong-same-error" "${udp_msg[stock]}"
+    else
+        fail "siw-ours/udpong-same-error" "rdma-core: '${udp_msg[stock]}', ours: '${udp_msg[$OURS_]}'"
+    fi
+fi
 
 siw_teardown
 echo "# 65-rsocket-siw took $(dur "$case_t0" "$(now)")"

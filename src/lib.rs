@@ -9,6 +9,8 @@
 //! Types, the FFI toolkit and logging come from `rdma-core-common` (`rdma_common`).
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
 #![deny(unsafe_op_in_unsafe_fn)]
+// Without the `.symver` table (feature `fuzzing`), the compat symbols it alone references look unused.
+#![cfg_attr(feature = "fuzzing", allow(dead_code))]
 
 pub mod compat;
 pub mod kernel;
@@ -17,8 +19,12 @@ pub mod private;
 pub mod provider;
 pub mod verbs;
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+
 // The `.symver` directives are a `global_asm!`, which the unsafe_code lint counts.
-#[cfg(not(test))]
+#[cfg(not(any(test, feature = "fuzzing")))]
 #[allow(unsafe_code)]
 mod exports {
     include!(concat!(env!("OUT_DIR"), "/symver.rs"));

@@ -2,7 +2,7 @@
 """The rdma-core-rs test runner: `make test` calls it; `.ci/run` calls `make test`.
 
 Runs, in order, the host checks (cargo tests, header freshness, C layout probe, export diff, the plug-in command
-comparison with rdma-core, C compile tests) and
+comparison with rdma-core, C compile tests, install, bounded fuzzing: one `fuzz:<target>` result per target) and
 then the Soft-RoCE guest suite in ONE boot of the test guest (tests/guest/run) per guest kernel: Debian's 6.1, then
 its 6.12 (GUEST_KERNEL=6.12). Every check reports PASS or FAIL; the guest suite reports one `PASS name` /
 `FAIL name: reason` line per in-guest test, recorded as `guest:<name>` for 6.1 and `guest:k6.12/<name>` for 6.12. The
@@ -108,6 +108,35 @@ def cargo_tests():
             print(f"    {l}")
 
 
+MIN_FUZZ_TARGETS = 4
+
+
+def fuzz_checks():
+    """tools/fuzz.sh: builds the cargo-fuzz targets and runs each for FUZZ_SECONDS (default 20 s); one result per
+    target (`fuzz:<target>`). A build failure fails every target; fewer than MIN_FUZZ_TARGETS reported fails."""
+    rc, out, secs = run(["tools/fuzz.sh"], 1500)
+    save("fuzz", out)
+    seen = failed = 0
+    for line in out.splitlines():
+        m = re.match(r"^(PASS|FAIL) (fuzz:\S+?):?( .*)?$", line.strip())
+        if m:
+            seen += 1
+            ok = m.group(1) == "PASS"
+            failed += not ok
+            detail = m.group(3) or ""
+            results.append((m.group(2), ok, 0, detail))
+            print(f"{m.group(1)} {m.group(2)}{detail}", flush=True)
+    if seen < MIN_FUZZ_TARGETS:
+        record(f"fuzz (only {seen} targets reported, at least {MIN_FUZZ_TARGETS} expected)", False, secs, out)
+    elif rc != 0 and failed == 0:
+        record("fuzz (exit status)", False, secs, out)
+    else:
+        print(f"fuzz finished in {secs:.0f}s (log: tests/out/fuzz.log)", flush=True)
+        if failed:
+            for l in out.rstrip().splitlines()[-40:]:
+                print(f"    {l}")
+
+
 def guest_suite(timeout, series):
     """One boot of the guest suite on kernel `series` (GUEST_KERNEL). 6.1 keeps the plain names (guest:<check>,
     tests/out/guest.log); any other kernel's checks are prefixed k<series>/ (guest:k6.12/<check>, guest-k6.12.log)."""
@@ -173,6 +202,8 @@ def main():
               minimum=10)
     if want("install"):
         check("install", ["tests/install/run.sh"])
+    if want("fuzz"):
+        fuzz_checks()
     if not a.no_guest and want("guest"):
         for series in [k for k in a.guest_kernels.split(",") if k]:
             if not re.fullmatch(r"\d+\.\d+", series):

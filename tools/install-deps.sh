@@ -9,12 +9,14 @@
 #     linux-headers of that kernel (for siw.ko). An installed 6.12 is kept as it is (no apt call).
 #   - stock rdma-core 44, which the tests compare against
 #   - the build tools the project uses (clang, lld, pkg-config, python3, valgrind, make, gcc)
+#   - cargo-fuzz (tools/fuzz.sh, the `fuzz` check of make test), with `cargo install cargo-fuzz --locked` from
+#     crates.io into ~/.cargo/bin when `cargo fuzz` is missing (~2 min once; the installed one is kept as it is)
 #   - the Soft-iWARP module for the guest's kernel (Debian's kernels lack siw): tools/build-siw.sh builds it out of
 #     tree into build/siw/<kver>/siw.ko for both kernels (~30 s each once, then cached; it installs
 #     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version). A failure there is a
 #     warning, not an error: only the 60-siw guest case needs the module, and it then fails saying so.
 #
-# Idempotent: when every package is already installed it does not touch apt (takes ~0.1 s).
+# Idempotent: when every package is already installed it does not touch apt or cargo (takes ~0.1 s).
 # Prints one line of progress; on failure prints the reason (and the tail of apt's log) and exits non-zero.
 #
 #   tools/install-deps.sh            install what is missing
@@ -98,23 +100,43 @@ siw_check() {
     done
 }
 
+# cargo-fuzz: the version tools/fuzz.sh was written against; any installed version is accepted.
+CARGO_FUZZ_VERSION=0.13.2
+cargo_fuzz_present() { PATH="$HOME/.cargo/bin:$PATH" cargo fuzz --version >/dev/null 2>&1; }
+cargo_fuzz() {
+    cargo_fuzz_present && return 0
+    echo "install-deps: installing cargo-fuzz $CARGO_FUZZ_VERSION (cargo install, ~2 min) ..." >&2
+    local clog
+    clog=$(mktemp /tmp/install-deps-cargo-fuzz.XXXXXX.log) || die "mktemp failed"
+    if ! PATH="$HOME/.cargo/bin:$PATH" timeout 1800 cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked \
+            >"$clog" 2>&1; then
+        echo "install-deps: FAILED: cargo install cargo-fuzz (log: $clog); last lines:" >&2
+        tail -n 25 "$clog" | sed 's/^/    /' >&2
+        exit 1
+    fi
+    rm -f "$clog"
+}
+cargo_fuzz_missing=""
+cargo_fuzz_present || cargo_fuzz_missing="cargo-fuzz"
+
 mapfile -t missing < <(missing_packages)
 kprob=$(kernel_problem)
 siw_missing=""
 siw_check || siw_missing="siw.ko (tools/build-siw.sh)"
 
 if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
-    if (( check_only )) && [[ -n $siw_missing ]]; then
-        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing" >&2
+    if (( check_only )) && [[ -n $siw_missing$cargo_fuzz_missing ]]; then
+        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing $cargo_fuzz_missing" >&2
         exit 1
     fi
     (( check_only )) || [[ -z $siw_missing ]] || siw_module
+    (( check_only )) || cargo_fuzz
     echo "install-deps: all ${#PACKAGES[@]} packages present" >&2
     exit 0
 fi
 
 if (( check_only )); then
-    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing" >&2
+    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing $cargo_fuzz_missing" >&2
     exit 1
 fi
 
@@ -168,4 +190,5 @@ kprob=$(kernel_problem)
 [[ -z "$kprob" ]] || die "kernel: $kprob (log: $log)"
 rm -f "$log"
 siw_module
+cargo_fuzz
 echo "install-deps: done" >&2

@@ -24,6 +24,8 @@
 //! declarations in `rdma_common::abi::verbs`, never through Rust paths into the ibverbs crate.
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
 #![deny(unsafe_op_in_unsafe_fn)]
+// Without the `.symver` table (feature `fuzzing`), the compat symbols it alone references look unused.
+#![cfg_attr(feature = "fuzzing", allow(dead_code))]
 // Entry points: their safety contract is the C one, stated by the man page each cites.
 #![allow(clippy::missing_safety_doc)]
 
@@ -34,10 +36,14 @@ pub mod rsocket;
 mod state;
 mod verbs;
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+
 use rdma_common::Errno;
 
 // The `.symver` directives are a `global_asm!`, which the unsafe_code lint counts.
-#[cfg(not(test))]
+#[cfg(not(any(test, feature = "fuzzing")))]
 #[allow(unsafe_code)]
 mod exports {
     include!(concat!(env!("OUT_DIR"), "/symver.rs"));

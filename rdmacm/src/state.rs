@@ -405,8 +405,8 @@ impl Channel {
         Ok(ch)
     }
 
-    /// A channel on any descriptor, unregistered (unit tests: no rdma_cm device there).
-    #[cfg(test)]
+    /// A channel on any descriptor, unregistered (unit tests and fuzz targets: no rdma_cm device there).
+    #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn for_test(fd: OwnedFd) -> Arc<Channel> {
         Arc::new(Channel { ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }), fd, public: true })
     }

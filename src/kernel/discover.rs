@@ -194,11 +194,15 @@ fn uverbs_from_ibdev_sysfs(ibdev: &Path) -> Option<(String, u32, (u32, u32))> {
 /// `dev` ("231:192") and `abi_version` of a uverbs class directory. A missing `abi_version` reads as 0, as in
 /// rdma-core.
 fn uverbs_attrs(dir: &Path) -> Option<(u32, (u32, u32))> {
-    let dev = sysfs::read_attr(&dir.join("dev")).ok()?;
-    let (maj, min) = dev.split_once(':')?;
-    let dev = (maj.trim().parse().ok()?, min.trim().parse().ok()?);
+    let dev = parse_dev(&sysfs::read_attr(&dir.join("dev")).ok()?)?;
     let abi = sysfs::read_attr(&dir.join("abi_version")).ok().and_then(|s| sysfs::leading_u32(&s)).unwrap_or(0);
     Some((abi, dev))
+}
+
+/// A char device number as a class directory's `dev` file prints it ("231:192"): (major, minor).
+pub fn parse_dev(s: &str) -> Option<(u32, u32)> {
+    let (maj, min) = s.split_once(':')?;
+    Some((maj.trim().parse().ok()?, min.trim().parse().ok()?))
 }
 
 fn from_sysfs(roots: &Roots) -> Result<Vec<DeviceInfo>> {

@@ -142,7 +142,12 @@ fn vlan_id(name: &str) -> u16 {
 
 /// The `/proc/net/arp` entry for `ip` on `dev`, if complete (`ATF_COM`).
 fn arp_lookup(ip: Ipv4Addr, dev: &str) -> Option<[u8; 6]> {
-    let text = std::fs::read_to_string("/proc/net/arp").ok()?;
+    arp_entry(&std::fs::read_to_string("/proc/net/arp").ok()?, ip, dev)
+}
+
+/// The complete (`ATF_COM`) entry for `ip` on `dev` in the text of `/proc/net/arp` (a header line, then
+/// "IP HW-type Flags HW-address Mask Device" per entry).
+pub fn arp_entry(text: &str, ip: Ipv4Addr, dev: &str) -> Option<[u8; 6]> {
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.len() < 6 || f[0] != ip.to_string() || f[5] != dev {

@@ -283,10 +283,10 @@ impl<'t, T: NlTransport + ?Sized> Nldev<'t, T> {
 }
 
 /// The errno of an `NLMSG_ERROR` payload (`struct nlmsgerr`: a negative errno, then the request's header); `EIO`
-/// for an "error" of 0 where a reply was expected.
+/// for an "error" of 0 where a reply was expected, and for `i32::MIN` (no errno, and no positive counterpart).
 fn nlmsg_error(payload: &[u8]) -> Errno {
     match payload.get(..4).map(|b| i32::from_ne_bytes(b.try_into().unwrap())) {
-        Some(e) if e < 0 => Errno(-e),
+        Some(e) if e < 0 => Errno(e.checked_neg().unwrap_or(libc::EIO)),
         _ => Errno::EIO,
     }
 }
@@ -440,6 +440,22 @@ pub(crate) mod tests {
         let sent = t.sent.borrow();
         assert_eq!(&sent[0], &[16, 0, 0, 0, 0x01, 0x14, 0x01, 0x03, 1, 0, 0, 0, 0, 0, 0, 0]); // REQUEST | DUMP
         assert_eq!(&sent[1][4..8], &[0x0f, 0x14, 0x01, 0x00]); // GET_CHARDEV, REQUEST only
+    }
+
+    #[test]
+    fn nlmsg_error_values() {
+        assert_eq!(nlmsg_error(&(-libc::EINVAL).to_ne_bytes()), Errno::EINVAL);
+        assert_eq!(nlmsg_error(&0i32.to_ne_bytes()), Errno::EIO);
+        assert_eq!(nlmsg_error(&[0xff, 0xff]), Errno::EIO, "truncated");
+        // Found by fuzz/netlink: `-e` overflowed (a panic with overflow checks; a negative "errno" without them).
+        assert_eq!(nlmsg_error(&i32::MIN.to_ne_bytes()), Errno::EIO);
+        let t = FakeNl::default();
+        let mut m = reply(libc::NLMSG_ERROR as u16, 0, 1, &[]);
+        m.extend_from_slice(&i32::MIN.to_ne_bytes());
+        let len = m.len() as u32;
+        m[0..4].copy_from_slice(&len.to_ne_bytes());
+        t.replies.borrow_mut().push_back(Ok(m));
+        assert_eq!(Nldev::new(&t).copy_on_fork(), Err(Errno::EIO));
     }
 
     #[test]

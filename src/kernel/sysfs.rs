@@ -82,15 +82,23 @@ pub enum GidTypeSysfs {
 /// an unknown type string, `EFAULT` when `gid_attrs` exists but the file cannot be read (rdma-core's answer).
 pub fn read_gid_type(ibdev_path: &Path, port: u32, index: u32) -> Result<GidTypeSysfs> {
     match read_attr(&port_file(ibdev_path, port, &format!("gid_attrs/types/{index}"))) {
-        Ok(s) if s == "IB/RoCE v1" => Ok(GidTypeSysfs::IbRoceV1),
-        Ok(s) if s == "RoCE v2" => Ok(GidTypeSysfs::RoceV2),
-        Ok(_) => Err(Errno::EOPNOTSUPP),
+        Ok(s) => parse_gid_type(&s),
         Err(e) if e == Errno::EINVAL => Ok(GidTypeSysfs::IbRoceV1),
         Err(_) => match std::fs::metadata(port_file(ibdev_path, port, "gid_attrs")) {
             Err(e) if e.raw_os_error() == Some(libc::ENOENT) => Ok(GidTypeSysfs::IbRoceV1),
             Err(e) => Err(e.into()),
             Ok(_) => Err(Errno::EFAULT),
         },
+    }
+}
+
+/// The text of a `gid_attrs/types/<index>` file (without its newline): "IB/RoCE v1" or "RoCE v2". Errors:
+/// `EOPNOTSUPP` for anything else.
+pub fn parse_gid_type(s: &str) -> Result<GidTypeSysfs> {
+    match s {
+        "IB/RoCE v1" => Ok(GidTypeSysfs::IbRoceV1),
+        "RoCE v2" => Ok(GidTypeSysfs::RoceV2),
+        _ => Err(Errno::EOPNOTSUPP),
     }
 }
 
@@ -102,7 +110,11 @@ pub fn read_gid_ndev(ibdev_path: &Path, port: u32, index: u32) -> Option<String>
 /// `ports/<port>/pkeys/<index>` ("0xffff"), what `ibv_query_pkey` reads (in host order; the verb returns it
 /// big-endian). Errors: the read errno, `EINVAL` for a malformed value.
 pub fn read_pkey(ibdev_path: &Path, port: u32, index: u32) -> Result<u16> {
-    let s = read_attr(&port_file(ibdev_path, port, &format!("pkeys/{index}")))?;
+    parse_pkey(&read_attr(&port_file(ibdev_path, port, &format!("pkeys/{index}")))?)
+}
+
+/// A P_Key as sysfs prints it ("0xffff"), in host order. Errors: `EINVAL` for a malformed value.
+pub fn parse_pkey(s: &str) -> Result<u16> {
     let hex = s.trim().trim_start_matches("0x");
     u16::from_str_radix(hex, 16).map_err(|_| Errno::EINVAL)
 }

@@ -49,6 +49,12 @@ fn system_page_size() -> usize {
 /// The page size of the mapping containing `addr` (`KernelPageSize` in `/proc/self/smaps`), else `default`.
 fn mapping_page_size(addr: usize, default: usize) -> usize {
     let Ok(smaps) = std::fs::read_to_string("/proc/self/smaps") else { return default };
+    smaps_page_size(&smaps, addr, default)
+}
+
+/// [`mapping_page_size`] on the text of an smaps file: the `KernelPageSize` of the mapping containing `addr`, else
+/// `default` (also for a zero or absurd size).
+pub fn smaps_page_size(smaps: &str, addr: usize, default: usize) -> usize {
     let mut inside = false;
     for line in smaps.lines() {
         if let Some((range, _)) = line.split_once(' ') {
@@ -62,7 +68,7 @@ fn mapping_page_size(addr: usize, default: usize) -> usize {
         if inside {
             if let Some(rest) = line.strip_prefix("KernelPageSize:") {
                 let kb: usize = rest.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
-                return if kb > 0 { kb * 1024 } else { default };
+                return kb.checked_mul(1024).filter(|&b| b > 0).unwrap_or(default);
             }
         }
     }
@@ -290,6 +296,18 @@ rdma_common::check_signatures!(rdma_common::abi::verbs;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smaps_page_sizes() {
+        let smaps = "7f0000000000-7f0000200000 rw-p 00000000 00:00 0\nKernelPageSize:     2048 kB\n\
+                     7f0000200000-7f0000201000 rw-p 00000000 00:00 0\nKernelPageSize:        0 kB\n\
+                     7f0000300000-7f0000301000 rw-p 00000000 00:00 0\nKernelPageSize: 7954489891797073919 kB\n";
+        assert_eq!(smaps_page_size(smaps, 0x7f00_0010_0000, 4096), 2 << 20);
+        assert_eq!(smaps_page_size(smaps, 0x7f00_0020_0000, 4096), 4096, "0 kB: the default");
+        // Found by fuzz/sysfs: `kb * 1024` overflowed (a panic with overflow checks) for an absurd size.
+        assert_eq!(smaps_page_size(smaps, 0x7f00_0030_0000, 4096), 4096);
+        assert_eq!(smaps_page_size(smaps, 0x1000, 4096), 4096, "outside every mapping");
+    }
 
     fn counts(r: &Ranges) -> Vec<(usize, usize, u32)> {
         r.map.iter().map(|(&s, &(e, c))| (s, e, c)).collect()

@@ -324,6 +324,57 @@ unsafe fn fill(
     Ok(0)
 }
 
+/// `fuzz/fuzz_targets/getaddrinfo.rs`: `rdma_getaddrinfo`'s body (without the device check) on inputs decoded from
+/// `data`: bytes 0..4 `ai_flags` (little-endian; `RAI_NUMERICHOST` is always added, so no name service is asked),
+/// 4 `ai_family`, 5 `ai_qp_type`, 6..8 `ai_port_space`, 8 which of hints/node/service are given (bits 0, 1, 2),
+/// 9 and 10 the lengths of the hints' source and destination addresses; then the node string up to a NUL, the
+/// service string up to a NUL (used only when it is all digits: a service name would be looked up in
+/// `/etc/services`), then the address bytes (source, then destination; shorter when the data ends).
+#[cfg(feature = "fuzzing")]
+pub(crate) fn fuzz(data: &[u8]) {
+    use std::ffi::CString;
+    if data.len() < 11 {
+        return;
+    }
+    let (head, rest) = data.split_at(11);
+    let mut parts = rest.splitn(3, |&b| b == 0);
+    let node = parts.next().unwrap_or_default();
+    let service = parts.next().unwrap_or_default();
+    let addrs = parts.next().unwrap_or_default();
+    let src_len = (head[9] as usize).min(addrs.len());
+    let (src, addrs) = addrs.split_at(src_len);
+    let dst = &addrs[..(head[10] as usize).min(addrs.len())];
+    let (mut src, mut dst) = (src.to_vec(), dst.to_vec());
+
+    // SAFETY: integers and pointers: zero is valid.
+    let mut h: rdma_addrinfo = unsafe { std::mem::zeroed() };
+    h.ai_flags = i32::from_le_bytes([head[0], head[1], head[2], head[3]]) | RAI_NUMERICHOST;
+    h.ai_family = head[4] as c_int;
+    h.ai_qp_type = head[5] as c_int;
+    h.ai_port_space = u16::from_le_bytes([head[6], head[7]]) as c_int;
+    h.ai_src_len = src.len() as socklen_t;
+    h.ai_src_addr = if src.is_empty() { null_mut() } else { src.as_mut_ptr().cast() };
+    h.ai_dst_len = dst.len() as socklen_t;
+    h.ai_dst_addr = if dst.is_empty() { null_mut() } else { dst.as_mut_ptr().cast() };
+    let node = CString::new(node).ok().filter(|_| head[8] & 2 != 0);
+    let service =
+        CString::new(service).ok().filter(|s| head[8] & 4 != 0 && s.as_bytes().iter().all(u8::is_ascii_digit));
+    if node.is_none() && service.is_none() && head[8] & 1 == 0 {
+        return; // rdma_getaddrinfo's EINVAL
+    }
+    let Ok(mut rai) = Rai::alloc() else { return };
+    // SAFETY: C strings or NULL; the hints' addresses point at buffers of their lengths, alive for the call.
+    let _ = unsafe {
+        fill(
+            &mut rai,
+            node.as_ref().map_or(std::ptr::null(), |s| s.as_ptr()),
+            service.as_ref().map_or(std::ptr::null(), |s| s.as_ptr()),
+            (head[8] & 1 != 0).then_some(&h),
+        )
+    };
+    rai.free();
+}
+
 /// The port of an `rdma_addrinfo` address (big-endian), for tests.
 #[cfg(test)]
 fn port(p: *mut sockaddr) -> u16 {

@@ -526,6 +526,60 @@ fn complete_with(id: &Arc<CmId>, ev: *mut rdma_cm_event) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "fuzzing")]
+thread_local! {
+    /// The ids the fuzzed events may name: an RC one (kernel handle 1) and a UD one (handle 2), registered, on a
+    /// channel over `/dev/null` that nothing writes to.
+    static FUZZ_IDS: [Arc<CmId>; 2] = {
+        let ch = Channel::for_test(std::fs::File::open("/dev/null").expect("/dev/null").into());
+        [rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_RC, rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_UD]
+            .into_iter()
+            .zip(1..)
+            .map(|(t, h)| {
+                let id = CmId::new(ch.clone(), false, null_mut(), rdma_port_space::RDMA_PS_TCP, t);
+                id.set_handle(h);
+                state::register_id(&id);
+                id
+            })
+            .collect::<Vec<_>>()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!())
+    };
+}
+
+/// `fuzz/fuzz_targets/cm_event.rs`: `data` as the kernel's `struct rdma_ucm_event_resp` (what GET_EVENT copies
+/// out; shorter data reads as zero-extended, as the kernel layer decodes it), processed as `rdma_get_cm_event`
+/// processes it, then the failure text `rdma_cm_explain` would log for it. The two low bits of `uid` choose what the
+/// event names: the RC id, the UD id, no uid (matched by kernel handle `id`: 1 and 2 are ours), or an unknown
+/// uid (made odd, never an object's address). Events whose processing asks the kernel (`ADDR_RESOLVED`,
+/// `ROUTE_RESOLVED`, `CONNECT_REQUEST`, which query or create ids) always take the by-handle path, where they
+/// are counted and dropped, so no data reaches a system call.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn fuzz(data: &[u8]) {
+    use rdma_common::uapi::FromBytes;
+    let mut resp = rdma_ucm_event_resp::from_bytes(data);
+    let kernel_bound = matches!(
+        event_type(resp.event),
+        Some(RDMA_CM_EVENT_ADDR_RESOLVED | RDMA_CM_EVENT_ROUTE_RESOLVED | RDMA_CM_EVENT_CONNECT_REQUEST)
+    );
+    FUZZ_IDS.with(|ids| {
+        resp.uid = match resp.uid & 3 {
+            _ if kernel_bound => 0,
+            0 => ids[0].uid(),
+            1 => ids[1].uid(),
+            2 => 0,
+            _ => resp.uid | 1,
+        };
+        let ch = ids[0].channel();
+        if let Some(e) = process(&ch, &resp) {
+            let ev = e.c();
+            let iwarp = e.id_priv.transport() == Some(crate::state::TRANSPORT_IWARP);
+            let _ =
+                super::explain::cause(kind_of(ev), status_of(ev), "198.18.0.2", "198.18.0.1", resp.id as u16, iwarp);
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,8 +80,11 @@ fn reject_reason(r: i32) -> &'static str {
 pub(crate) fn cause(kind: u32, status: i32, src: &str, dst: &str, port: u16, iwarp: bool) -> String {
     let e = Errno(status.checked_abs().unwrap_or(0));
     let errno = e.name();
+    // The errno a negative status carries; a status the kernel never sends (i32::MIN) names none, rather than
+    // overflowing the negation.
+    let neg = status.checked_neg().unwrap_or(0);
     match kind {
-        k if k == RDMA_CM_EVENT_ADDR_ERROR as u32 => match -status {
+        k if k == RDMA_CM_EVENT_ADDR_ERROR as u32 => match neg {
             libc::ENODEV | libc::EADDRNOTAVAIL => {
                 let from = if src == "any" { String::new() } else { format!(" from {src}") };
                 format!(
@@ -96,14 +99,14 @@ pub(crate) fn cause(kind: u32, status: i32, src: &str, dst: &str, port: u16, iwa
             libc::ENETUNREACH | libc::EHOSTUNREACH => format!("no IP route to {dst} (`ip route get {dst}`) ({errno})"),
             _ => format!("address resolution of {dst} failed ({errno})"),
         },
-        k if k == RDMA_CM_EVENT_ROUTE_ERROR as u32 => match -status {
+        k if k == RDMA_CM_EVENT_ROUTE_ERROR as u32 => match neg {
             libc::ETIMEDOUT => format!(
                 "path resolution to {dst} timed out (InfiniBand: no answer from the subnet administrator; RoCE: \
                  no GID of {src} in the device's GID table?) ({errno})"
             ),
             _ => format!("route resolution to {dst} failed ({errno})"),
         },
-        k if k == RDMA_CM_EVENT_UNREACHABLE as u32 => match -status {
+        k if k == RDMA_CM_EVENT_UNREACHABLE as u32 => match neg {
             libc::ETIMEDOUT => format!(
                 "the CM of {dst} never answered the connection request: is {dst} an RDMA device's address, and \
                  are its packets dropped (firewall, rp_filter / accept_local with both ends on one host)? ({errno})"
@@ -112,7 +115,7 @@ pub(crate) fn cause(kind: u32, status: i32, src: &str, dst: &str, port: u16, iwa
         },
         k if k == RDMA_CM_EVENT_REJECTED as u32 => {
             if iwarp || status < 0 {
-                match -status {
+                match neg {
                     libc::ECONNREFUSED => {
                         format!("{dst} refused the connection: nobody listens on port {port} ({errno})")
                     }
@@ -182,6 +185,22 @@ pub(crate) unsafe fn failed_event(id: &CmId, ev: *mut rdma_cm_event) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extreme_statuses_do_not_overflow() {
+        // Found by fuzz/cm_event: `-status` overflowed (a panic with overflow checks) for i32::MIN.
+        for kind in
+            [RDMA_CM_EVENT_ADDR_ERROR, RDMA_CM_EVENT_ROUTE_ERROR, RDMA_CM_EVENT_UNREACHABLE, RDMA_CM_EVENT_REJECTED]
+        {
+            for status in [i32::MIN, i32::MIN + 1, i32::MAX] {
+                let s = cause(kind as u32, status, "198.18.0.2", "198.18.0.1", 7999, true);
+                assert!(s.contains("198.18.0.1"), "{kind:?} {status}: {s}");
+            }
+        }
+        assert!(
+            cause(RDMA_CM_EVENT_ADDR_ERROR as u32, i32::MIN, "any", "d", 0, false).starts_with("address resolution")
+        );
+    }
 
     #[test]
     fn causes_name_the_likely_fault() {

@@ -86,12 +86,16 @@ pub fn abi_version() -> i32 {
 pub fn abi_version_from(sysfs: &Path) -> i32 {
     for f in ["class/misc/rdma_cm/abi_version", "class/infiniband_ucma/abi_version"] {
         if let Ok(s) = std::fs::read_to_string(sysfs.join(f)) {
-            // strtol semantics: leading digits, 0 when none.
-            let digits: String = s.trim_start().chars().take_while(|c| c.is_ascii_digit()).collect();
-            return digits.parse().unwrap_or(0);
+            return parse_abi_version(&s);
         }
     }
     ABI_MAX
+}
+
+/// The number an `abi_version` file holds, read with `strtol` semantics: its leading digits, 0 when none.
+pub fn parse_abi_version(s: &str) -> i32 {
+    let digits: String = s.trim_start().chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().unwrap_or(0)
 }
 
 /// True when rdma-core 44 accepts ABI version `v`.

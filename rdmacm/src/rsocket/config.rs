@@ -19,7 +19,7 @@ use std::path::Path;
 pub(super) const CONF_DIR: &str = "/etc/rdma/rsocket";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Defaults {
+pub(crate) struct Defaults {
     pub polling_time_us: u32,
     pub wake_up_interval_ms: i32,
     pub inline: u16,
@@ -44,11 +44,14 @@ impl Defaults {
 
     /// Reads the files of `dir` over the built-in values.
     pub(super) fn load(dir: &Path) -> Defaults {
+        Defaults::from_files(|name| std::fs::read_to_string(dir.join(name)).ok())
+    }
+
+    /// The defaults from the file texts `file(name)` gives (None: missing or unreadable), over the built-in values:
+    /// each file's first word, as a decimal number (anything else is ignored).
+    pub(crate) fn from_files(file: impl Fn(&str) -> Option<String>) -> Defaults {
         let mut d = Defaults::BUILT_IN;
-        let read = |name: &str| -> Option<i64> {
-            let text = std::fs::read_to_string(dir.join(name)).ok()?;
-            text.split_whitespace().next()?.parse::<i64>().ok()
-        };
+        let read = |name: &str| -> Option<i64> { file(name)?.split_whitespace().next()?.parse::<i64>().ok() };
         if let Some(v) = read("polling_time") {
             d.polling_time_us = v as u32;
         }

@@ -35,11 +35,11 @@
 //! integer register as a fixed argument on x86-64 and AArch64 Linux); it is left out of `check_signatures!`.
 #![allow(unsafe_code)] // #[no_mangle] C entry points reading and writing the caller's buffers
 
-mod config;
+pub(crate) mod config;
 mod dgram;
 mod iomap;
 mod maps;
-mod options;
+pub(crate) mod options;
 mod poll;
 mod stream;
 mod wire;

@@ -375,10 +375,13 @@ static KEEPALIVE: Lazy<(Mutex<Keepalive>, Condvar)> =
     Lazy::new(|| (Mutex::new(Keepalive { list: Vec::new(), running: false }), Condvar::new()));
 
 fn default_keepalive_time() -> u32 {
-    std::fs::read_to_string("/proc/sys/net/ipv4/tcp_keepalive_time")
-        .ok()
-        .and_then(|t| t.trim().parse().ok())
-        .unwrap_or(7200)
+    keepalive_time_from(std::fs::read_to_string("/proc/sys/net/ipv4/tcp_keepalive_time").ok().as_deref())
+}
+
+/// The keep-alive time (seconds) from the text of `/proc/sys/net/ipv4/tcp_keepalive_time` (None: unreadable);
+/// 7200, the kernel's default, when there is none or it is not a number.
+pub(crate) fn keepalive_time_from(text: Option<&str>) -> u32 {
+    text.and_then(|t| t.trim().parse().ok()).unwrap_or(7200)
 }
 
 /// Turns keep-alives of `s` on or off.

@@ -103,17 +103,23 @@ fn config_names(dir: &str) -> Vec<String> {
     files.sort();
     for f in files {
         let Ok(text) = std::fs::read_to_string(&f) else { continue };
-        for line in text.lines() {
-            let mut w = line.split_whitespace();
-            match (w.next(), w.next()) {
-                (None, _) => {}
-                (Some(c), _) if c.starts_with('#') => {}
-                (Some("driver"), Some(name)) => names.push(name.to_string()),
-                (Some(other), _) => log::warn!("ignoring bad config directive '{other}' in file '{}'", f.display()),
-            }
-        }
+        config_file_names(&text, &f, &mut names);
     }
     names
+}
+
+/// The `driver NAME` entries of one config file's text (`file` names it in warnings), appended to `names`; blank
+/// lines and `#` comments are skipped, other directives logged and ignored (rdma-core's `read_config_file`).
+pub fn config_file_names(text: &str, file: &std::path::Path, names: &mut Vec<String>) {
+    for line in text.lines() {
+        let mut w = line.split_whitespace();
+        match (w.next(), w.next()) {
+            (None, _) => {}
+            (Some(c), _) if c.starts_with('#') => {}
+            (Some("driver"), Some(name)) => names.push(name.to_string()),
+            (Some(other), _) => log::warn!("ignoring bad config directive '{other}' in file '{}'", file.display()),
+        }
+    }
 }
 
 /// dlopens one plug-in by name (`lib<name>-rdmav34.so` in the provider directory, then the library path) or by

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets into fuzz/seeds/<target>/ (committed; rerun after changing this).
+Files named regress-* there are the inputs of fixed findings (copied from fuzz/artifacts/); they are kept.
+
+Each seed is a well-formed input of the shape the target's entry point documents (ibverbs::fuzzing,
+rdmacm::fuzzing), modelled on what Linux 6.1/6.12 sends or writes, so that the fuzzer starts from the interesting
+paths instead of finding the framing by chance.
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEEDS = os.path.join(HERE, "seeds")
+
+# include/uapi/rdma/rdma_netlink.h
+RDMA_NL_NLDEV = 5
+CMD_GET, CMD_SYS_GET, CMD_GET_CHARDEV = 1, 6, 15
+A_DEV_INDEX, A_DEV_NAME, A_PORT_INDEX, A_NODE_GUID, A_NODE_TYPE = 1, 2, 3, 6, 14
+A_PROTOCOL, A_CHARDEV_NAME, A_CHARDEV_ABI, A_CHARDEV, A_DRIVER_ID = 67, 70, 71, 72, 73
+A_COPY_ON_FORK = 93
+NLMSG_ERROR, NLMSG_DONE, NLM_F_MULTI = 2, 3, 2
+
+
+def nl_type(cmd):
+    return (RDMA_NL_NLDEV << 10) | cmd
+
+
+def nlmsg(ty, flags, seq, attrs=(), raw=b""):
+    body = b""
+    for t, v in attrs:
+        a = struct.pack("=HH", 4 + len(v), t) + v
+        body += a + b"\0" * (-len(a) % 4)
+    body += raw
+    return struct.pack("=IHHII", 16 + len(body), ty, flags, seq, 0) + body
+
+
+def cstr(s):
+    return s.encode() + b"\0"
+
+
+def device(seq, index, name, node_type, guid, ports, proto):
+    return nlmsg(nl_type(CMD_GET), NLM_F_MULTI, seq, [
+        (A_DEV_INDEX, struct.pack("=I", index)), (A_DEV_NAME, cstr(name)),
+        (A_PORT_INDEX, struct.pack("=I", ports)), (A_NODE_GUID, struct.pack("=Q", guid)),
+        (A_NODE_TYPE, bytes([node_type])), (A_PROTOCOL, cstr(proto))])
+
+
+def chardev(seq, name, minor, driver_id):
+    dev = (minor & 0xff) | (231 << 8) | ((minor & ~0xff) << 12)
+    attrs = [(A_DRIVER_ID, struct.pack("=I", driver_id))] if driver_id is not None else []
+    attrs += [(A_CHARDEV, struct.pack("=Q", dev)), (A_CHARDEV_ABI, struct.pack("=Q", 1)),
+              (A_CHARDEV_NAME, cstr(name))]
+    return nlmsg(nl_type(CMD_GET_CHARDEV), 0, seq, attrs)
+
+
+def done(seq):
+    return nlmsg(NLMSG_DONE, NLM_F_MULTI, seq, raw=struct.pack("=i", 0))
+
+
+def error(seq, errno):
+    return nlmsg(NLMSG_ERROR, 0, seq, raw=struct.pack("=i", -errno) + b"\0" * 16)
+
+
+def framed(op, dgrams):
+    """ibverbs::fuzzing::netlink's input: the op byte, then u16-length-prefixed datagrams."""
+    return bytes([op]) + b"".join(struct.pack("<H", len(d)) + d for d in dgrams)
+
+
+def netlink():
+    rxe = device(1, 0, "rxe0", 1, 0x025056fffe010203, 1, "roce")
+    siw = device(1, 3, "siw0", 4, 0x025056fffe010204, 1, "iw")
+    return {
+        "dump-two-devices": framed(0, [rxe + siw, done(1), chardev(2, "uverbs0", 192, 14),
+                                       chardev(3, "uverbs1", 193, None)]),
+        "dump-chardev-error": framed(0, [rxe, done(1), error(2, 95)]),
+        "dump-error": framed(0, [error(1, 22)]),
+        "copy-on-fork": framed(1, [nlmsg(nl_type(CMD_SYS_GET), 0, 1, [(A_COPY_ON_FORK, b"\1")])]),
+        "attrs": framed(2, [rxe + siw, chardev(2, "uverbs0", 192, 14)]),
+    }
+
+
+def sysfs():
+    return {
+        "node-type": b"1: CA\n",
+        "node-guid": b"0250:56ff:fe01:0203\n",
+        "gid": b"fe80:0000:0000:0000:0250:56ff:fe01:0203\n",
+        "gid-type": b"RoCE v2\n",
+        "pkey": b"0xffff\n",
+        "dev": b"231:192\n",
+        "arp": (b"198.18.0.2 veth0\n"
+                b"IP address       HW type     Flags       HW address            Mask     Device\n"
+                b"198.18.0.2       0x1         0x2         02:50:56:01:02:04     *        veth0\n"),
+        "smaps": (b"7f0000000000\n"
+                  b"7f0000000000-7f0000200000 rw-p 00000000 00:00 0\n"
+                  b"Size:               2048 kB\nKernelPageSize:     2048 kB\nMMUPageSize:        2048 kB\n"),
+        "driver": b"# rxe\ndriver rxe\n\ndriver siw\nbogus line\n",
+    }
+
+
+def getaddrinfo():
+    RAI_PASSIVE, RAI_NUMERICHOST, RAI_FAMILY = 1, 2, 8
+    AF_INET, AF_INET6, AF_IB = 2, 10, 27
+    QPT_RC, QPT_UD = 2, 4
+    PS_TCP, PS_UDP, PS_IB = 0x0106, 0x0111, 0x013f
+
+    def seed(flags, family, qp, ps, given, node=b"", service=b"", src=b"", dst=b""):
+        return (struct.pack("<iBBH", flags, family, qp, ps) + bytes([given, len(src), len(dst)])
+                + node + b"\0" + service + b"\0" + src + dst)
+    sin = struct.pack("=H", AF_INET) + struct.pack(">H", 7471) + bytes([198, 18, 0, 1]) + b"\0" * 8
+    sin6 = struct.pack("=H", AF_INET6) + struct.pack(">HI", 7471, 0) + b"\0" * 15 + b"\1" + struct.pack("=I", 0)
+    return {
+        "active-ipv4": seed(0, 0, 0, PS_TCP, 7, b"198.18.0.1", b"7471"),
+        "passive-ud": seed(RAI_PASSIVE, AF_INET, QPT_UD, PS_UDP, 5, service=b"7174"),
+        "af-ib": seed(RAI_PASSIVE | RAI_FAMILY, AF_IB, QPT_RC, PS_IB, 7, b"::1", b"7471"),
+        "hints-only": seed(0, AF_INET, QPT_RC, PS_TCP, 1, src=sin, dst=sin),
+        "ipv6-src": seed(0, AF_INET6, QPT_RC, PS_TCP, 3, b"fe80::1", src=sin6),
+    }
+
+
+def cm_event():
+    # struct rdma_ucm_event_resp: uid 0, id 8, event 12, status 16, param 20 (conn: private_data +8, len +264;
+    # ud: ah_attr +8, private_data +40, len +296), ece 328; 336 bytes.
+    def resp(uid_sel, kid, event, status=0, conn=None, ud=None, ece=(0, 0)):
+        b = bytearray(336)
+        struct.pack_into("=QIIi", b, 0, uid_sel, kid, event, status)
+        if conn is not None:
+            b[28:28 + len(conn)] = conn
+            b[20 + 264] = len(conn)
+            b[20 + 265:20 + 271] = bytes([0, 1, 2, 1, 7, 7])  # srq, responder, initiator, flow, retry, rnr
+        if ud is not None:
+            struct.pack_into("=II", b, 20, 0x99, 0x01234567)
+            b[57], b[58] = 1, 1  # ah_attr (+8, after the 24-byte grh): is_global, port_num
+            b[60:60 + len(ud)] = ud
+            b[20 + 296] = len(ud)
+        struct.pack_into("=II", b, 328, *ece)
+        return bytes(b)
+    return {
+        "established-rc": resp(0, 1, 9, conn=b"hello"),
+        "connect-response": resp(0, 1, 5, conn=b"x" * 56, ece=(0x02c9, 1)),
+        "rejected": resp(0, 1, 8, status=28, conn=b"no"),
+        "ud-established": resp(1, 2, 9, ud=b"\7"),
+        "by-handle": resp(2, 2, 9),
+        "unknown-uid": resp(3, 5, 10),
+        "mcast-join": resp(1, 2, 12, ud=b""),
+        "timewait": resp(0, 1, 15)[:24],
+    }
+
+
+def cm_files():
+    return {
+        "abi": b"4\n",
+        "keepalive": b"7200\n",
+        "rsocket": b"10\n5000\n64\n384\n384\n131072\n131072\n4096\n",
+        "rsocket-odd": b"-1\n99999999999\n0\n\n1\n0\n100\n70000\n",
+    }
+
+
+def main():
+    for name, seeds in [("netlink", netlink()), ("sysfs", sysfs()), ("getaddrinfo", getaddrinfo()),
+                        ("cm_event", cm_event()), ("cm_files", cm_files())]:
+        d = os.path.join(SEEDS, name)
+        os.makedirs(d, exist_ok=True)
+        for old in os.listdir(d):  # regress-*: inputs of fixed findings, kept
+            if not old.startswith("regress-"):
+                os.remove(os.path.join(d, old))
+        for k, v in seeds.items():
+            with open(os.path.join(d, k), "wb") as f:
+                f.write(v)
+        print(f"{name}: {len(seeds)} seeds")
+
+
+if __name__ == "__main__":
+    main()

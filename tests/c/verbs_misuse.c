@@ -426,30 +426,36 @@ static int child_dead_handle(void *arg)
 	switch (which) {
 	case 0:
 		ret = ibv_post_send(qp, &swr, &sbad);
-		return ret && sbad != &swr ? 100 + ret : ret;
+		ret = ret && sbad != &swr ? 100 + ret : ret;
+		break;
 	case 1:
 		ret = ibv_post_recv(qp, &rwr, &rbad);
-		return ret && rbad != &rwr ? 100 + ret : ret;
+		ret = ret && rbad != &rwr ? 100 + ret : ret;
+		break;
 	case 2:
 		ret = ibv_post_srq_recv(srq, &rwr, &rbad);
-		return ret && rbad != &rwr ? 100 + ret : ret;
+		ret = ret && rbad != &rwr ? 100 + ret : ret;
+		break;
 	case 3:
 		ret = ibv_poll_cq(ibv_cq_ex_to_cq(cqx), 1, &wc);
-		return ret < 0 ? -ret : 0;
+		ret = ret < 0 ? -ret : 0;
+		break;
 	case 4:
-		return ibv_req_notify_cq(ibv_cq_ex_to_cq(cqx), 0);
+		ret = ibv_req_notify_cq(ibv_cq_ex_to_cq(cqx), 0);
+		break;
 	case 5:
 		ibv_wr_start(qx);
 		qx->wr_id = 1;
 		ibv_wr_send(qx);
 		ibv_wr_set_sge(qx, e.mr->lkey, (uintptr_t)e.buf, 8);
-		return ibv_wr_complete(qx);
+		ret = ibv_wr_complete(qx);
+		break;
 	case 6:
 		memset(&pa, 0, sizeof(pa));
 		ret = ibv_start_poll(cqx, &pa);
 		if (ret == 0)
 			ibv_end_poll(cqx);
-		return ret;
+		break;
 	default:
 		/* A QP created after the destroy does not take the stale one's place while it is a tombstone: a post
 		 * through the stale pointer cannot land in it. */
@@ -458,8 +464,10 @@ static int child_dead_handle(void *arg)
 			return 205;
 		ret = newer == qp ? 99 : ibv_post_send(qp, &swr, &sbad);
 		ibv_destroy_qp(newer);
-		return ret;
+		break;
 	}
+	tu_ep_close(&e); /* children clean up too: valgrind judges their leaks */
+	return ret;
 }
 
 static void dead_handles(void)

@@ -15,10 +15,10 @@
 #    `valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite` with tests/valgrind.supp;
 #    PASS when they exit 0 with no memcheck error: no invalid access, no use of an uninitialised value, no syscall
 #    given uninitialised bytes, no bad free, no block definitely lost. "Possibly lost" blocks are not errors here:
-#    every object a program still holds at exit is reachable only through interior pointers (the registries are
-#    std HashMaps, whose one pointer aims into the middle of their table; an application's ibv_context lies inside
-#    our verbs_context block, as the C ABI lays it out), and LeakSanitizer, for which an interior pointer keeps a
-#    block alive, already judges leaks in the asan/* runs.
+#    an application's ibv_context lies inside our verbs_context block (the C ABI's layout), so its only pointer is
+#    an interior one, and LeakSanitizer, for which an interior pointer keeps a block alive, already judges leaks in
+#    the asan/* runs. (libibverbs' registry holds tagged keys, not pointers: an object a program drops without
+#    destroying it is definitely lost, as with rdma-core; the programs' forked children close what they open.)
 #
 # CASE_LIBS=stock runs the same on rdma-core 44 (LD_LIBRARY_PATH beats the RUNPATH), to validate the case.
 #   tests/guest/run --timeout 1500 -- bash tests/guest/cases/57-sanitizers.sh

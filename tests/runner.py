@@ -173,7 +173,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-guest", action="store_true")
     ap.add_argument("--only", default="")
-    ap.add_argument("--guest-timeout", type=int, default=2400)
+    ap.add_argument("--guest-timeout", type=int, default=3000)
     ap.add_argument("--guest-kernels", default=os.environ.get("RDMA_GUEST_KERNELS", "6.1,6.12"))
     a = ap.parse_args()
     want = lambda n: a.only in n

@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 export REPO=$PWD
-limit=${CASE_LIMIT:-900}
+limit=${CASE_LIMIT:-1200}
 status=0
 for c in tests/guest/cases/*.sh; do
     name=$(basename "$c" .sh)

@@ -149,6 +149,21 @@ out:
 	tu_ep_close(&e);
 }
 
+/* The attributes of a small RC QP on ep's PD and CQs, created through the extended op (send ops flags set, so the
+ * inline takes ibv_create_qp_ex's path, not ibv_create_qp). */
+static void rc_send_qp_attr(struct ibv_qp_init_attr_ex *ia, struct tu_ep *ep)
+{
+	memset(ia, 0, sizeof(*ia));
+	ia->qp_type = IBV_QPT_RC;
+	ia->send_cq = ep->scq;
+	ia->recv_cq = ep->rcq;
+	ia->cap.max_send_wr = ia->cap.max_recv_wr = 4;
+	ia->cap.max_send_sge = ia->cap.max_recv_sge = 1;
+	ia->comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ia->send_ops_flags = IBV_QP_EX_WITH_SEND;
+	ia->pd = ep->pd;
+}
+
 /* ibv_create_qp_ex on a's context with one object of b's: NULL/EINVAL with ours. */
 static void qp_ex_foreign_one(const char *name, struct tu_ep *a, struct tu_ep *b, int which)
 {
@@ -157,16 +172,7 @@ static void qp_ex_foreign_one(const char *name, struct tu_ep *a, struct tu_ep *b
 	struct ibv_srq *srq = NULL;
 	struct ibv_qp *qp;
 
-	memset(&ia, 0, sizeof(ia));
-	ia.qp_type = IBV_QPT_RC;
-	ia.send_cq = a->scq;
-	ia.recv_cq = a->rcq;
-	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-	/* With send ops flags, so the inline takes the extended op, not ibv_create_qp. */
-	ia.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	ia.send_ops_flags = IBV_QP_EX_WITH_SEND;
-	ia.pd = a->pd;
+	rc_send_qp_attr(&ia, a);
 	if (which == 0)
 		ia.pd = b->pd;
 	else if (which == 1)
@@ -257,15 +263,7 @@ static int child_wr_start_twice(void *arg)
 	(void)arg;
 	if (tu_ep_open(&e, 0))
 		return 201;
-	memset(&ia, 0, sizeof(ia));
-	ia.qp_type = IBV_QPT_RC;
-	ia.send_cq = e.scq;
-	ia.recv_cq = e.rcq;
-	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-	ia.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	ia.pd = e.pd;
-	ia.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	rc_send_qp_attr(&ia, &e);
 	qp = ibv_create_qp_ex(e.ctx, &ia);
 	if (!qp)
 		return 202;
@@ -387,15 +385,7 @@ static int child_dead_handle(void *arg)
 
 	if (tu_ep_open(&e, 0))
 		return 201;
-	memset(&ia, 0, sizeof(ia));
-	ia.qp_type = IBV_QPT_RC;
-	ia.send_cq = e.scq;
-	ia.recv_cq = e.rcq;
-	ia.cap.max_send_wr = ia.cap.max_recv_wr = 4;
-	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-	ia.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	ia.pd = e.pd;
-	ia.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	rc_send_qp_attr(&ia, &e);
 	memset(&ca, 0, sizeof(ca));
 	ca.cqe = 4;
 	ca.wc_flags = IBV_WC_EX_WITH_BYTE_LEN;

@@ -33,7 +33,7 @@
 #![allow(unsafe_code)] // verbs data path on registered buffers, the caller's socket addresses, libc socket calls
 
 use super::config::defaults;
-use super::stream::{cm_call, poll_cq, post_recv, post_send, req_notify, set_nonblock, RegBuf};
+use super::stream::{cm_call, id_cq, poll_cq, post_recv, post_send, req_notify, RegBuf};
 use super::wire::*;
 use super::IoCursor;
 use crate::cm;
@@ -807,22 +807,7 @@ impl Ds {
         // SAFETY: as in stream's create_ep: the channel and CQ are stored in the id, which destroys them with it.
         let r = unsafe {
             (|| -> Result<()> {
-                let ch = ibv_create_comp_channel(ctx);
-                if ch.is_null() {
-                    return Err(Errno::last());
-                }
-                let cqe = c_int::from(self.sq_size) + c_int::from(self.rq_size);
-                let cq = ibv_create_cq(ctx, cqe, id.cast(), ch, 0);
-                if cq.is_null() {
-                    let e = Errno::last();
-                    ibv_destroy_comp_channel(ch);
-                    return Err(e);
-                }
-                set_nonblock((*ch).fd);
-                addr_of_mut!((*id).recv_cq_channel).write(ch);
-                addr_of_mut!((*id).send_cq_channel).write(ch);
-                addr_of_mut!((*id).recv_cq).write(cq);
-                addr_of_mut!((*id).send_cq).write(cq);
+                let (ch, cq) = id_cq(id, ctx, c_int::from(self.sq_size) + c_int::from(self.rq_size))?;
                 q.cq = cq;
                 q.ch = ch;
                 let mut attr = MaybeUninit::<ibv_qp_init_attr>::zeroed();

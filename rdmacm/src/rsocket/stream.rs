@@ -337,23 +337,8 @@ impl Rs {
         // SAFETY: `ctx` is the id's open context; the channel and CQ are stored in the id, which
         // rdma_destroy_qp destroys them from (as rdma-core's rsocket relies on).
         unsafe {
-            let ch = ibv_create_comp_channel(ctx);
-            if ch.is_null() {
-                return Err(Errno::last());
-            }
-            let cqe = c_int::from(self.sq_size) + c_int::from(self.rq_size);
-            let cq = ibv_create_cq(ctx, cqe, id.cast(), ch, 0);
-            if cq.is_null() {
-                let e = Errno::last();
-                ibv_destroy_comp_channel(ch);
-                return Err(e);
-            }
-            set_nonblock((*ch).fd);
+            let (_, cq) = id_cq(id, ctx, c_int::from(self.sq_size) + c_int::from(self.rq_size))?;
             req_notify(cq)?;
-            addr_of_mut!((*id).recv_cq_channel).write(ch);
-            addr_of_mut!((*id).send_cq_channel).write(ch);
-            addr_of_mut!((*id).recv_cq).write(cq);
-            addr_of_mut!((*id).send_cq).write(cq);
 
             let mut attr = MaybeUninit::<ibv_qp_init_attr>::zeroed();
             let a = attr.as_mut_ptr();
@@ -1146,6 +1131,38 @@ pub(super) fn cm_call(ret: c_int) -> Result<()> {
 }
 
 /// Sets `O_NONBLOCK` on `fd`.
+/// rdma-core's `rs_create_cq`: a non-blocking completion channel and one CQ of `cqe` entries on `ctx` (its context
+/// `id`), stored in the id as its send and receive channel and CQ, which the id's QP destroy frees. Returns both.
+/// Errors: `ibv_create_comp_channel`'s or `ibv_create_cq`'s (nothing is left behind then).
+///
+/// # Safety
+/// `id` is a live cm id whose `verbs` is `ctx`, with no CQ yet.
+pub(super) unsafe fn id_cq(
+    id: *mut rdma_cm_id,
+    ctx: *mut ibv_context,
+    cqe: c_int,
+) -> Result<(*mut ibv_comp_channel, *mut ibv_cq)> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let ch = ibv_create_comp_channel(ctx);
+        if ch.is_null() {
+            return Err(Errno::last());
+        }
+        let cq = ibv_create_cq(ctx, cqe, id.cast(), ch, 0);
+        if cq.is_null() {
+            let e = Errno::last();
+            ibv_destroy_comp_channel(ch);
+            return Err(e);
+        }
+        set_nonblock((*ch).fd);
+        addr_of_mut!((*id).recv_cq_channel).write(ch);
+        addr_of_mut!((*id).send_cq_channel).write(ch);
+        addr_of_mut!((*id).recv_cq).write(cq);
+        addr_of_mut!((*id).send_cq).write(cq);
+        Ok((ch, cq))
+    }
+}
+
 pub(super) fn set_nonblock(fd: c_int) {
     // SAFETY: fcntl on a descriptor we own; failures leave it as it was.
     unsafe {

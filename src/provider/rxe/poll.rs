@@ -212,9 +212,11 @@ pub unsafe extern "C" fn cq_next_poll<H: RxeHost>(cqx: *mut ibv_cq_ex) -> c_int 
             return Errno::ENOENT.0;
         }
     }
+    // The slot's address before the index store (which the compiler cannot tell apart from the ring's fields).
+    let slot = c.slot(next);
     st.cur_index = next;
     // SAFETY: live CQ, lock held; a published CQE (before the producer index an Acquire load returned).
-    unsafe { expose(cqx, c.slot(next)) };
+    unsafe { expose(cqx, slot) };
     0
 }
 

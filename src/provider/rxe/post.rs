@@ -627,20 +627,27 @@ fn recv_why(wr: &ibv_recv_wr, e: Errno, max_sge: u32) -> String {
     explain::sge_problem(wr.num_sge, wr.sg_list.is_null(), max_sge, "max_recv_sge").unwrap_or_else(|| "refused".into())
 }
 
-/// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR (`EINVAL` for every WR of a queue
-/// lost in a failed SRQ resize).
+/// Posts a receive list under the RQ lock; `*bad_wr` gets the first failing WR. `ibqp` is the QP whose RQ this
+/// is, NULL for an SRQ. A queue without a ring is `EINVAL`: for a QP, one that receives through an SRQ (`*bad_wr`
+/// left NULL); for an SRQ, one that lost its ring in a failed resize (`*bad_wr` the first WR).
 ///
 /// # Safety
-/// As [`post_one_recv`]; `bad_wr` writable.
+/// As [`post_one_recv`]; `bad_wr` writable; `ibqp` NULL or the live QP.
 #[inline(always)]
 unsafe fn post_recv_list(
-    srq: bool,
+    ibqp: *mut ibv_qp,
     rq: &crate::provider::spin::SpinLock<Rq>,
     mut wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
+    let srq = ibqp.is_null();
     let rq = rq.lock();
     let Some(q) = rq.queue.as_ref() else {
+        if !srq {
+            // SAFETY: live QP, readable WR (caller's contract).
+            unsafe { explain::qp_recv_refused(ibqp, wr, 0) };
+            return Errno::EINVAL.0;
+        }
         if !wr.is_null() {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
@@ -694,11 +701,6 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
     ffi::datapath_boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
         let qp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
-        let Some(rq) = &qp.rq else {
-            // SAFETY: live QP, readable WR.
-            unsafe { explain::qp_recv_refused(ibqp, wr_list, 0) };
-            return Ok(Errno::EINVAL.0);
-        };
         // The object layer keeps `ibv_qp.state` current on every modify/query, as rdma-core's core does.
         // SAFETY: live QP; a 4-byte C enum.
         if unsafe { ffi::enum_raw(ptr::addr_of!((*ibqp).state)) } == QPS_RESET {
@@ -707,7 +709,7 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
             return Ok(Errno::EINVAL.0);
         }
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list(false, rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list(ibqp, &qp.rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }
@@ -731,7 +733,7 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
         // SAFETY: caller's contract.
         let srq = unsafe { H::srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list(true, &srq.rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list(ptr::null_mut(), &srq.rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }

@@ -61,22 +61,30 @@ unsafe impl QueueMemory for Mmap {
 }
 
 /// A mapped `rxe_queue_buf` with its slot geometry cached. Owns its memory (RAII: dropping it unmaps).
+///
+/// 24 bytes in the library (the mapping's address and length, the two cached header words): a CQ holds one, a QP
+/// two, and every 8 bytes here moved a CQ or QP into a larger malloc chunk than rdma-core's. The
+/// [`Geometry`] the ring code works with is rebuilt from these on demand (three loads, as copying it would be).
 pub struct RxeQueue {
-    geo: Geometry,
     mem: Backing,
+    log2_elem_size: u32,
+    index_mask: u32,
 }
 
-/// What holds a queue's memory: the kernel's mapping itself (no allocation beside the queue), or any other
-/// [`QueueMemory`] (the unit tests' heap rings).
+/// What holds a queue's memory: the kernel's mapping itself (no allocation beside the queue), or, in unit tests
+/// only, any other [`QueueMemory`] (heap rings). A one-variant enum in the library: exactly an [`Mmap`].
 enum Backing {
-    Mapped(#[allow(dead_code)] Mmap), // held only to unmap on drop
+    Mapped(Mmap),
+    #[cfg(test)]
     Other(Box<dyn QueueMemory>),
 }
 
 impl Backing {
+    #[inline(always)]
     fn as_ptr(&self) -> *mut u8 {
         match self {
             Backing::Mapped(m) => m.as_ptr(),
+            #[cfg(test)]
             Backing::Other(m) => m.as_ptr(),
         }
     }
@@ -84,6 +92,7 @@ impl Backing {
     fn size(&self) -> usize {
         match self {
             Backing::Mapped(m) => m.len(),
+            #[cfg(test)]
             Backing::Other(m) => m.size(),
         }
     }
@@ -95,12 +104,18 @@ impl Backing {
 #[derive(Clone, Copy)]
 struct Geometry {
     base: NonNull<u8>,
-    data: NonNull<u8>,
     log2_elem_size: u32,
     index_mask: u32,
 }
 
 impl Geometry {
+    /// The first slot (`QUEUE_DATA_OFFSET` past the header, inside the memory: checked by `with_backing`).
+    #[inline(always)]
+    fn data(&self) -> *mut u8 {
+        // SAFETY: QUEUE_DATA_OFFSET <= the memory's length (checked when the queue was made).
+        unsafe { self.base.as_ptr().add(QUEUE_DATA_OFFSET) }
+    }
+
     /// `(index + 1) & index_mask`.
     #[inline(always)]
     fn next(&self, index: u32) -> u32 {
@@ -112,7 +127,7 @@ impl Geometry {
     fn slot(&self, index: u32) -> *mut u8 {
         let off = ((index & self.index_mask) as usize) << self.log2_elem_size;
         // SAFETY: off < num_slots << log2_elem_size, which `RxeQueue::new` checked fits in the memory.
-        unsafe { self.data.as_ptr().add(off) }
+        unsafe { self.data().add(off) }
     }
 
     #[inline(always)]
@@ -152,6 +167,7 @@ impl RxeQueue {
     ///
     /// Errors: `EINVAL` when the header is inconsistent (mask not `2^n - 1`, slots smaller than `min_elem_size`,
     /// or slots extending past the memory).
+    #[cfg(test)]
     pub fn new(mem: Box<dyn QueueMemory>, min_elem_size: usize) -> Result<RxeQueue> {
         RxeQueue::with_backing(Backing::Other(mem), min_elem_size)
     }
@@ -179,9 +195,15 @@ impl RxeQueue {
         if needed > len as u64 {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: QUEUE_DATA_OFFSET <= len.
-        let data = unsafe { NonNull::new_unchecked(base.as_ptr().add(QUEUE_DATA_OFFSET)) };
-        Ok(RxeQueue { geo: Geometry { base, data, log2_elem_size, index_mask }, mem })
+        Ok(RxeQueue { mem, log2_elem_size, index_mask })
+    }
+
+    /// The geometry, for the ring code (and a [`Producer`]'s register copy).
+    #[inline(always)]
+    fn geo(&self) -> Geometry {
+        // SAFETY: non-NULL: checked when the queue was made, and the memory does not move.
+        let base = unsafe { NonNull::new_unchecked(self.mem.as_ptr()) };
+        Geometry { base, log2_elem_size: self.log2_elem_size, index_mask: self.index_mask }
     }
 
     /// Maps the queue the kernel described in `mi` (from `rxe_create_{cq,qp,srq}_resp`, `rxe_resize_cq_resp`, or
@@ -196,22 +218,22 @@ impl RxeQueue {
 
     /// Number of slots (`index_mask + 1`).
     pub fn num_slots(&self) -> u32 {
-        self.geo.index_mask.wrapping_add(1)
+        self.index_mask.wrapping_add(1)
     }
 
     /// Most entries the queue can hold at once (`index_mask`: one slot always stays empty).
     pub fn capacity(&self) -> u32 {
-        self.geo.index_mask
+        self.index_mask
     }
 
     /// Bytes per slot.
     pub fn elem_size(&self) -> usize {
-        1usize << self.geo.log2_elem_size
+        1usize << self.log2_elem_size
     }
 
     /// The cached `index_mask`.
     pub fn index_mask(&self) -> u32 {
-        self.geo.index_mask
+        self.index_mask
     }
 
     /// Length of the underlying memory.
@@ -222,29 +244,31 @@ impl RxeQueue {
     /// `(index + 1) & index_mask`.
     #[inline(always)]
     pub fn next(&self, index: u32) -> u32 {
-        self.geo.next(index)
+        self.geo().next(index)
     }
 
     /// Address of the slot for `index` (masked, so always inside the mapping).
     #[inline(always)]
     pub fn slot(&self, index: u32) -> *mut u8 {
-        self.geo.slot(index)
+        self.geo().slot(index)
     }
 
     #[inline(always)]
     fn producer(&self) -> &AtomicU32 {
-        self.geo.producer()
+        // SAFETY: as `Geometry::producer`, for as long as this queue (the mapping) lives.
+        unsafe { AtomicU32::from_ptr(self.mem.as_ptr().add(offset_of!(rxe_queue_buf, producer_index)).cast()) }
     }
 
     #[inline(always)]
     fn consumer(&self) -> &AtomicU32 {
-        self.geo.consumer()
+        // SAFETY: as `Geometry::consumer`, for as long as this queue (the mapping) lives.
+        unsafe { AtomicU32::from_ptr(self.mem.as_ptr().add(offset_of!(rxe_queue_buf, consumer_index)).cast()) }
     }
 
     /// This queue seen from the side that fills it (SQ, RQ, SRQ).
     #[inline(always)]
     pub fn producer_side(&self) -> Producer<'_> {
-        Producer { geo: self.geo, _queue: PhantomData }
+        Producer { geo: self.geo(), _queue: PhantomData }
     }
 
     /// This queue seen from the side that drains it (CQ).
@@ -256,7 +280,7 @@ impl RxeQueue {
     /// Raw pointer to the header, for tests that play the kernel.
     #[cfg(test)]
     pub(crate) fn header(&self) -> *mut rxe_queue_buf {
-        self.geo.base.as_ptr().cast()
+        self.geo().base.as_ptr().cast()
     }
 }
 
@@ -319,7 +343,7 @@ impl<'q> Consumer<'q> {
     /// Our consumer index. `Relaxed`: only we store it, and the caller's CQ lock orders our threads.
     #[inline(always)]
     pub fn index(self) -> u32 {
-        self.q.geo.consumer().load(Ordering::Relaxed) & self.q.geo.index_mask
+        self.q.geo().consumer().load(Ordering::Relaxed) & self.q.geo().index_mask
     }
 
     /// The kernel's producer index, masked.
@@ -328,14 +352,14 @@ impl<'q> Consumer<'q> {
     /// slot before the returned index are visible to our subsequent reads.
     #[inline(always)]
     pub fn producer(self) -> u32 {
-        self.q.geo.producer().load(Ordering::Acquire) & self.q.geo.index_mask
+        self.q.geo().producer().load(Ordering::Acquire) & self.q.geo().index_mask
     }
 
     /// Whether no CQE is available at `cons` (an `Acquire` load of the kernel's producer index, see
     /// [`Consumer::producer`]).
     #[inline(always)]
     pub fn is_empty_at(self, cons: u32) -> bool {
-        self.producer() == cons & self.q.geo.index_mask
+        self.producer() == cons & self.q.geo().index_mask
     }
 
     /// How many CQEs are available from `cons` on (an `Acquire` load of the kernel's producer index, see
@@ -343,13 +367,13 @@ impl<'q> Consumer<'q> {
     #[inline(always)]
     pub fn available(self, cons: u32) -> u32 {
         // (p - c) & mask is the same whether or not p and c were masked first (mask = 2^n - 1).
-        self.q.geo.producer().load(Ordering::Acquire).wrapping_sub(cons) & self.q.geo.index_mask
+        self.q.geo().producer().load(Ordering::Acquire).wrapping_sub(cons) & self.q.geo().index_mask
     }
 
     /// `(cons + n) & index_mask`.
     #[inline(always)]
     pub fn advance(self, cons: u32, n: u32) -> u32 {
-        cons.wrapping_add(n) & self.q.geo.index_mask
+        cons.wrapping_add(n) & self.q.geo().index_mask
     }
 
     /// The slot geometry, copied out of the queue so that a loop over slots keeps it in registers (stores to the
@@ -357,22 +381,22 @@ impl<'q> Consumer<'q> {
     #[inline(always)]
     pub fn slots(self) -> Slots {
         Slots {
-            data: self.q.geo.data.as_ptr(),
-            elem_size: 1usize << self.q.geo.log2_elem_size,
-            index_mask: self.q.geo.index_mask,
+            data: self.q.geo().data(),
+            elem_size: 1usize << self.q.geo().log2_elem_size,
+            index_mask: self.q.geo().index_mask,
         }
     }
 
     /// Slot for index `cons` (to read before [`Consumer::release`]).
     #[inline(always)]
     pub fn slot(self, cons: u32) -> *const u8 {
-        self.q.geo.slot(cons)
+        self.q.geo().slot(cons)
     }
 
     /// `(cons + 1) & index_mask`.
     #[inline(always)]
     pub fn next(self, cons: u32) -> u32 {
-        self.q.geo.next(cons)
+        self.q.geo().next(cons)
     }
 
     /// Hands every slot before `cons` back to the kernel.
@@ -381,7 +405,7 @@ impl<'q> Consumer<'q> {
     /// lets it overwrite them.
     #[inline(always)]
     pub fn release(self, cons: u32) {
-        self.q.geo.consumer().store(cons & self.q.geo.index_mask, Ordering::Release)
+        self.q.geo().consumer().store(cons & self.q.geo().index_mask, Ordering::Release)
     }
 }
 

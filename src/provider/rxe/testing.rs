@@ -120,7 +120,7 @@ impl TestQp {
         Kernel { q: self.sq_queue() }
     }
     pub fn rq_queue(&self) -> &RxeQueue {
-        unsafe { (*self.rxe.rq.as_ref().unwrap().data_ptr()).queue.as_ref().unwrap() }
+        unsafe { (*self.rxe.rq.data_ptr()).queue.as_ref().unwrap() }
     }
     pub fn rq_kernel(&self) -> Kernel<'_> {
         Kernel { q: self.rq_queue() }

@@ -47,7 +47,8 @@ pub use crate::provider::rxe::queue::QueueMemory;
 struct Slots {
     base: NonNull<u8>,
     mask: u32,
-    elem: usize,
+    /// Bytes per slot (u32 beside `mask`: a CQ with this queue fits rdma-core's malloc chunk).
+    elem: u32,
     /// Owns the memory the pointers above point into (dropping it unmaps).
     _mem: Box<dyn QueueMemory>,
 }
@@ -62,13 +63,14 @@ impl Slots {
         if needed > mem.size() {
             return Err(Errno::EINVAL);
         }
+        let elem = u32::try_from(elem).map_err(|_| Errno::EINVAL)?;
         Ok(Slots { base, mask: num - 1, elem, _mem: mem })
     }
 
     #[inline(always)]
     fn slot(&self, index: u32) -> *mut u8 {
         // SAFETY: (index & mask) < num, and num * elem <= the memory's size (checked in `new`).
-        unsafe { self.base.as_ptr().add((index & self.mask) as usize * self.elem) }
+        unsafe { self.base.as_ptr().add((index & self.mask) as usize * self.elem as usize) }
     }
 
     #[inline(always)]
@@ -129,7 +131,7 @@ impl WqeQueue {
 
     /// Bytes per slot.
     pub fn elem_size(&self) -> usize {
-        self.slots.elem
+        self.slots.elem as usize
     }
 
     #[inline(always)]
@@ -143,7 +145,7 @@ impl WqeQueue {
     /// the slots could otherwise alias the queue object and force reloads). Same methods, same contracts.
     #[inline(always)]
     pub fn writer(&self) -> WqeWriter<'_> {
-        WqeWriter { base: self.slots.base, mask: self.slots.mask, elem: self.slots.elem, _q: std::marker::PhantomData }
+        WqeWriter { base: self.slots.base, mask: self.slots.mask, elem: self.slots.elem as usize, _q: std::marker::PhantomData }
     }
 
     /// Whether the slot for `index` is ours to fill (`SIW_WQE_VALID` clear).
@@ -419,7 +421,7 @@ pub(crate) mod testing {
 
     impl KernelWq {
         pub fn new(q: &WqeQueue) -> KernelWq {
-            KernelWq { base: q.slots.base.as_ptr(), mask: q.slots.mask, elem: q.slots.elem, get: Cell::new(0) }
+            KernelWq { base: q.slots.base.as_ptr(), mask: q.slots.mask, elem: q.slots.elem as usize, get: Cell::new(0) }
         }
         fn slot(&self, i: u32) -> *mut u8 {
             unsafe { self.base.add((i & self.mask) as usize * self.elem) }

@@ -295,6 +295,22 @@ struct SendCursor<'q> {
     qp_type: u32,
 }
 
+impl<'q> SendCursor<'q> {
+    /// The cursor at the SQ's producer index (the caller holds the SQ lock).
+    #[inline(always)]
+    fn new(sq: &'q Sq, qp_type: u32) -> SendCursor<'q> {
+        let p = sq.queue.producer_side();
+        SendCursor {
+            p,
+            prod: p.index(),
+            ssn: sq.ssn,
+            max_sge: sq.max_sge,
+            max_inline: sq.max_inline,
+            qp_type,
+        }
+    }
+}
+
 /// rdma-core's `post_one_send`: validates `wr`, then (`ENOMEM` when the ring is full) writes it into the slot at
 /// the producer index and publishes it: errors in rdma-core's order (every check of the WR answers `EINVAL`,
 /// then `ENOMEM`; a NULL AH or MW, where rdma-core would crash, is found while the WQE is written: `EINVAL`,
@@ -345,6 +361,84 @@ unsafe fn post_one_send<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) ->
     Ok(())
 }
 
+/// The fast path of [`post_one_send`]: writes `wr` into the slot at the producer index and advances the cursor,
+/// if `wr` has the common shape (RDMA_WRITE, RDMA_WRITE_WITH_IMM, SEND, SEND_WITH_IMM or RDMA_READ with one SGE,
+/// not inline; on a UD QP with its AH) and the ring has room: none of the checks [`post_one_send`] makes can fail
+/// for such a WR, and the bytes written are [`write_send_wqe`]'s (with the one SGE). Answers `false`, having
+/// published nothing, for any other WR: [`post_one_send`] then posts it or refuses it.
+///
+/// # Safety
+/// As [`post_one_send`].
+#[inline(always)]
+unsafe fn post_fast<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) -> bool {
+    // SAFETY: opcode is a 4-byte C enum written by the application.
+    let opcode = unsafe { ffi::enum_raw(&wr.opcode) };
+    let sge = wr.sg_list;
+    if opcode > WR_RDMA_READ
+        || wr.num_sge != 1
+        || sge.is_null()
+        || wr.send_flags & IBV_SEND_INLINE != 0
+        || c.max_sge == 0
+    {
+        return false;
+    }
+    let prod = c.prod;
+    if c.p.is_full_at(prod) {
+        return false;
+    }
+    let wqe = c.p.slot(prod).cast::<rxe_send_wqe>();
+    // SAFETY: the slot is ours (the ring is not full), 8-aligned, with room for max_sge >= 1 SGEs after the header
+    // (clamped at QP creation); `sge` is readable (caller's contract, num_sge 1). A UD send without an AH fails
+    // having written part of the slot, which nothing sees before it is published: the general path then refuses it.
+    unsafe {
+        let sge = *sge;
+        wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET).cast::<ibv_sge>().write(sge);
+        if write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, u64::from(sge.length), 1, c.ssn).is_err() {
+            return false;
+        }
+    }
+    c.ssn = c.ssn.wrapping_add(1);
+    c.prod = c.p.next(prod);
+    c.p.publish(c.prod);
+    true
+}
+
+/// Posts the WR list from `wr` on (the caller holds the SQ lock; `c` its state): WRs of the common shape through
+/// [`post_fast`], the others through [`post_one_send`]. Returns 0 or the first failing WR's errno, with `*bad_wr`
+/// set to it. Out of line: [`post_send`] posts a single WR of the common shape itself, so that this loop's
+/// registers are saved only for lists and other shapes.
+///
+/// # Safety
+/// As [`post_one_send`]; `bad_wr` writable.
+#[inline(never)]
+unsafe fn post_send_list<H: RxeHost>(
+    sq: &mut Sq,
+    qp_type: u32,
+    mut wr: *mut ibv_send_wr,
+    bad_wr: *mut *mut ibv_send_wr,
+) -> c_int {
+    let mut c = SendCursor::new(sq, qp_type);
+    let mut rc = 0;
+    while !wr.is_null() {
+        // SAFETY: caller's contract: every WR in the list is readable.
+        let w = unsafe { &*wr };
+        // SAFETY: caller's contract.
+        if !unsafe { post_fast::<H>(&mut c, w) } {
+            // SAFETY: caller's contract.
+            if let Err(e) = unsafe { post_one_send::<H>(&mut c, w) } {
+                // SAFETY: caller's contract.
+                unsafe { *bad_wr = wr };
+                rc = e.0;
+                break;
+            }
+        }
+        wr = w.next;
+    }
+    let ssn = c.ssn;
+    sq.ssn = ssn;
+    rc
+}
+
 /// `ibv_post_send(3)` for rxe (`ibv_context.ops.post_send`). Returns 0 or a positive errno; on a WR's failure
 /// `*bad_wr` points to it and the WRs before it are posted.
 ///
@@ -371,31 +465,22 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
         let Some(qp) = (unsafe { H::qp(ibqp) }) else { return Ok(Errno::EIO.0) };
         let (rc, caps) = {
             let mut sq = qp.sq.lock();
-            let mut c = SendCursor {
-                p: sq.queue.producer_side(),
-                prod: 0,
-                ssn: sq.ssn,
-                max_sge: sq.max_sge,
-                max_inline: sq.max_inline,
-                qp_type: qp.qp_type,
-            };
-            c.prod = c.p.index();
-            let mut wr = wr_list;
-            let mut rc = 0;
-            while !wr.is_null() {
-                // SAFETY: caller's contract: every WR in the list is readable.
-                let r = unsafe { post_one_send::<H>(&mut c, &*wr) };
-                if let Err(e) = r {
-                    // SAFETY: checked non-NULL above.
-                    unsafe { *bad_wr = wr };
-                    rc = e.0;
-                    break;
+            // A single WR of the common shape is posted here, with no loop and no call, from a cursor that lives
+            // in registers; a list, or any other WR, goes through the out-of-line loop (with a cursor of its own).
+            // SAFETY: caller's contract: the list's WRs are readable.
+            let single = unsafe { (*wr_list).next.is_null() } && {
+                let mut c = SendCursor::new(&sq, qp.qp_type);
+                // SAFETY: as above; the SQ lock is held.
+                let posted = unsafe { post_fast::<H>(&mut c, &*wr_list) };
+                if posted {
+                    sq.ssn = c.ssn;
                 }
-                // SAFETY: as above.
-                wr = unsafe { (*wr).next };
-            }
-            let caps = (c.qp_type, c.max_sge, c.max_inline);
-            sq.ssn = c.ssn;
+                posted
+            };
+            // SAFETY: caller's contract.
+            let rc = if single { 0 } else { unsafe { post_send_list::<H>(&mut sq, qp.qp_type, wr_list, bad_wr) } };
+            // Only the refusal's explanation needs them.
+            let caps = if rc != 0 { (qp.qp_type, sq.max_sge, sq.max_inline) } else { (0, 0, 0) };
             (rc, caps)
         };
         if rc != 0 {

@@ -784,3 +784,86 @@ fn failed_wr_publishes_nothing_and_keeps_ssn() {
     assert_eq!(rc, 0);
     assert_eq!(u32_at(consumed(&qp)[0], SSN), 3);
 }
+
+/// The fast path (`post_fast`) and the general one (`post_one_send`) write the same bytes into a dirty slot for
+/// every WR the fast path takes: each of its five opcodes on RC (flags and immediate data set, one SGE) and both
+/// sends on UD (with an AH); and the fast path declines every other shape, writing nothing it publishes.
+#[test]
+fn fast_and_general_paths_write_the_same_bytes() {
+    let mut ah = TestAh::new(17);
+    let mut local = [sge(0x7000, 48, 0x77), sge(0x8000, 16, 0x78)];
+    let cases: [(ibv_qp_type, ibv_wr_opcode); 7] = [
+        (ibv_qp_type::IBV_QPT_RC, ibv_wr_opcode::IBV_WR_RDMA_WRITE),
+        (ibv_qp_type::IBV_QPT_RC, ibv_wr_opcode::IBV_WR_RDMA_WRITE_WITH_IMM),
+        (ibv_qp_type::IBV_QPT_RC, ibv_wr_opcode::IBV_WR_SEND),
+        (ibv_qp_type::IBV_QPT_UC, ibv_wr_opcode::IBV_WR_SEND_WITH_IMM),
+        (ibv_qp_type::IBV_QPT_RC, ibv_wr_opcode::IBV_WR_RDMA_READ),
+        (ibv_qp_type::IBV_QPT_UD, ibv_wr_opcode::IBV_WR_SEND),
+        (ibv_qp_type::IBV_QPT_UD, ibv_wr_opcode::IBV_WR_SEND_WITH_IMM),
+    ];
+    for (qpt, op) in cases {
+        let mut w = send_wr(op);
+        w.wr_id = 0x1234_5678_9abc;
+        w.send_flags = IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_FENCE;
+        w.imm.imm_data = 0xdead_beef;
+        if qpt == ibv_qp_type::IBV_QPT_UD {
+            w.wr.ud = ibv_send_wr_ud { ah: ah.ibah(), remote_qpn: 0x33, remote_qkey: 0x1111_1111 };
+        } else {
+            w.wr.rdma = ibv_send_wr_rdma { remote_addr: 0x9_0000, rkey: 0x4455 };
+        }
+        w.sg_list = local.as_mut_ptr();
+        w.num_sge = 1;
+        let slots: Vec<Vec<u8>> = [true, false]
+            .into_iter()
+            .map(|fast| {
+                let qp = TestQp::new(qpt, CAPS, 3, false);
+                let q = qp.sq_queue();
+                let elem = q.elem_size();
+                unsafe { std::ptr::write_bytes(q.slot(0), 0xa5, elem) };
+                let sq = qp.rxe.sq.lock();
+                let mut c = SendCursor::new(&sq, qpt as u32);
+                if fast {
+                    assert!(unsafe { post_fast::<H>(&mut c, &w) }, "{qpt:?} {op:?}: the fast path takes it");
+                } else {
+                    unsafe { post_one_send::<H>(&mut c, &w) }.unwrap();
+                }
+                assert_eq!((c.prod, c.ssn), (1, 1));
+                unsafe { std::slice::from_raw_parts(q.slot(0), elem) }.to_vec()
+            })
+            .collect();
+        assert_eq!(slots[0], slots[1], "{qpt:?} {op:?}: the same WQE bytes");
+    }
+    // Shapes the fast path leaves to the general one: it publishes nothing and consumes no SSN.
+    let qp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 3, false);
+    let sq = qp.rxe.sq.lock();
+    let declined = |w: &ibv_send_wr| {
+        let mut c = SendCursor::new(&sq, ibv_qp_type::IBV_QPT_RC as u32);
+        let taken = unsafe { post_fast::<H>(&mut c, w) };
+        (taken, c.prod, c.ssn)
+    };
+    let mut w = send_wr(ibv_wr_opcode::IBV_WR_RDMA_WRITE);
+    w.sg_list = local.as_mut_ptr();
+    w.num_sge = 2;
+    assert_eq!(declined(&w), (false, 0, 0), "two SGEs");
+    w.num_sge = 1;
+    w.send_flags = IBV_SEND_INLINE;
+    assert_eq!(declined(&w), (false, 0, 0), "inline");
+    w.send_flags = 0;
+    w.sg_list = null_mut();
+    assert_eq!(declined(&w), (false, 0, 0), "NULL sg_list");
+    w.sg_list = local.as_mut_ptr();
+    for op in [ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP, ibv_wr_opcode::IBV_WR_BIND_MW, ibv_wr_opcode::IBV_WR_LOCAL_INV] {
+        w.opcode = op;
+        assert_eq!(declined(&w), (false, 0, 0), "{op:?}");
+    }
+    drop(sq);
+    let ud = TestQp::new(ibv_qp_type::IBV_QPT_UD, CAPS, 3, false);
+    let sq = ud.rxe.sq.lock();
+    let mut w = send_wr(ibv_wr_opcode::IBV_WR_SEND);
+    w.sg_list = local.as_mut_ptr();
+    w.num_sge = 1;
+    let mut c = SendCursor::new(&sq, ibv_qp_type::IBV_QPT_UD as u32);
+    assert!(!unsafe { post_fast::<H>(&mut c, &w) }, "UD send without an AH");
+    assert_eq!((c.prod, c.ssn), (0, 0));
+    assert_eq!(ud.sq_queue().producer_side().index(), 0, "nothing published");
+}

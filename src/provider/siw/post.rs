@@ -31,7 +31,7 @@
 #![allow(unsafe_code)]
 
 use super::abi::{self, *};
-use super::queue::{WqeQueue, WqeWriter};
+use super::queue::WqeQueue;
 use super::{Rq, SiwHost, SiwQp, Sq};
 use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
@@ -244,7 +244,8 @@ static SEND_FLAGS: [[u8; 16]; 2] = {
 const _: () = {
     assert!(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE == 15);
     assert!(WR_RDMA_WRITE < 15 && WR_SEND < 15 && WR_RDMA_READ < 15);
-    assert!(SIW_WQE_INLINE | SIW_WQE_READ_FENCE | SIW_WQE_SIGNALLED | SIW_WQE_SOLICITED | SIW_WQE_VALID <= 0xff);
+    // Every SQE flag the send path sets fits in the byte the tables hold.
+    assert!(SIW_WQE_READ_FENCE < 0x100 && SIW_WQE_SIGNALLED < 0x100 && SIW_WQE_SOLICITED < 0x100);
 };
 
 /// Posts the WR list under the SQ lock from `put` on; returns the first error (with `*bad_wr` set) and the
@@ -255,16 +256,18 @@ const _: () = {
 /// hands the rest of the list to [`post_rest`] (out of line, so this loop keeps no values for it).
 ///
 /// # Safety
-/// As `ibv_post_send(3)`; `bad_wr` writable; the SQ lock held (`q` its ring, `put` its producer counter).
+/// As `ibv_post_send(3)`; `bad_wr` writable; the SQ lock held (`sq` its state, `put` its producer counter).
 #[inline(always)]
 unsafe fn post_send_list(
     ibqp: *mut ibv_qp,
-    q: WqeWriter<'_>,
+    sq: &Sq,
     mut put: u32,
     sig_all: bool,
     mut wr: *mut ibv_send_wr,
     bad_wr: *mut *mut ibv_send_wr,
 ) -> (c_int, u32) {
+    // The ring's geometry in registers for the loop (its stores into the slots cannot alias it).
+    let q = sq.queue.writer();
     let flag_table = &SEND_FLAGS[sig_all as usize];
     while !wr.is_null() {
         // SAFETY: caller's contract: every WR in the list is readable.
@@ -276,7 +279,7 @@ unsafe fn post_send_list(
         let sge = w.sg_list;
         if flags & info.refuse != 0 || w.num_sge != 1 || sge.is_null() || !q.is_free(put) {
             // SAFETY: caller's contract.
-            return unsafe { post_rest(ibqp, q, put, sig_all, wr, bad_wr) };
+            return unsafe { post_rest(ibqp, sq, put, sig_all, wr, bad_wr) };
         }
         let slot = q.slot(put);
         let (raddr, rkey) = if info.rdma != 0 { abi::send_wr_rdma(w) } else { (0, 0) };
@@ -305,12 +308,13 @@ unsafe fn post_send_list(
 #[inline(never)]
 unsafe fn post_rest(
     ibqp: *mut ibv_qp,
-    q: WqeWriter<'_>,
+    sq: &Sq,
     mut put: u32,
     sig_all: bool,
     mut wr: *mut ibv_send_wr,
     bad_wr: *mut *mut ibv_send_wr,
 ) -> (c_int, u32) {
+    let q = sq.queue.writer();
     while !wr.is_null() {
         // SAFETY: caller's contract: every WR in the list is readable.
         let w = unsafe { &*wr };
@@ -455,10 +459,8 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
         let mut guard = qp.sq.lock();
         let sq: &mut Sq = &mut guard;
         let start = sq.put;
-        // The ring's geometry in registers for the loop (its stores into the slots cannot alias it).
-        let q = sq.queue.writer();
         // SAFETY: caller's contract.
-        let (mut rc, put) = unsafe { post_send_list(ibqp, q, start, qp.sq_sig_all, wr_list, bad_wr) };
+        let (mut rc, put) = unsafe { post_send_list(ibqp, sq, start, qp.sq_sig_all, wr_list, bad_wr) };
         sq.put = put;
         let n = put.wrapping_sub(start);
         if n == 0 {
@@ -466,6 +468,7 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
         }
         // Ring only if the kernel may have gone idle before seeing the new WQEs: the WQE before them was already
         // taken (or this call rewrote the whole SQ, so there is no "before"), or the last doorbell failed.
+        let q = sq.queue.writer();
         let idle = n >= q.num_slots() || sq.db_owed || q.is_free_after_publish(start.wrapping_sub(1));
         if idle {
             // SAFETY: caller's contract.

@@ -446,7 +446,7 @@ fn fast_path_wqe_bytes() {
             k.take().unwrap();
             assert_eq!(post(&mut qp, std::slice::from_mut(&mut w)).0, 0);
             let fast = k.take().unwrap();
-            let mut want = vec![0u8; 40];
+            let mut want = [0u8; 40];
             want[ID..ID + 8].copy_from_slice(&w.wr_id.to_ne_bytes());
             want[FLAGS..FLAGS + 2].copy_from_slice(&siw_send_flags(flags, false).to_ne_bytes());
             want[NUM_SGE] = 1;

@@ -310,7 +310,7 @@ impl CqReader<'_> {
     /// fewer times than the run's length.
     #[inline(always)]
     pub unsafe fn head_at(self, slot: *const u8) -> u32 {
-        const { assert!(WQE_FLAGS % 4 == 0 && cfg!(target_endian = "little")) };
+        const { assert!(WQE_FLAGS.is_multiple_of(4) && cfg!(target_endian = "little")) };
         // SAFETY: caller's contract (a slot of the mapping, 8-aligned, so the word at 8 is 4-aligned); the kernel
         // accesses these bytes with single loads and stores.
         let f = unsafe { AtomicU32::from_ptr(slot.add(WQE_FLAGS).cast::<u32>().cast_mut()) };

@@ -31,7 +31,7 @@
 #![allow(unsafe_code)]
 
 use super::abi::{self, *};
-use super::queue::WqeQueue;
+use super::queue::{WqeQueue, WqeWriter};
 use super::{Rq, SiwHost, SiwQp, Sq};
 use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
@@ -248,16 +248,49 @@ const _: () = {
     assert!(SIW_WQE_READ_FENCE < 0x100 && SIW_WQE_SIGNALLED < 0x100 && SIW_WQE_SOLICITED < 0x100);
 };
 
+/// Writes `w` into the slot for `put` and publishes it, if it has the common shape (RDMA_WRITE, SEND or RDMA_READ
+/// with one SGE, not inline) and the slot is free: nothing but table lookups and stores. Answers `false`, having
+/// written nothing, for any other WR (the general path, [`post_rest`], then posts it or refuses it).
+///
+/// # Safety
+/// `w` is valid as `ibv_post_send(3)` requires; the SQ lock held (`q` its ring, `put` its producer counter);
+/// `flag_table` is `SEND_FLAGS[sq_sig_all]`.
+#[inline(always)]
+unsafe fn post_fast(q: WqeWriter<'_>, flag_table: &[u8; 16], put: u32, w: &ibv_send_wr) -> bool {
+    // SAFETY: opcode is a 4-byte C enum written by the application.
+    let op = unsafe { ffi::enum_raw(&w.opcode) };
+    let info = FAST_OPS[op.min(15) as usize];
+    let flags = flag_table[(w.send_flags & 15) as usize];
+    let sge = w.sg_list;
+    if flags & info.refuse != 0 || w.num_sge != 1 || sge.is_null() || !q.is_free(put) {
+        return false;
+    }
+    let slot = q.slot(put);
+    let (raddr, rkey) = if info.rdma != 0 { abi::send_wr_rdma(w) } else { (0, 0) };
+    // SAFETY: the slot is free (checked above) and ours until published; every offset lies inside the 120-byte
+    // SQE (asserted in abi.rs), aligned to its type (slots are 8-aligned); `sge` is readable (caller's contract,
+    // num_sge 1).
+    unsafe {
+        slot.add(WQE_ID).cast::<u64>().write(w.wr_id);
+        slot.add(WQE_NUM_SGE).cast::<u16>().write(info.num_sge_opcode);
+        slot.add(SQE_RKEY).cast::<u32>().write(rkey);
+        slot.add(SQE_RADDR).cast::<u64>().write(raddr);
+        slot.add(SQE_SGE).cast::<ibv_sge>().write(*sge);
+    }
+    q.publish(put, flags as u16);
+    true
+}
+
 /// Posts the WR list under the SQ lock from `put` on; returns the first error (with `*bad_wr` set) and the
 /// producer counter after the last WQE published.
 ///
-/// The common shape (RDMA_WRITE, SEND or RDMA_READ with one SGE, not inline, into a free slot) is written here,
-/// with nothing but table lookups and stores; the first WR of any other shape, and any WR the checks would refuse,
-/// hands the rest of the list to [`post_rest`] (out of line, so this loop keeps no values for it).
+/// WRs of the common shape go through [`post_fast`]; the first WR of any other shape, and any WR the checks would
+/// refuse, hands the rest of the list to [`post_rest`]. Out of line: [`post_send`] posts a single WR itself, so
+/// that this loop's registers are saved only for lists.
 ///
 /// # Safety
 /// As `ibv_post_send(3)`; `bad_wr` writable; the SQ lock held (`sq` its state, `put` its producer counter).
-#[inline(always)]
+#[inline(never)]
 unsafe fn post_send_list(
     ibqp: *mut ibv_qp,
     sq: &Sq,
@@ -272,28 +305,11 @@ unsafe fn post_send_list(
     while !wr.is_null() {
         // SAFETY: caller's contract: every WR in the list is readable.
         let w = unsafe { &*wr };
-        // SAFETY: opcode is a 4-byte C enum written by the application.
-        let op = unsafe { ffi::enum_raw(&w.opcode) };
-        let info = FAST_OPS[op.min(15) as usize];
-        let flags = flag_table[(w.send_flags & 15) as usize];
-        let sge = w.sg_list;
-        if flags & info.refuse != 0 || w.num_sge != 1 || sge.is_null() || !q.is_free(put) {
+        // SAFETY: caller's contract.
+        if !unsafe { post_fast(q, flag_table, put, w) } {
             // SAFETY: caller's contract.
             return unsafe { post_rest(ibqp, sq, put, sig_all, wr, bad_wr) };
         }
-        let slot = q.slot(put);
-        let (raddr, rkey) = if info.rdma != 0 { abi::send_wr_rdma(w) } else { (0, 0) };
-        // SAFETY: the slot is free (checked above) and ours until published; every offset lies inside the
-        // 120-byte SQE (asserted in abi.rs), aligned to its type (slots are 8-aligned); `sge` is readable
-        // (caller's contract, num_sge 1).
-        unsafe {
-            slot.add(WQE_ID).cast::<u64>().write(w.wr_id);
-            slot.add(WQE_NUM_SGE).cast::<u16>().write(info.num_sge_opcode);
-            slot.add(SQE_RKEY).cast::<u32>().write(rkey);
-            slot.add(SQE_RADDR).cast::<u64>().write(raddr);
-            slot.add(SQE_SGE).cast::<ibv_sge>().write(*sge);
-        }
-        q.publish(put, flags as u16);
         put = put.wrapping_add(1);
         wr = w.next;
     }
@@ -459,8 +475,19 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
         let mut guard = qp.sq.lock();
         let sq: &mut Sq = &mut guard;
         let start = sq.put;
-        // SAFETY: caller's contract.
-        let (mut rc, put) = unsafe { post_send_list(ibqp, sq, start, qp.sq_sig_all, wr_list, bad_wr) };
+        let sig_all = qp.sq_sig_all;
+        // A single WR of the common shape is posted here, with no loop and no call; a list, or any other WR, goes
+        // through the out-of-line loop.
+        // SAFETY: caller's contract (a non-NULL list is readable).
+        let single = !wr_list.is_null() && unsafe { (*wr_list).next.is_null() };
+        // SAFETY: caller's contract; the SQ lock is held.
+        let (mut rc, put) =
+            if single && unsafe { post_fast(sq.queue.writer(), &SEND_FLAGS[sig_all as usize], start, &*wr_list) } {
+                (0, start.wrapping_add(1))
+            } else {
+                // SAFETY: caller's contract.
+                unsafe { post_send_list(ibqp, sq, start, sig_all, wr_list, bad_wr) }
+            };
         sq.put = put;
         let n = put.wrapping_sub(start);
         if n == 0 {

@@ -105,9 +105,10 @@ unsafe fn write_wc(slot: *const u8, head: u32, wc: *mut ibv_wc) {
     // read (fewer values live at once: no register to save on the one-entry path).
     unsafe {
         let w = wc.cast::<u64>();
-        w.write(slot.add(WQE_ID).cast::<u64>().read()); // wr_id
-                                                        // The opcode byte read on its own (a volatile load: not extracted from `head`, which costs two
-                                                        // instructions instead of one).
+        // wr_id
+        w.write(slot.add(WQE_ID).cast::<u64>().read());
+        // The opcode byte read on its own (a volatile load: not extracted from `head`, which costs two
+        // instructions instead of one).
         let opcode = slot.add(CQE_OPCODE).read_volatile();
         let mut status_opcode = WC_OPCODE_WORD[opcode as usize];
         // `status` is the high half of `head` (CQE bytes 10..12).
@@ -116,10 +117,11 @@ unsafe fn write_wc(slot: *const u8, head: u32, wc: *mut ibv_wc) {
         if status != 0 {
             status_opcode |= WC_STATUS[(status as usize).min(9)] as u64;
         }
-        w.add(1).write(status_opcode); // status, opcode
-                                       // Bytes 16..48 zeroed in two 16-byte stores (vendor_err, imm_data, src_qp, wc_flags, pkey_index, slid, sl,
-                                       // dlid_path_bits and the 2 bytes of padding stay 0), then byte_len and qp_num over them: one load and one
-                                       // store each, no shift.
+        // status, opcode
+        w.add(1).write(status_opcode);
+        // Bytes 16..48 zeroed in two 16-byte stores (vendor_err, imm_data, src_qp, wc_flags, pkey_index, slid, sl,
+        // dlid_path_bits and the 2 bytes of padding stay 0), then byte_len and qp_num over them: one load and one
+        // store each, no shift.
         let z = wc.cast::<u8>().add(16).cast::<[u64; 2]>();
         z.write([0; 2]);
         z.add(1).write([0; 2]);

@@ -63,56 +63,71 @@ pub const fn wc_status(status: u16) -> ibv_wc_status {
     }
 }
 
-/// [`wc_opcode`] for every byte value, as a table: one load per CQE, no bounds check.
-static WC_OPCODE: [u32; 256] = {
-    let mut t = [0u32; 256];
+/// `ibv_wc` bytes 8..16 (`status` `IBV_WC_SUCCESS`, `opcode`) for every CQE opcode byte ([`wc_opcode`]), as a
+/// table: one load per CQE, no bounds check.
+static WC_OPCODE_WORD: [u64; 256] = {
+    let mut t = [0u64; 256];
     let mut i = 0;
     while i < 256 {
-        t[i] = wc_opcode(i as u8) as u32;
+        t[i] = (wc_opcode(i as u8) as u64) << 32;
         i += 1;
     }
     t
 };
 
-/// [`wc_status`] for the statuses siw defines (0..=8); anything else is `IBV_WC_GENERAL_ERR`.
-static WC_STATUS: [u32; 9] = {
-    let mut t = [0u32; 9];
+/// [`wc_status`] for the statuses siw defines (0..=8), then `IBV_WC_GENERAL_ERR` for index 9, which stands for
+/// every larger value.
+static WC_STATUS: [u32; 10] = {
+    let mut t = [0u32; 10];
     let mut i = 0;
-    while i < 9 {
+    while i < 10 {
         t[i] = wc_status(i as u16) as u32;
         i += 1;
     }
     t
 };
 
-/// rdma-core's `copy_cqe`: writes the `ibv_wc` for the CQE at `slot` to `wc`, in five 8-byte stores (the
-/// C enums `status` and `opcode` written as their numbers: C memory, no Rust value of the enum type formed).
+const _: () = assert!(ibv_wc_status::IBV_WC_SUCCESS as u32 == 0 && SIW_WC_SUCCESS == 0);
+
+/// rdma-core's `copy_cqe`: writes the `ibv_wc` for the CQE at `slot`, whose bytes 8..12 are `head`
+/// ([`CqReader::head_at`]), to `wc`: `wr_id` and `status`/`opcode` in two 8-byte stores (the C enums written as
+/// their numbers: C memory, no Rust value of the enum type formed), bytes 16..48 in two 16-byte stores of zeros,
+/// then `byte_len` and `qp_num` over them. A successful CQE (siw's and verbs' success are both 0) takes its
+/// `status` and `opcode` from one table load.
 ///
 /// # Safety
-/// `slot` is a CQE the kernel published to us (its flag read with `Acquire`), not yet handed back; `wc` writable.
+/// `slot` is a CQE the kernel published to us (its flag read with `Acquire` in `head`), not yet handed back; `wc`
+/// writable.
 #[inline(always)]
-unsafe fn write_wc(slot: *const u8, wc: *mut ibv_wc) {
+unsafe fn write_wc(slot: *const u8, head: u32, wc: *mut ibv_wc) {
     // SAFETY: caller's contract; offsets inside the 32-byte CQE, aligned (slots are 8-aligned); `ibv_wc` fields
-    // by their offsets (asserted below), `wc` 8-aligned as any `ibv_wc`.
+    // by their offsets (asserted below), `wc` 8-aligned as any `ibv_wc`. Each field is stored right after it is
+    // read (fewer values live at once: no register to save on the one-entry path).
     unsafe {
-        let id = slot.add(WQE_ID).cast::<u64>().read();
-        let opcode = slot.add(CQE_OPCODE).read();
-        let status = slot.add(CQE_STATUS).cast::<u16>().read();
-        let bytes = slot.add(CQE_BYTES).cast::<u32>().read();
-        let qp_id = slot.add(CQE_QP_ID).cast::<u64>().read() as u32;
-        let status = if (status as usize) < WC_STATUS.len() {
-            WC_STATUS[status as usize]
-        } else {
-            ibv_wc_status::IBV_WC_GENERAL_ERR as u32
-        };
-        let opcode = WC_OPCODE[opcode as usize];
         let w = wc.cast::<u64>();
-        w.write(id); // wr_id
-        w.add(1).write(status as u64 | (opcode as u64) << 32); // status, opcode
-        w.add(2).write((bytes as u64) << 32); // vendor_err 0, byte_len
-        w.add(3).write((qp_id as u64) << 32); // imm_data 0, qp_num
-        w.add(4).write(0); // src_qp, wc_flags
-        w.add(5).write(0); // pkey_index, slid, sl, dlid_path_bits (and the 2 bytes of padding)
+        // wr_id
+        w.write(slot.add(WQE_ID).cast::<u64>().read());
+        // The opcode byte read on its own (a volatile load: not extracted from `head`, which costs two
+        // instructions instead of one).
+        let opcode = slot.add(CQE_OPCODE).read_volatile();
+        let mut status_opcode = WC_OPCODE_WORD[opcode as usize];
+        // `status` is the high half of `head` (CQE bytes 10..12).
+        const _: () = assert!(CQE_STATUS == WQE_FLAGS + 2);
+        let status = head >> 16;
+        if status != 0 {
+            status_opcode |= WC_STATUS[(status as usize).min(9)] as u64;
+        }
+        // status, opcode
+        w.add(1).write(status_opcode);
+        // Bytes 16..48 zeroed in two 16-byte stores (vendor_err, imm_data, src_qp, wc_flags, pkey_index, slid, sl,
+        // dlid_path_bits and the 2 bytes of padding stay 0), then byte_len and qp_num over them: one load and one
+        // store each, no shift.
+        let z = wc.cast::<u8>().add(16).cast::<[u64; 2]>();
+        z.write([0; 2]);
+        z.add(1).write([0; 2]);
+        let w32 = wc.cast::<u32>();
+        w32.add(5).write(slot.add(CQE_BYTES).cast::<u32>().read()); // byte_len
+        w32.add(7).write(slot.add(CQE_QP_ID).cast::<u32>().read()); // qp_num
     }
 }
 
@@ -146,23 +161,36 @@ pub unsafe extern "C" fn poll_cq<H: SiwHost>(ibcq: *mut ibv_cq, num_entries: c_i
             return Ok(unsafe { poll_cq_contended(cq, num_entries, wc) });
         };
         let r = cq.queue.reader();
-        if !r.is_valid(st.get) || num_entries <= 0 {
+        let get = st.get;
+        let slot = r.slot(get);
+        // SAFETY: the CQ's slot for `get`.
+        let head = unsafe { r.head_at(slot) };
+        if head & SIW_WQE_VALID == 0 {
             return Ok(0);
+        }
+        if num_entries != 1 {
+            if num_entries <= 0 {
+                return Ok(0);
+            }
+            if wc.is_null() {
+                return Ok(-Errno::EINVAL.0);
+            }
+            // SAFETY: caller's contract; the CQE at `get` is valid (checked above).
+            return Ok(unsafe { deliver_run(st, num_entries, wc, r) });
         }
         if wc.is_null() {
             return Ok(-Errno::EINVAL.0);
         }
-        if num_entries == 1 {
-            // The one-at-a-time poll, inline: no loop, no call.
-            let mut st = st;
-            // SAFETY: a published CQE (the Acquire load in is_valid); `wc` has room for one entry.
-            unsafe { write_wc(r.slot(st.get), wc) };
-            r.release(st.get);
-            st.get = st.get.wrapping_add(1);
-            return Ok(1);
+        // The one-at-a-time poll, inline: no loop, no call.
+        let mut st = st;
+        // SAFETY: a published CQE (the Acquire load of `head`); `wc` has room for one entry; `slot` is the CQ's
+        // slot for `get`.
+        unsafe {
+            write_wc(slot, head, wc);
+            r.release_at(slot);
         }
-        // SAFETY: caller's contract; the CQE at `get` is valid (checked above).
-        Ok(unsafe { deliver(r, st, num_entries, wc) })
+        st.get = get.wrapping_add(1);
+        Ok(1)
     })
     .unwrap_or_else(|e| -e.0)
 }
@@ -183,37 +211,106 @@ unsafe fn poll_cq_contended(cq: &SiwCq, num_entries: c_int, wc: *mut ibv_wc) -> 
         return -Errno::EINVAL.0;
     }
     // SAFETY: caller's contract; the CQE at `get` is valid (checked above).
-    unsafe { deliver(r, st, num_entries, wc) }
+    unsafe { deliver_run(st, num_entries, wc, r) }
 }
 
 /// Moves CQEs from `st.get` on into `wc` while they are valid, at most `num_entries` (at least one: the first is
-/// known valid), then releases the CQ lock (`st`). Out of line and called last, so that polling an empty CQ saves
-/// no registers for this loop.
+/// known valid), then releases the CQ lock (`st`). Out of line and called last, so that the one-entry and empty
+/// polls save no registers for it. The usual case, `wc` with no more entries than there are slots from `st.get` to
+/// the ring's end, is one run of consecutive slots, a loop whose few values fit in the registers a call may use;
+/// otherwise [`deliver`].
 ///
 /// # Safety
 /// The CQE at `st.get` is valid; `wc` is writable for `num_entries > 0` entries.
 #[inline(never)]
-unsafe fn deliver(r: CqReader<'_>, mut st: SpinGuard<'_, CqState>, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
-    let mut g = st.get;
+unsafe fn deliver_run(st: SpinGuard<'_, CqState>, num_entries: c_int, wc: *mut ibv_wc, r: CqReader<'_>) -> c_int {
+    let (slot, room) = r.run(st.get);
+    if num_entries as u32 > room {
+        // SAFETY: caller's contract.
+        return unsafe { deliver(st, num_entries, wc, r) };
+    }
+    let mut st = st;
+    let mut slot = slot;
     let mut dst = wc;
-    // SAFETY: caller's contract (num_entries > 0).
-    let end = unsafe { wc.add(num_entries as usize) };
+    // SAFETY: caller's contract (num_entries > 0 entries).
+    let stop = unsafe { wc.add(num_entries as usize) };
+    // SAFETY: caller's contract: the slot of a valid CQE.
+    let mut head = unsafe { r.head_at(slot) };
     loop {
-        // SAFETY: a published CQE (the Acquire load in is_valid makes its bytes visible); `dst` < `end`.
+        // SAFETY: `slot` is a published CQE of the run (its flag read with Acquire in `head`); `dst` < `stop`.
         unsafe {
-            write_wc(r.slot(g), dst);
+            write_wc(slot, head, dst);
+            // Hand each slot back at once, as rdma-core does: the kernel may need it for the next CQE.
+            r.release_at(slot);
             dst = dst.add(1);
         }
-        // Hand each slot back at once, as rdma-core does: the kernel may need it for the next CQE.
-        r.release(g);
-        g = g.wrapping_add(1);
-        if dst == end || !r.is_valid(g) {
+        if dst == stop {
+            break;
+        }
+        // SAFETY: fewer steps than `num_entries`, which the run holds (checked above).
+        unsafe {
+            slot = slot.add(CQE_SIZE);
+            head = r.head_at(slot);
+        }
+        if head & SIW_WQE_VALID == 0 {
             break;
         }
     }
-    st.get = g;
     // SAFETY: both in `wc`'s array.
-    unsafe { dst.offset_from(wc) as c_int }
+    let n = unsafe { dst.offset_from(wc) } as u32;
+    st.get = st.get.wrapping_add(n);
+    n as c_int
+}
+
+/// [`deliver_run`] in general: runs of consecutive slots up to the ring's end, then on from slot 0, while the CQEs
+/// are valid, at most `num_entries`; then releases the CQ lock (`st`).
+///
+/// # Safety
+/// The CQE at `st.get` is valid; `wc` is writable for `num_entries > 0` entries.
+#[inline(never)]
+unsafe fn deliver(mut st: SpinGuard<'_, CqState>, num_entries: c_int, wc: *mut ibv_wc, r: CqReader<'_>) -> c_int {
+    let get = st.get;
+    let total = num_entries as u32;
+    let mut n = 0u32;
+    let mut dst = wc;
+    // Runs of consecutive slots up to the end of the ring: in each, a pointer steps through the slots (no index
+    // masked per CQE), and the run ends at the ring's end or at the last entry of `wc`, whichever comes first.
+    'ring: loop {
+        let (mut slot, room) = r.run(get.wrapping_add(n));
+        let run = room.min(total - n);
+        // SAFETY: n + run <= total entries of `wc`'s array.
+        let stop = unsafe { dst.add(run as usize) };
+        // SAFETY: the CQE at the run's start is valid (checked by the caller or below).
+        let mut head = unsafe { r.head_at(slot) };
+        loop {
+            // SAFETY: `slot` is a published CQE of this run (its flag read with Acquire in `head`); `dst` < `stop`.
+            unsafe {
+                write_wc(slot, head, dst);
+                // Hand each slot back at once, as rdma-core does: the kernel may need it for the next CQE.
+                r.release_at(slot);
+                dst = dst.add(1);
+            }
+            if dst == stop {
+                break;
+            }
+            // SAFETY: fewer steps than the run's length (`stop` comes first otherwise).
+            unsafe {
+                slot = slot.add(CQE_SIZE);
+                head = r.head_at(slot);
+            }
+            if head & SIW_WQE_VALID == 0 {
+                break 'ring;
+            }
+        }
+        n += run;
+        if n == total || !r.is_valid(get.wrapping_add(n)) {
+            break;
+        }
+    }
+    // SAFETY: both in `wc`'s array.
+    let n = unsafe { dst.offset_from(wc) } as u32;
+    st.get = get.wrapping_add(n);
+    n as c_int
 }
 
 /// `ibv_req_notify_cq(3)` for siw (`ibv_context.ops.req_notify_cq`): arms the CQ for its next completion (or its

@@ -185,3 +185,64 @@ fn one_at_a_time_equals_batched() {
         assert!(wc_bytes(&batched[4])[..46].iter().all(|&b| b == 0xa5), "nothing written past the count");
     }
 }
+
+/// Statuses beyond siw's table (and the 16-bit values in between), through both the one-entry path and the loop.
+#[test]
+fn failed_and_unknown_statuses() {
+    use ibv_wc_status::*;
+    for batch in [1usize, 4] {
+        let mut cq = TestCq::new(4);
+        let k = cq.kernel();
+        let statuses = [
+            (1u16, IBV_WC_LOC_LEN_ERR),
+            (8, IBV_WC_REM_INV_REQ_ERR),
+            (9, IBV_WC_GENERAL_ERR),
+            (0xffff, IBV_WC_GENERAL_ERR),
+        ];
+        for (i, (st, _)) in statuses.iter().enumerate() {
+            k.complete(Cqe { id: i as u64, opcode: 3, status: *st, bytes: 0x8000_0001, qp_id: 7, flags: 0 }, false)
+                .unwrap();
+        }
+        let mut got = vec![];
+        while got.len() < 4 {
+            let mut wc = wcs(batch);
+            let n = poll(&mut cq, &mut wc);
+            assert!(n > 0);
+            got.extend(wc[..n as usize].iter().map(wc_bytes));
+        }
+        for (b, (_, want)) in got.iter().zip(statuses) {
+            let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+            assert_eq!((u32_at(8), u32_at(12)), (want as u32, ibv_wc_opcode::IBV_WC_SEND as u32), "batch {batch}");
+            assert_eq!((u32_at(16), u32_at(20), u32_at(24), u32_at(28)), (0, 0x8000_0001, 0, 7));
+        }
+    }
+}
+
+/// A batch larger than the slots left before the ring's end continues from slot 0 in the same call.
+#[test]
+fn one_call_across_the_ring_end() {
+    let mut cq = TestCq::new(4);
+    let k = cq.kernel();
+    for i in 0..3 {
+        k.complete(Cqe { id: i, ..Cqe::default() }, false).unwrap();
+    }
+    let mut wc = wcs(3);
+    assert_eq!(poll(&mut cq, &mut wc), 3);
+    for i in 3..7 {
+        k.complete(Cqe { id: i, bytes: i as u32, ..Cqe::default() }, false).unwrap();
+    }
+    let mut wc = wcs(8);
+    assert_eq!(poll(&mut cq, &mut wc), 4, "slot 3, then slots 0..2");
+    let ids: Vec<u64> = wc[..4].iter().map(|w| unsafe { w.assume_init_ref().wr_id }).collect();
+    assert_eq!(ids, [3, 4, 5, 6]);
+    assert_eq!(unsafe { wc[3].assume_init_ref().byte_len }, 6);
+    assert_eq!((0..4).map(|i| k.flags_at(i)).collect::<Vec<_>>(), [0, 0, 0, 0], "every slot handed back");
+    // Exactly to the ring's end, then a stop at an empty slot inside a run.
+    for i in 7..9 {
+        k.complete(Cqe { id: i, ..Cqe::default() }, false).unwrap();
+    }
+    let mut wc = wcs(2);
+    assert_eq!(poll(&mut cq, &mut wc), 2);
+    assert_eq!(unsafe { wc[1].assume_init_ref().wr_id }, 8);
+    assert_eq!(poll(&mut cq, &mut wc), 0);
+}

@@ -31,7 +31,7 @@
 #![allow(unsafe_code)]
 
 use super::abi::{self, *};
-use super::queue::WqeQueue;
+use super::queue::{WqeQueue, WqeWriter};
 use super::{Rq, SiwHost, SiwQp, Sq};
 use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
@@ -58,7 +58,7 @@ pub fn siw_send_opcode(opcode: u32) -> Option<u8> {
 
 /// rdma-core's `map_send_flags`: the SQE's `flags` for `send_flags`, `SIW_WQE_VALID` included.
 #[inline(always)]
-pub fn siw_send_flags(send_flags: c_uint, sig_all: bool) -> u16 {
+pub const fn siw_send_flags(send_flags: c_uint, sig_all: bool) -> u16 {
     let mut f = SIW_WQE_VALID;
     if send_flags & IBV_SEND_SIGNALED != 0 || sig_all {
         f |= SIW_WQE_SIGNALLED;
@@ -199,24 +199,138 @@ unsafe fn write_sqe(slot: *mut u8, wr_id: u64, w: &SendWqe<'_>) {
     }
 }
 
-/// Posts the WR list under the SQ lock; returns the first error (with `*bad_wr` set) and how many WQEs were
-/// published.
+/// The fast path's view of an `ibv_wr_opcode` (index: the opcode, clamped to 15): which SQE flags send a WR of
+/// this opcode to the general path ([`post_rest`]), and the SQE's `num_sge` (1) and `opcode` bytes as one `u16`.
+#[derive(Clone, Copy)]
+#[repr(C, align(4))]
+struct FastOp {
+    /// SQE flags the fast path does not take for this opcode: `SIW_WQE_INLINE` always (the data is copied), and
+    /// `SIW_WQE_READ_FENCE` for a READ (refused); every bit for the opcodes it does not post (the general path
+    /// answers them), so `flags & refuse != 0` for each of them (`flags` always has `SIW_WQE_VALID`).
+    refuse: u8,
+    /// 1 when the SQE carries `wr.rdma` (WRITE, READ); 0 for SEND (`raddr` and `rkey` written 0).
+    rdma: u8,
+    /// The SQE's bytes 10..12 for one SGE: `num_sge` 1, then the siw opcode.
+    num_sge_opcode: u16,
+}
+
+/// [`FastOp`] for each `ibv_wr_opcode` below 16 (15, `IBV_WR_ATOMIC_WRITE`, also stands for every larger value):
+/// RDMA_WRITE, SEND and RDMA_READ with one SGE, not inline, are the fast path; everything else (SEND_WITH_INV,
+/// the opcodes siw refuses, inline data, other SGE counts) goes through [`post_rest`].
+static FAST_OPS: [FastOp; 16] = {
+    let no = FastOp { refuse: 0xff, rdma: 0, num_sge_opcode: 0 };
+    let mut t = [no; 16];
+    let inline = SIW_WQE_INLINE as u8;
+    t[WR_RDMA_WRITE as usize] = FastOp { refuse: inline, rdma: 1, num_sge_opcode: 1 | (SIW_OP_WRITE as u16) << 8 };
+    t[WR_SEND as usize] = FastOp { refuse: inline, rdma: 0, num_sge_opcode: 1 | (SIW_OP_SEND as u16) << 8 };
+    t[WR_RDMA_READ as usize] =
+        FastOp { refuse: inline | SIW_WQE_READ_FENCE as u8, rdma: 1, num_sge_opcode: 1 | (SIW_OP_READ as u16) << 8 };
+    t
+};
+
+/// [`siw_send_flags`] as tables: `[sq_sig_all as usize][send_flags & 15]` (the four flags siw maps are the low
+/// four bits; rdma-core ignores the others too).
+static SEND_FLAGS: [[u8; 16]; 2] = {
+    let mut t = [[0u8; 16]; 2];
+    let mut i = 0;
+    while i < 16 {
+        t[0][i] = siw_send_flags(i as c_uint, false) as u8;
+        t[1][i] = siw_send_flags(i as c_uint, true) as u8;
+        i += 1;
+    }
+    t
+};
+
+const _: () = {
+    assert!(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE == 15);
+    assert!(WR_RDMA_WRITE < 15 && WR_SEND < 15 && WR_RDMA_READ < 15);
+    // Every SQE flag the send path sets fits in the byte the tables hold.
+    assert!(SIW_WQE_READ_FENCE < 0x100 && SIW_WQE_SIGNALLED < 0x100 && SIW_WQE_SOLICITED < 0x100);
+};
+
+/// Writes `w` into the slot for `put` and publishes it, if it has the common shape (RDMA_WRITE, SEND or RDMA_READ
+/// with one SGE, not inline) and the slot is free: nothing but table lookups and stores. Answers `false`, having
+/// written nothing, for any other WR (the general path, [`post_rest`], then posts it or refuses it).
 ///
 /// # Safety
-/// As `ibv_post_send(3)`; `bad_wr` writable.
+/// `w` is valid as `ibv_post_send(3)` requires; the SQ lock held (`q` its ring, `put` its producer counter);
+/// `flag_table` is `SEND_FLAGS[sq_sig_all]`.
 #[inline(always)]
+unsafe fn post_fast(q: WqeWriter<'_>, flag_table: &[u8; 16], put: u32, w: &ibv_send_wr) -> bool {
+    // SAFETY: opcode is a 4-byte C enum written by the application.
+    let op = unsafe { ffi::enum_raw(&w.opcode) };
+    let info = FAST_OPS[op.min(15) as usize];
+    let flags = flag_table[(w.send_flags & 15) as usize];
+    let sge = w.sg_list;
+    if flags & info.refuse != 0 || w.num_sge != 1 || sge.is_null() || !q.is_free(put) {
+        return false;
+    }
+    let slot = q.slot(put);
+    let (raddr, rkey) = if info.rdma != 0 { abi::send_wr_rdma(w) } else { (0, 0) };
+    // SAFETY: the slot is free (checked above) and ours until published; every offset lies inside the 120-byte
+    // SQE (asserted in abi.rs), aligned to its type (slots are 8-aligned); `sge` is readable (caller's contract,
+    // num_sge 1).
+    unsafe {
+        slot.add(WQE_ID).cast::<u64>().write(w.wr_id);
+        slot.add(WQE_NUM_SGE).cast::<u16>().write(info.num_sge_opcode);
+        slot.add(SQE_RKEY).cast::<u32>().write(rkey);
+        slot.add(SQE_RADDR).cast::<u64>().write(raddr);
+        slot.add(SQE_SGE).cast::<ibv_sge>().write(*sge);
+    }
+    q.publish(put, flags as u16);
+    true
+}
+
+/// Posts the WR list under the SQ lock from `put` on; returns the first error (with `*bad_wr` set) and the
+/// producer counter after the last WQE published.
+///
+/// WRs of the common shape go through [`post_fast`]; the first WR of any other shape, and any WR the checks would
+/// refuse, hands the rest of the list to [`post_rest`]. Out of line: [`post_send`] posts a single WR itself, so
+/// that this loop's registers are saved only for lists.
+///
+/// # Safety
+/// As `ibv_post_send(3)`; `bad_wr` writable; the SQ lock held (`sq` its state, `put` its producer counter).
+#[inline(never)]
 unsafe fn post_send_list(
     ibqp: *mut ibv_qp,
-    sq: &mut Sq,
+    sq: &Sq,
+    mut put: u32,
     sig_all: bool,
     mut wr: *mut ibv_send_wr,
     bad_wr: *mut *mut ibv_send_wr,
 ) -> (c_int, u32) {
-    let mut n = 0u32;
-    // The ring and the index in registers for the loop; the index is written back at the end.
+    // The ring's geometry in registers for the loop (its stores into the slots cannot alias it).
     let q = sq.queue.writer();
-    let mut put = sq.put;
-    let mut rc = 0;
+    let flag_table = &SEND_FLAGS[sig_all as usize];
+    while !wr.is_null() {
+        // SAFETY: caller's contract: every WR in the list is readable.
+        let w = unsafe { &*wr };
+        // SAFETY: caller's contract.
+        if !unsafe { post_fast(q, flag_table, put, w) } {
+            // SAFETY: caller's contract.
+            return unsafe { post_rest(ibqp, sq, put, sig_all, wr, bad_wr) };
+        }
+        put = put.wrapping_add(1);
+        wr = w.next;
+    }
+    (0, put)
+}
+
+/// The general path of [`post_send_list`]: posts the list from `wr` on, every shape and every check (a full
+/// ring, then [`encode_send_wr`]'s), and returns as it does.
+///
+/// # Safety
+/// As [`post_send_list`].
+#[inline(never)]
+unsafe fn post_rest(
+    ibqp: *mut ibv_qp,
+    sq: &Sq,
+    mut put: u32,
+    sig_all: bool,
+    mut wr: *mut ibv_send_wr,
+    bad_wr: *mut *mut ibv_send_wr,
+) -> (c_int, u32) {
+    let q = sq.queue.writer();
     while !wr.is_null() {
         // SAFETY: caller's contract: every WR in the list is readable.
         let w = unsafe { &*wr };
@@ -235,18 +349,15 @@ unsafe fn post_send_list(
             Err(e) => {
                 // SAFETY: caller's contract.
                 unsafe { *bad_wr = wr };
-                rc = e.0;
                 // SAFETY: live QP; the list up to `wr` was just read.
                 unsafe { send_refused(ibqp, wr, e.0) };
-                break;
+                return (e.0, put);
             }
         }
         put = put.wrapping_add(1);
-        n += 1;
         wr = w.next;
     }
-    sq.put = put;
-    (rc, n)
+    (0, put)
 }
 
 /// Logs why `wr` was refused (cold, out of line, `extern "C"` so the post loop knows it cannot unwind: the loop
@@ -361,16 +472,31 @@ pub unsafe extern "C" fn post_send<H: SiwHost>(
     ffi::datapath_boundary("ibv_post_send", || {
         // SAFETY: caller's contract.
         let qp: &SiwQp = unsafe { H::siw_qp(ibqp) }.ok_or(Errno::EIO)?;
-        let mut sq = qp.sq.lock();
+        let mut guard = qp.sq.lock();
+        let sq: &mut Sq = &mut guard;
         let start = sq.put;
-        // SAFETY: caller's contract.
-        let (mut rc, n) = unsafe { post_send_list(ibqp, &mut sq, qp.sq_sig_all, wr_list, bad_wr) };
+        let sig_all = qp.sq_sig_all;
+        // A single WR of the common shape is posted here, with no loop and no call; a list, or any other WR, goes
+        // through the out-of-line loop.
+        // SAFETY: caller's contract (a non-NULL list is readable).
+        let single = !wr_list.is_null() && unsafe { (*wr_list).next.is_null() };
+        // SAFETY: caller's contract; the SQ lock is held.
+        let (mut rc, put) =
+            if single && unsafe { post_fast(sq.queue.writer(), &SEND_FLAGS[sig_all as usize], start, &*wr_list) } {
+                (0, start.wrapping_add(1))
+            } else {
+                // SAFETY: caller's contract.
+                unsafe { post_send_list(ibqp, sq, start, sig_all, wr_list, bad_wr) }
+            };
+        sq.put = put;
+        let n = put.wrapping_sub(start);
         if n == 0 {
             return Ok(rc);
         }
         // Ring only if the kernel may have gone idle before seeing the new WQEs: the WQE before them was already
         // taken (or this call rewrote the whole SQ, so there is no "before"), or the last doorbell failed.
-        let idle = n >= sq.queue.num_slots() || sq.db_owed || sq.queue.is_free_after_publish(start.wrapping_sub(1));
+        let q = sq.queue.writer();
+        let idle = n >= q.num_slots() || sq.db_owed || q.is_free_after_publish(start.wrapping_sub(1));
         if idle {
             // SAFETY: caller's contract.
             match unsafe { H::siw_post_send_doorbell(ibqp) } {

@@ -411,3 +411,109 @@ fn srq_recv() {
     assert_eq!(u64_at(&k.take().unwrap(), ID), 2);
     assert_eq!(unsafe { post_srq_recv::<H>(srq.ibsrq(), &mut w[2], null_mut()) }, Errno::EINVAL.0);
 }
+
+/// The one-SGE fast path (RDMA_WRITE, SEND, RDMA_READ) writes every byte the general path writes: the whole SQE
+/// compared against the same WR posted through the general path (with a second SGE of length 0 it takes the
+/// general path and differs only in `num_sge` and that SGE), over a slot holding old bytes.
+#[test]
+fn fast_path_wqe_bytes() {
+    let mut qp = TestQp::new(2, None, false);
+    let k = qp.sq_kernel();
+    let mut s = [sge(0x1000_2000_3000, 0x1234, 0x5678), sge(0, 0, 0)];
+    for (op, siw_op) in [
+        (ibv_wr_opcode::IBV_WR_RDMA_WRITE, OP_WRITE),
+        (ibv_wr_opcode::IBV_WR_SEND, OP_SEND),
+        (ibv_wr_opcode::IBV_WR_RDMA_READ, OP_READ),
+    ] {
+        for flags in [0, IBV_SEND_SIGNALED, IBV_SEND_SOLICITED | IBV_SEND_SIGNALED, IBV_SEND_FENCE] {
+            if op == ibv_wr_opcode::IBV_WR_RDMA_READ && flags == IBV_SEND_FENCE {
+                continue;
+            }
+            let mut w = send_wr(op);
+            w.wr_id = 0xabcd_0000 + flags as u64;
+            w.sg_list = s.as_mut_ptr();
+            w.num_sge = 1;
+            w.send_flags = flags | 0x40; // a flag siw does not map (IBV_SEND_IP_CSUM... ignored, as rdma-core)
+            w.wr.rdma.remote_addr = 0x7f00_1122_3344;
+            w.wr.rdma.rkey = 0x99aa;
+            // Dirty the slot: the fast path must write every field.
+            let mut junk = send_wr(ibv_wr_opcode::IBV_WR_RDMA_WRITE);
+            junk.sg_list = s.as_mut_ptr();
+            junk.num_sge = 2;
+            junk.wr.rdma.remote_addr = u64::MAX;
+            junk.wr.rdma.rkey = u32::MAX;
+            assert_eq!(post(&mut qp, std::slice::from_mut(&mut junk)).0, 0);
+            k.take().unwrap();
+            assert_eq!(post(&mut qp, std::slice::from_mut(&mut w)).0, 0);
+            let fast = k.take().unwrap();
+            let mut want = [0u8; 40];
+            want[ID..ID + 8].copy_from_slice(&w.wr_id.to_ne_bytes());
+            want[FLAGS..FLAGS + 2].copy_from_slice(&siw_send_flags(flags, false).to_ne_bytes());
+            want[NUM_SGE] = 1;
+            want[OPCODE] = siw_op;
+            if op != ibv_wr_opcode::IBV_WR_SEND {
+                want[RKEY..RKEY + 4].copy_from_slice(&0x99aau32.to_ne_bytes());
+                want[RADDR..RADDR + 8].copy_from_slice(&0x7f00_1122_3344u64.to_ne_bytes());
+            }
+            want[SGE0..SGE0 + 8].copy_from_slice(&s[0].addr.to_ne_bytes());
+            want[SGE0 + 8..SGE0 + 12].copy_from_slice(&s[0].length.to_ne_bytes());
+            want[SGE0 + 12..SGE0 + 16].copy_from_slice(&s[0].lkey.to_ne_bytes());
+            assert_eq!(&fast[..40], &want[..], "{op:?} flags {flags:#x}");
+            // The same WR through the general path (two SGEs, the second empty): the same header. (A READ takes
+            // one SGE only.)
+            if op != ibv_wr_opcode::IBV_WR_RDMA_READ {
+                let mut g = w;
+                g.num_sge = 2;
+                assert_eq!(post(&mut qp, std::slice::from_mut(&mut g)).0, 0);
+                let general = k.take().unwrap();
+                assert_eq!(&general[..NUM_SGE], &fast[..NUM_SGE]);
+                assert_eq!(general[NUM_SGE], 2);
+                assert_eq!(&general[OPCODE..40], &fast[OPCODE..40]);
+            }
+        }
+    }
+}
+
+/// A list mixing fast and general shapes: every WR posted in order, and an error from the general path stops
+/// the list at the failing WR whichever path it would have taken.
+#[test]
+fn fast_and_general_paths_in_one_list() {
+    let mut qp = TestQp::new(8, None, true);
+    let k = qp.sq_kernel();
+    let mut s = [sge(0x1000, 8, 1), sge(0x2000, 8, 2)];
+    let mut fast = send_wr(ibv_wr_opcode::IBV_WR_SEND);
+    fast.sg_list = s.as_mut_ptr();
+    fast.num_sge = 1;
+    let mut two = fast;
+    two.num_sge = 2;
+    let mut inv = send_wr(ibv_wr_opcode::IBV_WR_SEND_WITH_INV);
+    inv.imm.invalidate_rkey = 0x77;
+    let mut wrs = [fast, two, fast, inv, fast];
+    for (i, w) in wrs.iter_mut().enumerate() {
+        w.wr_id = i as u64;
+    }
+    assert_eq!(post(&mut qp, &mut wrs), (0, null_mut()));
+    for (i, n) in [1u8, 2, 1, 0, 1].into_iter().enumerate() {
+        let b = k.take().unwrap();
+        assert_eq!((u64_at(&b, ID), b[NUM_SGE]), (i as u64, n));
+        assert_eq!(u16_at(&b, FLAGS), VALID | SIGNALLED, "sq_sig_all on both paths");
+    }
+    assert_eq!(qp.doorbells(), 1);
+
+    // A fenced READ, a NULL list with one SGE, an opcode siw refuses: EINVAL at that WR, the ones before posted.
+    let mut fenced_read = send_wr(ibv_wr_opcode::IBV_WR_RDMA_READ);
+    fenced_read.sg_list = s.as_mut_ptr();
+    fenced_read.num_sge = 1;
+    fenced_read.send_flags = IBV_SEND_FENCE;
+    let mut null_sge = fast;
+    null_sge.sg_list = null_mut();
+    let mut imm = fast;
+    imm.opcode = ibv_wr_opcode::IBV_WR_SEND_WITH_IMM;
+    for bad_one in [fenced_read, null_sge, imm] {
+        let mut wrs = [fast, bad_one, fast];
+        let (rc, bad) = post(&mut qp, &mut wrs);
+        assert_eq!((rc, bad), (Errno::EINVAL.0, &mut wrs[1] as *mut _));
+        assert!(k.take().is_some(), "the WR before it");
+        assert!(k.take().is_none(), "nothing after it");
+    }
+}

@@ -224,6 +224,20 @@ impl WqeWriter<'_> {
         debug_assert!(flags & super::abi::SIW_WQE_VALID as u16 != 0);
         self.flags(index).store(flags, Ordering::Release)
     }
+
+    /// As [`WqeQueue::num_slots`].
+    #[inline(always)]
+    pub fn num_slots(self) -> u32 {
+        self.mask + 1
+    }
+
+    /// As [`WqeQueue::is_free_after_publish`] (the same `SeqCst` fence before the load).
+    #[inline(always)]
+    pub fn is_free_after_publish(self, index: u32) -> bool {
+        let flags = self.flags(index);
+        fence(Ordering::SeqCst);
+        flags.load(Ordering::Acquire) & super::abi::SIW_WQE_VALID as u16 == 0
+    }
 }
 
 /// A completion queue: `num` CQEs the kernel fills and we drain, then the notification word (`siw_cq_ctrl`).
@@ -277,6 +291,53 @@ impl CqReader<'_> {
     #[inline(always)]
     pub fn release(self, index: u32) {
         self.flags(index).store(0, Ordering::Release)
+    }
+
+    /// The slot for `index` and the number of slots from it to the end of the ring (1 to the slot count): the
+    /// run of slots `slot`, `slot + CQE_SIZE`, ... up to that number are consecutive in memory, so a polling
+    /// loop can step a pointer through them instead of masking an index for each.
+    #[inline(always)]
+    pub fn run(self, index: u32) -> (*const u8, u32) {
+        (self.slot(index), self.mask - (index & self.mask) + 1)
+    }
+
+    /// The CQE's bytes 8..12 at `slot` (`flags`, `opcode`, `status`, little-endian: `flags` in the low byte, `status`
+    /// in the high half) in one `Acquire` load: the ownership test of [`CqReader::is_valid`] (`& SIW_WQE_VALID`),
+    /// with the CQE's status in the same load. The status is only meaningful when the flag says the CQE is ours:
+    /// the kernel writes it before the flag, and the `Acquire` load that finds the flag set sees it (one aligned
+    /// load; the kernel stores neither while the slot is ours).
+    ///
+    /// # Safety
+    /// `slot` is a slot of this CQ: from [`CqReader::slot`], or from [`CqReader::run`] stepped by `CQE_SIZE`
+    /// fewer times than the run's length.
+    #[inline(always)]
+    pub unsafe fn head_at(self, slot: *const u8) -> u32 {
+        const { assert!(WQE_FLAGS.is_multiple_of(4) && cfg!(target_endian = "little")) };
+        // SAFETY: caller's contract (a slot of the mapping, 8-aligned, so the word at 8 is 4-aligned); the kernel
+        // accesses these bytes with single loads and stores.
+        let f = unsafe { AtomicU32::from_ptr(slot.add(WQE_FLAGS).cast::<u32>().cast_mut()) };
+        f.load(Ordering::Acquire)
+    }
+
+    /// As [`CqReader::is_valid`], for the slot at `slot`.
+    ///
+    /// # Safety
+    /// As [`CqReader::head_at`].
+    #[inline(always)]
+    pub unsafe fn is_valid_at(self, slot: *const u8) -> bool {
+        // SAFETY: caller's contract.
+        (unsafe { self.head_at(slot) }) & super::abi::SIW_WQE_VALID != 0
+    }
+
+    /// As [`CqReader::release`], for the slot at `slot`.
+    ///
+    /// # Safety
+    /// As [`CqReader::head_at`].
+    #[inline(always)]
+    pub unsafe fn release_at(self, slot: *const u8) {
+        // SAFETY: as `is_valid_at`.
+        let f = unsafe { AtomicU8::from_ptr(slot.add(WQE_FLAGS).cast_mut()) };
+        f.store(0, Ordering::Release)
     }
 }
 

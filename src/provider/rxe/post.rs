@@ -723,7 +723,7 @@ fn recv_why(wr: &ibv_recv_wr, e: Errno, max_sge: u32) -> String {
 unsafe fn post_recv_list(
     ibqp: *mut ibv_qp,
     rq: &crate::provider::spin::SpinLock<Rq>,
-    mut wr: *mut ibv_recv_wr,
+    wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
     let srq = ibqp.is_null();
@@ -743,16 +743,50 @@ unsafe fn post_recv_list(
         }
         return 0;
     };
-    // The ring and the index in registers for the loop.
     let p = q.producer_side();
-    let mut prod = p.index();
-    while !wr.is_null() {
+    let prod = p.index();
+    // SAFETY: caller's contract: a non-NULL WR is readable.
+    if wr.is_null() || !unsafe { (*wr).next.is_null() } {
         // SAFETY: caller's contract.
-        if let Err(e) = unsafe { post_one_recv(p, prod, rq.max_sge, &*wr) } {
+        return unsafe { post_recv_loop(srq, p, prod, rq.max_sge, wr, bad_wr) };
+    }
+    // One WR, the usual call: no loop here, so no registers saved for one.
+    // SAFETY: caller's contract.
+    match unsafe { post_one_recv(p, prod, rq.max_sge, &*wr) } {
+        Ok(()) => {
+            p.publish(p.next(prod));
+            0
+        }
+        Err(e) => {
             // SAFETY: caller's contract.
             unsafe { *bad_wr = wr };
             // SAFETY: `wr` was just read.
             unsafe { recv_refused(srq, wr, e.0, rq.max_sge) };
+            e.0
+        }
+    }
+}
+
+/// The list case of [`post_recv_list`] (out of line: a single WR does not pay for the loop's registers).
+///
+/// # Safety
+/// As [`post_recv_list`], with the RQ lock held (`p` its ring, `prod` its producer index).
+#[inline(never)]
+unsafe fn post_recv_loop(
+    srq: bool,
+    p: Producer<'_>,
+    mut prod: u32,
+    max_sge: u32,
+    mut wr: *mut ibv_recv_wr,
+    bad_wr: *mut *mut ibv_recv_wr,
+) -> c_int {
+    while !wr.is_null() {
+        // SAFETY: caller's contract.
+        if let Err(e) = unsafe { post_one_recv(p, prod, max_sge, &*wr) } {
+            // SAFETY: caller's contract.
+            unsafe { *bad_wr = wr };
+            // SAFETY: `wr` was just read.
+            unsafe { recv_refused(srq, wr, e.0, max_sge) };
             return e.0;
         }
         prod = p.next(prod);

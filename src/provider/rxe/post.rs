@@ -297,18 +297,19 @@ struct SendCursor<'q> {
 }
 
 impl<'q> SendCursor<'q> {
+    /// Publishes the WQE just written at `prod` and moves past it: the next SSN, the next slot.
+    #[inline(always)]
+    fn publish_next(&mut self) {
+        self.ssn = self.ssn.wrapping_add(1);
+        self.prod = self.p.next(self.prod);
+        self.p.publish(self.prod);
+    }
+
     /// The cursor at the SQ's producer index (the caller holds the SQ lock).
     #[inline(always)]
     fn new(sq: &'q Sq, qp_type: u32) -> SendCursor<'q> {
         let p = sq.queue.producer_side();
-        SendCursor {
-            p,
-            prod: p.index(),
-            ssn: sq.ssn,
-            max_sge: sq.max_sge,
-            max_inline: sq.max_inline,
-            qp_type,
-        }
+        SendCursor { p, prod: p.index(), ssn: sq.ssn, max_sge: sq.max_sge, max_inline: sq.max_inline, qp_type }
     }
 }
 
@@ -356,9 +357,7 @@ unsafe fn post_one_send<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) ->
         }
         write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, length, sges.len() as u32, c.ssn)?;
     }
-    c.ssn = c.ssn.wrapping_add(1);
-    c.prod = c.p.next(prod);
-    c.p.publish(c.prod);
+    c.publish_next();
     Ok(())
 }
 
@@ -398,9 +397,7 @@ unsafe fn post_fast<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) -> boo
             return false;
         }
     }
-    c.ssn = c.ssn.wrapping_add(1);
-    c.prod = c.p.next(prod);
-    c.p.publish(c.prod);
+    c.publish_next();
     true
 }
 

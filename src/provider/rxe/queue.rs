@@ -155,8 +155,8 @@ impl std::fmt::Debug for RxeQueue {
         f.debug_struct("RxeQueue")
             .field("slots", &self.num_slots())
             .field("elem_size", &self.elem_size())
-            .field("producer", &self.producer().load(Ordering::Relaxed))
-            .field("consumer", &self.consumer().load(Ordering::Relaxed))
+            .field("producer", &self.geo().producer().load(Ordering::Relaxed))
+            .field("consumer", &self.geo().consumer().load(Ordering::Relaxed))
             .finish()
     }
 }
@@ -251,18 +251,6 @@ impl RxeQueue {
     #[inline(always)]
     pub fn slot(&self, index: u32) -> *mut u8 {
         self.geo().slot(index)
-    }
-
-    #[inline(always)]
-    fn producer(&self) -> &AtomicU32 {
-        // SAFETY: as `Geometry::producer`, for as long as this queue (the mapping) lives.
-        unsafe { AtomicU32::from_ptr(self.mem.as_ptr().add(offset_of!(rxe_queue_buf, producer_index)).cast()) }
-    }
-
-    #[inline(always)]
-    fn consumer(&self) -> &AtomicU32 {
-        // SAFETY: as `Geometry::consumer`, for as long as this queue (the mapping) lives.
-        unsafe { AtomicU32::from_ptr(self.mem.as_ptr().add(offset_of!(rxe_queue_buf, consumer_index)).cast()) }
     }
 
     /// This queue seen from the side that fills it (SQ, RQ, SRQ).

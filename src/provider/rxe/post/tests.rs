@@ -852,7 +852,8 @@ fn fast_and_general_paths_write_the_same_bytes() {
     w.sg_list = null_mut();
     assert_eq!(declined(&w), (false, 0, 0), "NULL sg_list");
     w.sg_list = local.as_mut_ptr();
-    for op in [ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP, ibv_wr_opcode::IBV_WR_BIND_MW, ibv_wr_opcode::IBV_WR_LOCAL_INV] {
+    for op in [ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP, ibv_wr_opcode::IBV_WR_BIND_MW, ibv_wr_opcode::IBV_WR_LOCAL_INV]
+    {
         w.opcode = op;
         assert_eq!(declined(&w), (false, 0, 0), "{op:?}");
     }

@@ -230,36 +230,50 @@ unsafe fn deliver_run(st: SpinGuard<'_, CqState>, num_entries: c_int, wc: *mut i
         return unsafe { deliver(st, num_entries, wc, r) };
     }
     let mut st = st;
-    let mut slot = slot;
-    let mut dst = wc;
-    // SAFETY: caller's contract (num_entries > 0 entries).
-    let stop = unsafe { wc.add(num_entries as usize) };
+    // SAFETY: caller's contract (num_entries > 0 entries, which the run holds: checked above; the CQE at `slot`
+    // is valid).
+    let (dst, _) = unsafe { copy_run(r, slot, wc, wc.add(num_entries as usize)) };
+    // SAFETY: both in `wc`'s array.
+    let n = unsafe { dst.offset_from(wc) } as u32;
+    st.get = st.get.wrapping_add(n);
+    n as c_int
+}
+
+/// Copies the valid CQEs of one run of consecutive slots from `slot` into `dst` up to `stop`, handing each slot
+/// back as it is read (as rdma-core does: the kernel may need it for the next CQE). Returns where `dst` ended and
+/// whether an invalid CQE ended the copy before `stop`.
+///
+/// # Safety
+/// The CQE at `slot` is valid; the ring holds at least `stop - dst` consecutive slots from `slot`; `dst..stop`
+/// is writable (`dst < stop`); the CQ lock is held.
+#[inline(always)]
+unsafe fn copy_run(
+    r: CqReader<'_>,
+    mut slot: *const u8,
+    mut dst: *mut ibv_wc,
+    stop: *mut ibv_wc,
+) -> (*mut ibv_wc, bool) {
     // SAFETY: caller's contract: the slot of a valid CQE.
     let mut head = unsafe { r.head_at(slot) };
     loop {
         // SAFETY: `slot` is a published CQE of the run (its flag read with Acquire in `head`); `dst` < `stop`.
         unsafe {
             write_wc(slot, head, dst);
-            // Hand each slot back at once, as rdma-core does: the kernel may need it for the next CQE.
             r.release_at(slot);
             dst = dst.add(1);
         }
         if dst == stop {
-            break;
+            return (dst, false);
         }
-        // SAFETY: fewer steps than `num_entries`, which the run holds (checked above).
+        // SAFETY: fewer steps than the run's length (`stop` comes first otherwise).
         unsafe {
             slot = slot.add(CQE_SIZE);
             head = r.head_at(slot);
         }
         if head & SIW_WQE_VALID == 0 {
-            break;
+            return (dst, true);
         }
     }
-    // SAFETY: both in `wc`'s array.
-    let n = unsafe { dst.offset_from(wc) } as u32;
-    st.get = st.get.wrapping_add(n);
-    n as c_int
 }
 
 /// [`deliver_run`] in general: runs of consecutive slots up to the ring's end, then on from slot 0, while the CQEs
@@ -276,31 +290,14 @@ unsafe fn deliver(mut st: SpinGuard<'_, CqState>, num_entries: c_int, wc: *mut i
     // Runs of consecutive slots up to the end of the ring: in each, a pointer steps through the slots (no index
     // masked per CQE), and the run ends at the ring's end or at the last entry of `wc`, whichever comes first.
     'ring: loop {
-        let (mut slot, room) = r.run(get.wrapping_add(n));
+        let (slot, room) = r.run(get.wrapping_add(n));
         let run = room.min(total - n);
-        // SAFETY: n + run <= total entries of `wc`'s array.
-        let stop = unsafe { dst.add(run as usize) };
-        // SAFETY: the CQE at the run's start is valid (checked by the caller or below).
-        let mut head = unsafe { r.head_at(slot) };
-        loop {
-            // SAFETY: `slot` is a published CQE of this run (its flag read with Acquire in `head`); `dst` < `stop`.
-            unsafe {
-                write_wc(slot, head, dst);
-                // Hand each slot back at once, as rdma-core does: the kernel may need it for the next CQE.
-                r.release_at(slot);
-                dst = dst.add(1);
-            }
-            if dst == stop {
-                break;
-            }
-            // SAFETY: fewer steps than the run's length (`stop` comes first otherwise).
-            unsafe {
-                slot = slot.add(CQE_SIZE);
-                head = r.head_at(slot);
-            }
-            if head & SIW_WQE_VALID == 0 {
-                break 'ring;
-            }
+        // SAFETY: n + run <= total entries of `wc`'s array, and the run holds `run` slots; the CQE at the run's
+        // start is valid (checked by the caller or below).
+        let (end, ended) = unsafe { copy_run(r, slot, dst, dst.add(run as usize)) };
+        dst = end;
+        if ended {
+            break 'ring;
         }
         n += run;
         if n == total || !r.is_valid(get.wrapping_add(n)) {

@@ -145,7 +145,12 @@ impl WqeQueue {
     /// the slots could otherwise alias the queue object and force reloads). Same methods, same contracts.
     #[inline(always)]
     pub fn writer(&self) -> WqeWriter<'_> {
-        WqeWriter { base: self.slots.base, mask: self.slots.mask, elem: self.slots.elem as usize, _q: std::marker::PhantomData }
+        WqeWriter {
+            base: self.slots.base,
+            mask: self.slots.mask,
+            elem: self.slots.elem as usize,
+            _q: std::marker::PhantomData,
+        }
     }
 
     /// Whether the slot for `index` is ours to fill (`SIW_WQE_VALID` clear).

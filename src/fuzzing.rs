@@ -97,5 +97,5 @@ pub fn sysfs(data: &[u8]) {
     let addr = s.lines().next().and_then(|l| usize::from_str_radix(l.trim(), 16).ok()).unwrap_or(0x7f00_0000_0000);
     let _ = crate::verbs::fork::smaps_page_size(s, addr, 4096);
     let mut names = Vec::new();
-    crate::provider::plugin::config_file_names(s, Path::new("fuzz.driver"), &mut names);
+    crate::plugin::config_file_names(s, Path::new("fuzz.driver"), &mut names);
 }

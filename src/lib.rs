@@ -15,6 +15,7 @@
 pub mod compat;
 pub mod kernel;
 pub mod object;
+pub mod plugin;
 pub mod private;
 pub mod provider;
 pub mod verbs;

@@ -89,7 +89,7 @@ pub struct Context {
     /// Guards the `refcnt` of this context's completion channels (rdma-core's `context->mutex`).
     pub lock: Mutex<()>,
     /// A plug-in's ops (rdma-core's `verbs_ex_private.ops`); `None` for a native provider.
-    pub plugin: Option<Box<crate::provider::plugin::PluginContext>>,
+    pub plugin: Option<Box<crate::plugin::PluginContext>>,
 }
 
 // SAFETY: `ibv` points at a context that lives as long as this struct; it is only read.

@@ -6,7 +6,7 @@
 //! provider fills what the kernel returns and hands back its state; this module then fills the generic fields
 //! rdma-core's libibverbs fills (`context`, `pd`, `cq_context`, `state`, the event counters and their mutex/cond)
 //! and, on destroy, waits until every event the kernel reported was acknowledged before freeing. A plug-in
-//! provider (`crate::provider::plugin`) overrides the object-level methods instead: its objects are allocated by
+//! provider (`crate::plugin`) overrides the object-level methods instead: its objects are allocated by
 //! the plug-in, and the same generic fields are filled by the `ibv_cmd_*` it calls, as in rdma-core.
 //!
 //! The entry-point layer has checked every object pointer (live, of the context) before calling these, and does

@@ -17,7 +17,6 @@
 pub mod cmd;
 pub(crate) mod explain;
 pub mod marshall;
-pub mod plugin;
 pub mod rxe;
 pub mod siw;
 pub mod spin;
@@ -493,21 +492,6 @@ pub fn by_driver_name<H: ProviderHost>(name: &str) -> Option<&'static dyn Provid
 /// The native provider that drives `dev`, if any (rdma-core's `match_device` over the built-in providers).
 pub fn select_native<H: ProviderHost>(dev: &DeviceMatch<'_>) -> Option<&'static dyn Provider> {
     ["rxe", "siw"].iter().filter_map(|n| by_driver_name::<H>(n)).find(|p| p.matches(dev))
-}
-
-/// The provider that serves a discovered device, as `RDMAV_PROVIDER` says ([`plugin::Mode`]): by default a
-/// native provider where one matches, else an rdma-core plug-in (loaded only now, when needed); `plugin` prefers
-/// a plug-in; `native` never loads one.
-pub fn select<H: ProviderHost>(
-    dev: &DeviceMatch<'_>,
-    info: &crate::kernel::discover::DeviceInfo,
-) -> Option<&'static dyn Provider> {
-    let plug = || plugin::select(info).map(|p| p as &'static dyn Provider);
-    match plugin::mode() {
-        plugin::Mode::Native => select_native::<H>(dev),
-        plugin::Mode::Auto => select_native::<H>(dev).or_else(plug),
-        plugin::Mode::Plugin => plug().or_else(|| select_native::<H>(dev)),
-    }
 }
 
 #[cfg(test)]

@@ -136,7 +136,7 @@ fn refresh() -> Result<Vec<&'static Device>> {
             continue;
         }
         let m = DeviceMatch { driver_id: info.driver_id, ibdev_name: &info.name, abi_ver: info.abi_version };
-        match provider::select::<Objects>(&m, &info) {
+        match crate::plugin::select_provider::<Objects>(&m, &info) {
             Some(p) => fresh.push(new_device(info, p)),
             None => {
                 if rdma_common::env::is_set("IBV_SHOW_WARNINGS") {

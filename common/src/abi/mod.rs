@@ -8,6 +8,7 @@
 //! Rule for C enums: fields that applications write are typed with the Rust enum (so the header says
 //! `enum ibv_x`), but the library reads them only through [`crate::ffi::enum_raw`] and validates the number.
 
+pub mod driver;
 pub mod ib;
 pub mod ib_user_ioctl_verbs;
 pub mod marshall;

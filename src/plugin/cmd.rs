@@ -53,7 +53,7 @@ use std::ptr::{self, addr_of, addr_of_mut};
 use std::slice;
 use std::sync::atomic::AtomicBool;
 
-pub use super::abi::*;
+pub use rdma_common::abi::driver::*;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Plumbing

@@ -16,11 +16,10 @@
 //! (`_verbs_init_and_alloc_context`, `verbs_set_ops`, ...) is in `crate::private` and lands here.
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
-pub mod abi;
 pub mod cmd;
 
-use self::abi::*;
-use super::{DataPathOps, Provider};
+use rdma_common::abi::driver::*;
+use crate::provider::{DataPathOps, Provider};
 use crate::kernel::discover::DeviceInfo;
 use crate::object::{self, registry, Context, Device, Kind, Pending};
 use crate::provider::verbs::*;
@@ -337,6 +336,22 @@ pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
     None
 }
 
+/// The provider that serves a discovered device, as `RDMAV_PROVIDER` says ([`Mode`]): by default a native
+/// provider where one matches, else an rdma-core plug-in (loaded only now, when needed); `plugin` prefers a
+/// plug-in; `native` never loads one.
+pub fn select_provider<H: crate::provider::ProviderHost>(
+    dev: &crate::provider::DeviceMatch<'_>,
+    info: &DeviceInfo,
+) -> Option<&'static dyn Provider> {
+    let native = || crate::provider::select_native::<H>(dev);
+    let plug = || select(info).map(|p| p as &'static dyn Provider);
+    match mode() {
+        Mode::Native => native(),
+        Mode::Auto => native().or_else(plug),
+        Mode::Plugin => plug().or_else(native),
+    }
+}
+
 /// A device served by an rdma-core plug-in: its ops and the `verbs_device` its `alloc_device` made.
 pub struct Plugin {
     pub ops: &'static verbs_device_ops,
@@ -465,7 +480,7 @@ impl Provider for Plugin {
         unsafe { (*(*self.vdev).sysfs).driver_id }
     }
 
-    fn matches(&self, _dev: &super::DeviceMatch<'_>) -> bool {
+    fn matches(&self, _dev: &crate::provider::DeviceMatch<'_>) -> bool {
         true
     }
 

@@ -9,12 +9,12 @@
 //!
 //! `verbs_context_ops` keeps its 76 members as untyped function pointers: the loader only copies them (as
 //! rdma-core's `verbs_set_ops`) and casts the few it calls to their prototypes at the call site
-//! ([`super::op`]).
+//! (`op` in libibverbs' plug-in loader).
 #![allow(non_camel_case_types)]
 
-use rdma_common::abi::verbs::*;
-use rdma_common::uapi::ib_user_verbs::*;
-use rdma_common::uapi::rdma_user_ioctl_cmds::ib_uverbs_attr;
+use crate::abi::verbs::*;
+use crate::uapi::ib_user_verbs::*;
+use crate::uapi::rdma_user_ioctl_cmds::ib_uverbs_attr;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::mem::{offset_of, size_of};
 
@@ -83,10 +83,10 @@ pub struct verbs_device_ops {
     pub static_providers: *const *const verbs_device_ops,
     pub match_device: Option<unsafe extern "C" fn(*mut verbs_sysfs_dev) -> bool>,
     pub alloc_context: Option<
-        unsafe extern "C" fn(*mut ibv_device, c_int, *mut c_void) -> *mut rdma_common::abi::verbs::verbs_context,
+        unsafe extern "C" fn(*mut ibv_device, c_int, *mut c_void) -> *mut crate::abi::verbs::verbs_context,
     >,
     pub import_context:
-        Option<unsafe extern "C" fn(*mut ibv_device, c_int) -> *mut rdma_common::abi::verbs::verbs_context>,
+        Option<unsafe extern "C" fn(*mut ibv_device, c_int) -> *mut crate::abi::verbs::verbs_context>,
     pub alloc_device: Option<unsafe extern "C" fn(*mut verbs_sysfs_dev) -> *mut verbs_device>,
     pub uninit_device: Option<unsafe extern "C" fn(*mut verbs_device)>,
 }
@@ -385,7 +385,7 @@ mod layout_tests {
     use super::*;
     use std::collections::HashMap;
 
-    const TABLE: &str = include_str!("../../../tests/layout/private/rdma-core-44.tsv");
+    const TABLE: &str = include_str!("../../../../tests/layout/private/rdma-core-44.tsv");
 
     /// (offset, size) of a member of our definition, by the C names of the table.
     macro_rules! member {

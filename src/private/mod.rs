@@ -18,7 +18,7 @@
 //!
 //! # What they do here
 //! The same as in rdma-core: a provider plug-in that our libibverbs loads (`src/provider/plugin`, issue 9) builds its
-//! objects with them. Each entry point here checks its arguments and hands over to `crate::provider::plugin`
+//! objects with them. Each entry point here checks its arguments and hands over to `crate::plugin`
 //! (context set-up, registration, the `ibv_cmd_*` marshallers and `execute_ioctl` in `plugin::cmd`), in rdma-core's
 //! convention for that function: `int` `ibv_cmd_*` return a positive errno (`ibv_cmd_poll_cq`: `-1` with `errno`),
 //! pointer returns NULL with `errno`; `verbs_register_driver_34` lists the plug-in; `__verbs_log` logs the
@@ -41,7 +41,7 @@
 #![allow(unsafe_code)]
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
-use crate::provider::plugin;
+use crate::plugin;
 use rdma_common::ffi;
 use rdma_common::ffi::CPtrResult;
 use rdma_common::Errno;
@@ -244,7 +244,7 @@ pub unsafe extern "C" fn __verbs_log(
     saved.set();
 }
 
-// `bool verbs_allow_disassociate_destroy` (data) is defined where it is read: `provider::plugin::cmd`.
+// `bool verbs_allow_disassociate_destroy` (data) is defined where it is read: `plugin::cmd`.
 
 // ---------------------------------------------------------------------------------------------------------------
 // Sysfs and GID helpers
@@ -277,7 +277,7 @@ pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
             return Err(Errno::EOPNOTSUPP);
         }
         // SAFETY: a verbs_sysfs_dev from our matcher (its ibdev_path is NUL-terminated).
-        let dir = unsafe { CStr::from_ptr((*sysfs_dev.cast::<plugin::abi::verbs_sysfs_dev>()).ibdev_path.as_ptr()) };
+        let dir = unsafe { CStr::from_ptr((*sysfs_dev.cast::<rdma_common::abi::driver::verbs_sysfs_dev>()).ibdev_path.as_ptr()) };
         let path = std::path::Path::new(&*dir.to_string_lossy()).join(name);
         let data = std::fs::read(&path).map_err(|e| Errno(e.raw_os_error().unwrap_or(libc::EIO)))?;
         let mut n = data.len().min(size - 1);

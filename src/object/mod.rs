@@ -22,6 +22,7 @@
 //! path takes only the provider's queue locks.
 #![allow(unsafe_code)]
 
+pub mod driver;
 pub mod native;
 pub mod registry;
 pub mod stats;
@@ -39,6 +40,7 @@ use std::ffi::c_int;
 use std::mem::{offset_of, MaybeUninit};
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
 
+pub use driver::Driver;
 pub use registry::Kind;
 
 /// An RDMA device: `struct ibv_device` and what discovery found. Never freed (rdma-core refcounts devices; a
@@ -50,6 +52,9 @@ pub struct Device {
     /// for a plug-in (whose `ibv_device` fields are filled like ours).
     pub public: *mut ibv_device,
     pub info: DeviceInfo,
+    /// Its driver's object level (a native provider's [`native::Native`], or a plug-in).
+    pub driver: &'static dyn Driver,
+    /// Its driver's fine-grained verbs.
     pub provider: &'static dyn Provider,
     /// The node GUID in host order, once known (netlink reports it; sysfs discovery reads it lazily).
     pub node_guid: Mutex<Option<u64>>,
@@ -81,6 +86,10 @@ pub struct Context {
     /// The `struct ibv_context *` handed to C.
     pub ibv: *mut ibv_context,
     pub device: &'static Device,
+    /// The device's driver: how this context's objects are made and unmade.
+    pub driver: &'static dyn Driver,
+    /// The fine-grained verbs on this context's objects (for a native provider with `RDMAV_STATS` set, the
+    /// provider instantiated for the counting host).
     pub provider: &'static dyn Provider,
     /// The kernel driver id (`RDMA_DRIVER_*`) ioctls on this context carry.
     pub driver_id: u32,
@@ -88,8 +97,9 @@ pub struct Context {
     pub core_support: std::sync::atomic::AtomicU64,
     /// Guards the `refcnt` of this context's completion channels (rdma-core's `context->mutex`).
     pub lock: Mutex<()>,
-    /// A plug-in's ops (rdma-core's `verbs_ex_private.ops`); `None` for a native provider.
-    pub plugin: Option<Box<crate::plugin::PluginContext>>,
+    /// The driver's own per-context state, if it keeps any (a plug-in: its ops table, rdma-core's
+    /// `verbs_ex_private.ops`); `None` for a native provider.
+    pub driver_data: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 // SAFETY: `ibv` points at a context that lives as long as this struct; it is only read.

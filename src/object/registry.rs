@@ -17,8 +17,8 @@
 
 use parking_lot::{Mutex, MutexGuard};
 use rdma_common::{errno::Result, Errno};
-use std::collections::{HashMap, HashSet};
 use rdma_common::registry::AddrHasher;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::ptr::NonNull;
 
@@ -128,6 +128,26 @@ pub fn begin_destroy<T>(p: *const T, kind: Kind) -> bool {
 /// still the dying one (a new object that meanwhile got the same address stays listed).
 pub fn finish_destroy<T>(p: *const T, kind: Kind) {
     live().remove(&key(p, kind, true));
+}
+
+/// A destroy with the registry's bookkeeping around it: marks `p` dying ([`begin_destroy`]; `EINVAL` when it is
+/// not a live object of type `kind`, e.g. a second destroy racing this one), runs `destroy`, then takes the entry
+/// out ([`finish_destroy`]) or, when `destroy` fails (the kernel refused), makes it live again
+/// ([`abort_destroy`]) and returns that error.
+pub fn destroy_with<T>(p: *const T, kind: Kind, destroy: impl FnOnce() -> Result<()>) -> Result<()> {
+    if !begin_destroy(p, kind) {
+        return Err(Errno::EINVAL);
+    }
+    match destroy() {
+        Ok(()) => {
+            finish_destroy(p, kind);
+            Ok(())
+        }
+        Err(e) => {
+            abort_destroy(p, kind);
+            Err(e)
+        }
+    }
 }
 
 /// Undoes [`begin_destroy`] (the kernel refused the destroy).

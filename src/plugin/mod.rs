@@ -19,9 +19,9 @@
 pub mod cmd;
 
 use rdma_common::abi::driver::*;
-use crate::provider::{DataPathOps, Provider};
+use crate::provider::{DataPathOps, DeviceMatch, Provider};
 use crate::kernel::discover::DeviceInfo;
-use crate::object::{self, registry, Context, Device, Kind, Pending};
+use crate::object::{self, registry, Context, Device, Driver, Kind, Pending};
 use crate::provider::verbs::*;
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
@@ -336,15 +336,12 @@ pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
     None
 }
 
-/// The provider that serves a discovered device, as `RDMAV_PROVIDER` says ([`Mode`]): by default a native
-/// provider where one matches, else an rdma-core plug-in (loaded only now, when needed); `plugin` prefers a
-/// plug-in; `native` never loads one.
-pub fn select_provider<H: crate::provider::ProviderHost>(
-    dev: &crate::provider::DeviceMatch<'_>,
-    info: &DeviceInfo,
-) -> Option<&'static dyn Provider> {
-    let native = || crate::provider::select_native::<H>(dev);
-    let plug = || select(info).map(|p| p as &'static dyn Provider);
+/// The driver that serves a discovered device, as `RDMAV_PROVIDER` says ([`Mode`]): by default a native provider
+/// where one matches, else an rdma-core plug-in (loaded only now, when needed); `plugin` prefers a plug-in;
+/// `native` never loads one. Returns the pair the device keeps: its object level and its fine-grained verbs.
+pub fn select_driver(dev: &DeviceMatch<'_>, info: &DeviceInfo) -> Option<(&'static dyn Driver, &'static dyn Provider)> {
+    let native = || object::native::select(dev);
+    let plug = || select(info).map(|p| (p as &'static dyn Driver, p as &'static dyn Provider));
     match mode() {
         Mode::Native => native(),
         Mode::Auto => native().or_else(plug),
@@ -374,7 +371,7 @@ unsafe impl Send for PluginContext {}
 
 /// The plug-in ops of a context (all NULL for a native one).
 fn ops_of(ctx: &Context) -> verbs_context_ops {
-    match &ctx.plugin {
+    match ctx.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
         // SAFETY: see PluginContext.
         Some(p) => unsafe { *p.ops.get() },
         // SAFETY: an all-NULL table is valid (every member is an Option).
@@ -480,7 +477,7 @@ impl Provider for Plugin {
         unsafe { (*(*self.vdev).sysfs).driver_id }
     }
 
-    fn matches(&self, _dev: &crate::provider::DeviceMatch<'_>) -> bool {
+    fn matches(&self, _dev: &DeviceMatch<'_>) -> bool {
         true
     }
 
@@ -515,60 +512,6 @@ impl Provider for Plugin {
             // SAFETY: the plug-in's op.
             unsafe { f(cq) };
         }
-    }
-
-    fn public_device(&self) -> Option<*mut ibv_device> {
-        // SAFETY: `device` is the first member of the plug-in's verbs_device.
-        Some(unsafe { &raw mut (*self.vdev).device })
-    }
-
-    unsafe fn open_context_obj(
-        &self,
-        dev: &'static Device,
-        private_data: *mut c_void,
-    ) -> Option<Result<*mut ibv_context>> {
-        Some((|| {
-            let fd = crate::kernel::open_uverbs(&dev.info.uverbs_dev_path)?.into_raw_fd();
-            let alloc = self.ops.alloc_context.ok_or(Errno::EOPNOTSUPP)?;
-            Errno(0).set();
-            // SAFETY: the plug-in's alloc_context takes ownership of fd (closes it on failure).
-            let vctx = unsafe { alloc(dev.public, fd, private_data) };
-            if vctx.is_null() {
-                return Err(null_errno());
-            }
-            // SAFETY: the plug-in initialised it through _verbs_init_and_alloc_context.
-            let ibv = unsafe { &raw mut (*vctx).context };
-            // SAFETY: a live context of ours (registered by _verbs_init_and_alloc_context).
-            let ctx = unsafe { Context::from_ibv(ibv) }?;
-            // SAFETY: as above.
-            if unsafe { (*ibv).async_fd } < 0 {
-                let u = crate::kernel::Uverbs::new(ctx.fd(), ctx.driver_id);
-                match crate::kernel::device::alloc_async_fd(&u) {
-                    // SAFETY: as above.
-                    Ok(afd) => unsafe { (*ibv).async_fd = afd.into_raw_fd() },
-                    Err(e) => {
-                        // SAFETY: as above; the plug-in frees its context.
-                        let _ = unsafe { self.close_context_obj(ctx) };
-                        return Err(e);
-                    }
-                }
-            }
-            Ok(ibv)
-        })())
-    }
-
-    unsafe fn close_context_obj(&self, ctx: &Context) -> Option<Result<()>> {
-        let ibv = ctx.ibv();
-        // SAFETY: the free_context member's prototype.
-        let f = unsafe { op::<unsafe extern "C" fn(*mut ibv_context)>(ops_of(ctx).free_context) };
-        Some(match f {
-            Some(f) => {
-                // SAFETY: the plug-in frees its context (calling verbs_uninit_context, which frees ours).
-                unsafe { f(ibv) };
-                Ok(())
-            }
-            None => Err(Errno::EOPNOTSUPP),
-        })
     }
 
     unsafe fn query_device_ex(
@@ -688,8 +631,65 @@ impl Provider for Plugin {
         // SAFETY: the plug-in's op (its first parameter is the verbs_mr, which begins with the ibv_mr).
         int_ret(unsafe { f(mr, flags, pd, addr, length, access) })
     }
+}
 
-    unsafe fn alloc_pd_obj(&self, ctx: &Context) -> Result<*mut ibv_pd> {
+impl Driver for Plugin {
+
+    fn public_device(&self) -> Option<*mut ibv_device> {
+        // SAFETY: `device` is the first member of the plug-in's verbs_device.
+        Some(unsafe { &raw mut (*self.vdev).device })
+    }
+
+    unsafe fn open_context(
+        &self,
+        dev: &'static Device,
+        private_data: *mut c_void,
+    ) -> Result<*mut ibv_context> {
+        (|| {
+            let fd = crate::kernel::open_uverbs(&dev.info.uverbs_dev_path)?.into_raw_fd();
+            let alloc = self.ops.alloc_context.ok_or(Errno::EOPNOTSUPP)?;
+            Errno(0).set();
+            // SAFETY: the plug-in's alloc_context takes ownership of fd (closes it on failure).
+            let vctx = unsafe { alloc(dev.public, fd, private_data) };
+            if vctx.is_null() {
+                return Err(null_errno());
+            }
+            // SAFETY: the plug-in initialised it through _verbs_init_and_alloc_context.
+            let ibv = unsafe { &raw mut (*vctx).context };
+            // SAFETY: a live context of ours (registered by _verbs_init_and_alloc_context).
+            let ctx = unsafe { Context::from_ibv(ibv) }?;
+            // SAFETY: as above.
+            if unsafe { (*ibv).async_fd } < 0 {
+                let u = crate::kernel::Uverbs::new(ctx.fd(), ctx.driver_id);
+                match crate::kernel::device::alloc_async_fd(&u) {
+                    // SAFETY: as above.
+                    Ok(afd) => unsafe { (*ibv).async_fd = afd.into_raw_fd() },
+                    Err(e) => {
+                        // SAFETY: as above; the plug-in frees its context.
+                        let _ = unsafe { self.close_context(ctx) };
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(ibv)
+        })()
+    }
+
+    unsafe fn close_context(&self, ctx: &Context) -> Result<()> {
+        let ibv = ctx.ibv();
+        // SAFETY: the free_context member's prototype.
+        let f = unsafe { op::<unsafe extern "C" fn(*mut ibv_context)>(ops_of(ctx).free_context) };
+        match f {
+            Some(f) => {
+                // SAFETY: the plug-in frees its context (calling verbs_uninit_context, which frees ours).
+                unsafe { f(ibv) };
+                Ok(())
+            }
+            None => Err(Errno::EOPNOTSUPP),
+        }
+    }
+
+    unsafe fn alloc_pd(&self, ctx: &Context) -> Result<*mut ibv_pd> {
         let f = call!(ctx, alloc_pd: unsafe extern "C" fn(*mut ibv_context) -> *mut ibv_pd);
         Errno(0).set();
         // SAFETY: the plug-in's op.
@@ -702,13 +702,13 @@ impl Provider for Plugin {
         Ok(pd)
     }
 
-    unsafe fn dealloc_pd_obj(&self, ctx: &Context, pd: *mut ibv_pd) -> Result<()> {
+    unsafe fn dealloc_pd(&self, ctx: &Context, pd: *mut ibv_pd) -> Result<()> {
         let f = call!(ctx, dealloc_pd: DestroyFn<ibv_pd>);
         // SAFETY: the plug-in's op.
         int_ret(unsafe { f(pd) })
     }
 
-    unsafe fn reg_mr_obj(
+    unsafe fn reg_mr(
         &self,
         ctx: &Context,
         pd: *mut ibv_pd,
@@ -734,13 +734,13 @@ impl Provider for Plugin {
         Ok(mr)
     }
 
-    unsafe fn dereg_mr_obj(&self, ctx: &Context, mr: *mut ibv_mr) -> Result<()> {
+    unsafe fn dereg_mr(&self, ctx: &Context, mr: *mut ibv_mr) -> Result<()> {
         let f = call!(ctx, dereg_mr: DestroyFn<ibv_mr>);
         // SAFETY: the plug-in's op (its parameter is the verbs_mr, which begins with the ibv_mr).
         int_ret(unsafe { f(mr) })
     }
 
-    unsafe fn alloc_mw_obj(&self, ctx: &Context, pd: *mut ibv_pd, type_: u32) -> Result<*mut ibv_mw> {
+    unsafe fn alloc_mw(&self, ctx: &Context, pd: *mut ibv_pd, type_: u32) -> Result<*mut ibv_mw> {
         let f = call!(ctx, alloc_mw: unsafe extern "C" fn(*mut ibv_pd, u32) -> *mut ibv_mw);
         Errno(0).set();
         // SAFETY: the plug-in's op.
@@ -751,13 +751,13 @@ impl Provider for Plugin {
         Ok(mw)
     }
 
-    unsafe fn dealloc_mw_obj(&self, ctx: &Context, mw: *mut ibv_mw) -> Result<()> {
+    unsafe fn dealloc_mw(&self, ctx: &Context, mw: *mut ibv_mw) -> Result<()> {
         let f = call!(ctx, dealloc_mw: DestroyFn<ibv_mw>);
         // SAFETY: the plug-in's op.
         int_ret(unsafe { f(mw) })
     }
 
-    unsafe fn create_cq_obj(
+    unsafe fn create_cq(
         &self,
         ctx: &Context,
         attr: *mut ibv_cq_init_attr_ex,
@@ -782,7 +782,7 @@ impl Provider for Plugin {
         Ok(cq)
     }
 
-    unsafe fn destroy_cq_obj(&self, ctx: &Context, cq: *mut ibv_cq) -> Result<()> {
+    unsafe fn destroy_cq(&self, ctx: &Context, cq: *mut ibv_cq) -> Result<()> {
         let f = call!(ctx, destroy_cq: DestroyFn<ibv_cq>);
         // SAFETY: a live CQ; the channel is read before the plug-in frees the CQ.
         let channel = unsafe { (*cq).channel };
@@ -796,7 +796,7 @@ impl Provider for Plugin {
         Ok(())
     }
 
-    unsafe fn create_qp_obj(
+    unsafe fn create_qp(
         &self,
         ctx: &Context,
         attr: *mut ibv_qp_init_attr_ex,
@@ -836,13 +836,13 @@ impl Provider for Plugin {
         Ok(qp)
     }
 
-    unsafe fn destroy_qp_obj(&self, ctx: &Context, qp: *mut ibv_qp) -> Result<()> {
+    unsafe fn destroy_qp(&self, ctx: &Context, qp: *mut ibv_qp) -> Result<()> {
         let f = call!(ctx, destroy_qp: DestroyFn<ibv_qp>);
         // SAFETY: the plug-in's op (its ibv_cmd_destroy_qp waits for the acknowledgements).
         int_ret(unsafe { f(qp) })
     }
 
-    unsafe fn create_srq_obj(
+    unsafe fn create_srq(
         &self,
         ctx: &Context,
         attr: *mut ibv_srq_init_attr_ex,
@@ -878,13 +878,13 @@ impl Provider for Plugin {
         }
     }
 
-    unsafe fn destroy_srq_obj(&self, ctx: &Context, srq: *mut ibv_srq) -> Result<()> {
+    unsafe fn destroy_srq(&self, ctx: &Context, srq: *mut ibv_srq) -> Result<()> {
         let f = call!(ctx, destroy_srq: DestroyFn<ibv_srq>);
         // SAFETY: the plug-in's op.
         int_ret(unsafe { f(srq) })
     }
 
-    unsafe fn create_ah_obj(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
+    unsafe fn create_ah(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
         let f = call!(ctx, create_ah: unsafe extern "C" fn(*mut ibv_pd, *mut ibv_ah_attr) -> *mut ibv_ah);
         Errno(0).set();
         // SAFETY: the plug-in's op.
@@ -900,10 +900,20 @@ impl Provider for Plugin {
         Ok(ah)
     }
 
-    unsafe fn destroy_ah_obj(&self, ctx: &Context, ah: *mut ibv_ah) -> Result<()> {
+    unsafe fn destroy_ah(&self, ctx: &Context, ah: *mut ibv_ah) -> Result<()> {
         let f = call!(ctx, destroy_ah: DestroyFn<ibv_ah>);
         // SAFETY: the plug-in's op.
         int_ret(unsafe { f(ah) })
+    }
+
+
+    fn counts_doorbells(&self) -> bool {
+        false
+    }
+
+    unsafe fn qp_is_extended(&self, qp: *mut ibv_qp) -> bool {
+        // SAFETY: a plug-in's QPs begin with rdma-core 44's `verbs_qp` (the ibv_qp_ex, then comp_mask).
+        unsafe { (*qp.cast::<verbs_qp>()).comp_mask & VERBS_QP_EX != 0 }
     }
 }
 
@@ -957,11 +967,12 @@ pub unsafe fn init_and_alloc_context(
         (*vctx).r#priv = c.cast();
         addr_of_mut!((*c).ibv).write(ic);
         addr_of_mut!((*c).device).write(dev);
+        addr_of_mut!((*c).driver).write(dev.driver);
         addr_of_mut!((*c).provider).write(dev.provider);
         addr_of_mut!((*c).driver_id).write(driver_id);
         addr_of_mut!((*c).core_support).write(0.into());
         addr_of_mut!((*c).lock).write(Mutex::new(()));
-        addr_of_mut!((*c).plugin)
+        addr_of_mut!((*c).driver_data)
             .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(std::mem::zeroed()) })));
         let ctx = &*p.finish();
         registry::insert(ctx.ibv(), Kind::Context);
@@ -1004,7 +1015,10 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
     // SAFETY: a context of ours under construction, and the plug-in's ops table.
     unsafe {
         let c = (*vctx).r#priv.cast::<Context>();
-        let Some(pc) = c.as_ref().and_then(|c| c.plugin.as_ref()) else { return };
+        let Some(pc) = c.as_ref().and_then(|c| c.driver_data.as_ref()).and_then(|d| d.downcast_ref::<PluginContext>())
+        else {
+            return;
+        };
         let mine = &mut *pc.ops.get();
         let theirs = &*ops;
         let v = &mut *vctx;

@@ -3,13 +3,16 @@
 //! A provider is two things (see docs/providers.md):
 //!
 //! * a [`Provider`]: one method per verb a provider implements (rdma-core's `verbs_context_ops`, sorted by name),
-//!   each defaulting to `Err(EOPNOTSUPP)`, so a provider writes only what it supports. The entry-point layer
-//!   (`src/verbs`) allocates each object, calls the method, and stores the provider state it returns
-//!   ([`ProviderQp`], [`ProviderCq`], [`ProviderSrq`], [`ProviderAh`]) inside the object;
+//!   each defaulting to `Err(EOPNOTSUPP)`, so a provider writes only what it supports. The object layer above
+//!   (`crate::object::native`, the native providers' `object::Driver`) allocates each object, calls the method,
+//!   and stores the provider state it returns ([`ProviderQp`], [`ProviderCq`], [`ProviderSrq`], [`ProviderAh`])
+//!   inside the object. An rdma-core C plug-in (`crate::plugin`) implements this trait too, over its ops;
 //! * its data path: `unsafe extern "C"` functions stored straight into `ibv_context.ops` ([`DataPathOps`]) and
 //!   into each `ibv_qp_ex` / `ibv_cq_ex`, which application inlines call with no dispatch in between. They find
 //!   their state through a host trait the object layer implements ([`rxe::RxeHost`]); a provider is
-//!   instantiated for that host ([`by_driver_name`], [`select`]).
+//!   instantiated for that host ([`by_driver_name`], [`select_native`]).
+//!
+//! Nothing here names the object layer: a provider sees public C structs and its own state only.
 //!
 //! Providers: [`rxe`] (Soft-RoCE), [`siw`] (Soft-iWARP).
 #![allow(unsafe_code)]
@@ -156,12 +159,12 @@ pub struct CqEventsReported {
 /// A userspace provider: one method per verb, sorted by name, each `Err(EOPNOTSUPP)` unless the provider
 /// implements it (rdma-core's `verbs_context_ops`; the defaults are its `dummy_ops`).
 ///
-/// Conventions: objects are allocated by the entry-point layer at their final address, their public C struct
+/// Conventions: objects are allocated by the object layer at their final address, their public C struct
 /// zeroed, and passed in (the kernel echoes that address back as `user_handle`); a `create_*` issues the kernel
 /// command (through `src/kernel`, usually via the generic [`cmd`] helpers), fills the public fields the kernel
 /// returns (`handle`, `qp_num`, `lkey`, `cqe`, ...), maps what it must and returns its per-object state; a
-/// `destroy_*` issues the kernel command, after which the entry-point layer drops the state (unmapping the rings).
-/// The entry-point layer has already checked every object pointer (live, same context) and fills the generic
+/// `destroy_*` issues the kernel command, after which the object layer drops the state (unmapping the rings).
+/// The entry-point layer has already checked every object pointer (live, same context); the object layer fills the generic
 /// fields rdma-core's libibverbs fills (`context`, `pd`, `cq_context`, `qp_context`, `state`, ...). Errors are
 /// positive errnos, as the verb returns them.
 ///
@@ -344,13 +347,7 @@ pub trait Provider: Sync + Send + 'static {
         unsupported()
     }
 
-    // -----------------------------------------------------------------------------------------------------------
-    // Object level: what the entry-point layer calls to create and destroy objects. The defaults assemble our own
-    // objects around the fine-grained verbs above (`crate::object::native`); a plug-in overrides them, since its
-    // objects are its own allocations. A `create_*_obj` returns the object C will see, with every generic field
-    // filled; after a successful `destroy_*_obj` the object's memory is gone (for CQs, QPs and SRQs only once the
-    // events the kernel reported were acknowledged).
-    // -----------------------------------------------------------------------------------------------------------
+    // The hooks a plug-in has on events just read (a native provider needs none).
 
     /// rdma-core's `ops.async_event`: the provider's look at an async event just read (mlx5 tracks its QPs'
     /// states with it). Default: nothing.
@@ -362,111 +359,7 @@ pub trait Provider: Sync + Send + 'static {
     unsafe fn cq_event(&self, cq: *mut ibv_cq) {
         let _ = cq;
     }
-    /// The `struct ibv_device *` to hand out for this provider's device, when the provider allocated it (a
-    /// plug-in's `alloc_device`); `None` = ours (`Device.ibv`).
-    fn public_device(&self) -> Option<*mut ibv_device> {
-        None
-    }
-    /// `ibv_open_device(3)` on `dev` (rdma-core's `verbs_open_device`), with the provider's private data
-    /// (`mlx5dv_open_device` passes its attributes; NULL otherwise); `None` = assemble a native context (the
-    /// entry-point layer's GET_CONTEXT path). A plug-in returns its own context.
-    unsafe fn open_context_obj(
-        &self,
-        dev: &'static crate::object::Device,
-        private_data: *mut c_void,
-    ) -> Option<Result<*mut ibv_context>> {
-        let _ = (dev, private_data);
-        None
-    }
-    /// `ibv_close_device(3)`: `None` = a native context (the entry-point layer frees it).
-    unsafe fn close_context_obj(&self, ctx: &crate::object::Context) -> Option<Result<()>> {
-        let _ = ctx;
-        None
-    }
-    /// `ibv_alloc_pd(3)`.
-    unsafe fn alloc_pd_obj(&self, ctx: &Ctx) -> Result<*mut ibv_pd> {
-        unsafe { native::alloc_pd(ctx) }
-    }
-    /// `ibv_dealloc_pd(3)`.
-    unsafe fn dealloc_pd_obj(&self, ctx: &Ctx, pd: *mut ibv_pd) -> Result<()> {
-        unsafe { native::dealloc_pd(ctx, pd) }
-    }
-    /// `ibv_reg_mr_iova2`.
-    unsafe fn reg_mr_obj(
-        &self,
-        ctx: &Ctx,
-        pd: *mut ibv_pd,
-        addr: *mut c_void,
-        length: usize,
-        iova: u64,
-        access: c_int,
-    ) -> Result<*mut ibv_mr> {
-        unsafe { native::reg_mr(ctx, pd, addr, length, iova, access) }
-    }
-    /// `ibv_dereg_mr(3)`.
-    unsafe fn dereg_mr_obj(&self, ctx: &Ctx, mr: *mut ibv_mr) -> Result<()> {
-        unsafe { native::dereg_mr(ctx, mr) }
-    }
-    /// `ibv_alloc_mw(3)`.
-    unsafe fn alloc_mw_obj(&self, ctx: &Ctx, pd: *mut ibv_pd, type_: u32) -> Result<*mut ibv_mw> {
-        unsafe { native::alloc_mw(ctx, pd, type_) }
-    }
-    /// `ibv_dealloc_mw(3)`.
-    unsafe fn dealloc_mw_obj(&self, ctx: &Ctx, mw: *mut ibv_mw) -> Result<()> {
-        unsafe { native::dealloc_mw(ctx, mw) }
-    }
-    /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)`.
-    unsafe fn create_cq_obj(
-        &self,
-        ctx: &Ctx,
-        attr: *mut ibv_cq_init_attr_ex,
-        extended: bool,
-    ) -> Result<*mut ibv_cq_ex> {
-        unsafe { native::create_cq(ctx, attr, extended) }
-    }
-    /// `ibv_destroy_cq(3)`.
-    unsafe fn destroy_cq_obj(&self, ctx: &Ctx, cq: *mut ibv_cq) -> Result<()> {
-        unsafe { native::destroy_cq(ctx, cq) }
-    }
-    /// `ibv_create_qp(3)` / the extended op.
-    unsafe fn create_qp_obj(&self, ctx: &Ctx, attr: *mut ibv_qp_init_attr_ex, extended: bool) -> Result<*mut ibv_qp> {
-        unsafe { native::create_qp(ctx, attr, extended) }
-    }
-    /// `ibv_destroy_qp(3)`.
-    unsafe fn destroy_qp_obj(&self, ctx: &Ctx, qp: *mut ibv_qp) -> Result<()> {
-        unsafe { native::destroy_qp(ctx, qp) }
-    }
-    /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)`.
-    unsafe fn create_srq_obj(
-        &self,
-        ctx: &Ctx,
-        attr: *mut ibv_srq_init_attr_ex,
-        extended: bool,
-    ) -> Result<*mut ibv_srq> {
-        unsafe { native::create_srq(ctx, attr, extended) }
-    }
-    /// `ibv_destroy_srq(3)`.
-    unsafe fn destroy_srq_obj(&self, ctx: &Ctx, srq: *mut ibv_srq) -> Result<()> {
-        unsafe { native::destroy_srq(ctx, srq) }
-    }
-    /// `ibv_create_ah(3)`.
-    unsafe fn create_ah_obj(&self, ctx: &Ctx, pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
-        unsafe { native::create_ah(ctx, pd, attr) }
-    }
-    /// `ibv_destroy_ah(3)`.
-    unsafe fn destroy_ah_obj(&self, ctx: &Ctx, ah: *mut ibv_ah) -> Result<()> {
-        unsafe { native::destroy_ah(ctx, ah) }
-    }
-    /// `ibv_qp_to_qp_ex(3)`: whether `qp` has an `ibv_qp_ex` (rdma-core: `verbs_qp.comp_mask & VERBS_QP_EX`; our
-    /// native QPs and every plug-in's begin with a `verbs_qp`).
-    unsafe fn qp_is_extended(&self, qp: *mut ibv_qp) -> bool {
-        // SAFETY: QPs begin with `verbs_qp`, whose comp_mask follows the ibv_qp_ex.
-        unsafe { (*qp.cast::<crate::object::Qp>()).comp_mask & native::VERBS_QP_EX != 0 }
-    }
 }
-
-use crate::object::native;
-use crate::object::Context as Ctx;
 
 /// The object layer: implements every provider's host trait, once. Providers are instantiated for it.
 pub trait ProviderHost: rxe::RxeHost + siw::SiwHost {}

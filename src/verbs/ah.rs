@@ -38,7 +38,7 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
             return Err(Errno::EINVAL);
         }
         // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
-        let ah = unsafe { ctx.provider.create_ah_obj(ctx, pd, attr) }?;
+        let ah = unsafe { ctx.driver.create_ah(ctx, pd, attr) }?;
         registry::insert(ah, Kind::Ah);
         Ok(ah)
     })
@@ -55,16 +55,10 @@ pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
         // SAFETY: entry-point contract.
         let (ah, ctx) =
             unsafe { super::object(ah, Kind::Ah) }.map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
-        if !registry::begin_destroy(ah, Kind::Ah) {
-            return Err(Errno::EINVAL);
-        }
-        // SAFETY: checked live and of this context.
-        if let Err(e) = unsafe { ctx.provider.destroy_ah_obj(ctx, ah) } {
-            registry::abort_destroy(ah, Kind::Ah);
-            return Err(e);
-        }
-        registry::finish_destroy(ah, Kind::Ah);
-        Ok(())
+        registry::destroy_with(ah, Kind::Ah, || {
+            // SAFETY: checked live and of this context.
+            unsafe { ctx.driver.destroy_ah(ctx, ah) }
+        })
     })
     .ret_errno()
 }

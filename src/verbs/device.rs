@@ -10,8 +10,9 @@
 
 use super::{ops, stats};
 use crate::kernel::{self, discover::DeviceInfo};
-use crate::object::{self, registry, Context, Device, Kind, Objects, Pending};
-use crate::provider::{self, DeviceMatch};
+use crate::object::{self, registry, Context, Device, Driver, Kind, Pending};
+use crate::plugin;
+use crate::provider::{DeviceMatch, Provider};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use rdma_common::abi::verbs::*;
@@ -19,7 +20,7 @@ use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int};
-use std::os::fd::{AsFd, AsRawFd, IntoRawFd};
+
 use std::os::unix::ffi::OsStrExt;
 use std::ptr::{addr_of, addr_of_mut};
 
@@ -86,8 +87,8 @@ fn node_and_transport(knode: u8) -> (ibv_node_type, ibv_transport_type) {
     }
 }
 
-/// A new device for `info`, driven by `provider` (rdma-core's `try_driver`), registered and leaked.
-fn new_device(info: DeviceInfo, provider: &'static dyn provider::Provider) -> &'static Device {
+/// A new device for `info`, served by `driver` and its `provider` (rdma-core's `try_driver`), registered and leaked.
+fn new_device(info: DeviceInfo, driver: &'static dyn Driver, provider: &'static dyn Provider) -> &'static Device {
     let mut p = Pending::<Device>::new();
     let d = p.as_ptr();
     let (node, transport) = node_and_transport(info.node_type);
@@ -101,7 +102,7 @@ fn new_device(info: DeviceInfo, provider: &'static dyn provider::Provider) -> &'
         put_cstr(&mut (*ibv).dev_path, info.uverbs_sysfs_path.as_os_str().as_bytes());
         put_cstr(&mut (*ibv).ibdev_path, info.ibdev_sysfs_path.as_os_str().as_bytes());
         addr_of_mut!((*d).node_guid).write(Mutex::new(info.node_guid));
-        let public = provider.public_device().unwrap_or(ibv);
+        let public = driver.public_device().unwrap_or(ibv);
         if public != ibv {
             // A plug-in's device: the public fields rdma-core's core fills after `alloc_device`.
             std::ptr::copy_nonoverlapping(
@@ -112,6 +113,7 @@ fn new_device(info: DeviceInfo, provider: &'static dyn provider::Provider) -> &'
         }
         addr_of_mut!((*d).public).write(public);
         addr_of_mut!((*d).info).write(info);
+        addr_of_mut!((*d).driver).write(driver);
         addr_of_mut!((*d).provider).write(provider);
         &*p.finish()
     };
@@ -136,8 +138,8 @@ fn refresh() -> Result<Vec<&'static Device>> {
             continue;
         }
         let m = DeviceMatch { driver_id: info.driver_id, ibdev_name: &info.name, abi_ver: info.abi_version };
-        match crate::plugin::select_provider::<Objects>(&m, &info) {
-            Some(p) => fresh.push(new_device(info, p)),
+        match plugin::select_driver(&m, &info) {
+            Some((driver, provider)) => fresh.push(new_device(info, driver, provider)),
             None => {
                 if rdma_common::env::is_set("IBV_SHOW_WARNINGS") {
                     eprintln!("libibverbs: Warning: no userspace device-specific driver found for {}", info.name);
@@ -262,61 +264,21 @@ pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> __be64 
     }
 }
 
-/// Opens a context on `dev` (rdma-core's `verbs_open_device` + the provider's `alloc_context`): the uverbs fd,
-/// GET_CONTEXT (with its async event fd), then the `verbs_context` with every op installed.
+/// Opens a context on `dev` (rdma-core's `verbs_open_device`): the driver's context (for a native provider: the
+/// uverbs fd, GET_CONTEXT with its async event fd, our `verbs_context`; for a plug-in: its `alloc_context`), then
+/// the library's ops in every slot (rdma-core's `set_lib_ops`), the counters when asked, and the registry.
 fn open_context(dev: &'static Device, private_data: *mut std::ffi::c_void) -> Result<*mut ibv_context> {
     // SAFETY: `private_data` is what the caller of verbs_open_device gave for this device's provider (or NULL).
-    if let Some(r) = unsafe { dev.provider.open_context_obj(dev, private_data) } {
-        // A provider that assembles its own contexts (a plug-in): then the library's own ops, as rdma-core's
-        // set_lib_ops.
-        let ibv = r?;
-        // SAFETY: a live context whose verbs_context the provider initialised.
-        unsafe { ops::set_lib_ops(&mut *object::vctx_of(ibv), dev.provider) };
-        // SAFETY: as above, not yet handed out.
-        unsafe { stats::context_opened(ibv, dev, false) };
-        registry::insert(ibv, Kind::Context);
-        return Ok(ibv);
+    let ibv = unsafe { dev.driver.open_context(dev, private_data) }?;
+    // SAFETY: a live context whose verbs_context the driver initialised, not yet handed out; `priv` is ours.
+    unsafe {
+        let vctx = object::vctx_of(ibv);
+        let provider = (*(*vctx).r#priv.cast::<Context>()).provider;
+        ops::set_lib_ops(&mut *vctx, provider);
+        stats::context_opened(ibv, dev, dev.driver.counts_doorbells());
     }
-    let cmd_fd = kernel::open_uverbs(&dev.info.uverbs_dev_path)?;
-    // RDMAV_STATS=1: the provider instantiated for the counting host (its doorbells counted).
-    let provider = stats::provider_for(dev);
-    let kc = provider.get_context(cmd_fd.as_fd())?;
-    let mut p = Pending::<Context>::new();
-    let c = p.as_ptr();
-    // SAFETY: filling our own zeroed allocation; every field gets a valid value before `finish`.
-    let ctx = unsafe {
-        let vctx = addr_of_mut!((*c).vctx);
-        ops::install(&mut *vctx, provider);
-        let ic = addr_of_mut!((*vctx).context);
-        (*ic).device = dev.public;
-        (*ic).cmd_fd = cmd_fd.into_raw_fd();
-        (*ic).async_fd = kc.async_fd.into_raw_fd();
-        (*ic).num_comp_vectors = kc.num_comp_vectors as c_int;
-        libc::pthread_mutex_init(addr_of_mut!((*ic).mutex), std::ptr::null());
-        (*ic).abi_compat = __VERBS_ABI_IS_EXTENDED;
-        (*vctx).sz = size_of::<verbs_context>();
-        (*vctx).r#priv = c.cast();
-        addr_of_mut!((*c).ibv).write(ic);
-        addr_of_mut!((*c).device).write(dev);
-        addr_of_mut!((*c).provider).write(provider);
-        addr_of_mut!((*c).driver_id).write(provider.driver_id());
-        addr_of_mut!((*c).core_support).write(kc.core_support.into());
-        addr_of_mut!((*c).lock).write(Mutex::new(()));
-        addr_of_mut!((*c).plugin).write(None);
-        &*p.finish()
-    };
-    // SAFETY: a live context of `dev`, not yet handed out.
-    unsafe { stats::context_opened(ctx.ibv(), dev, true) };
-    registry::insert(ctx.ibv(), Kind::Context);
-    log::debug!(
-        "ibv_open_device({}): cmd_fd {}, async_fd {}, {} completion vector(s), core_support {:#x}",
-        dev.info.name,
-        ctx.fd().as_raw_fd(),
-        ctx.async_fd().map_or(-1, |f| f.as_raw_fd()),
-        kc.num_comp_vectors,
-        ctx.core_support()
-    );
-    Ok(ctx.ibv())
+    registry::insert(ibv, Kind::Context);
+    Ok(ibv)
 }
 
 /// `ibv_open_device(3)`: opens a device for use and returns its context (a `struct ibv_context` that is the last
@@ -348,9 +310,6 @@ pub(crate) unsafe fn open_device_with(
     ffi::boundary("verbs_open_device", || -> Result<*mut ibv_context> {
         ibverbs_init();
         let dev = self::device(device)?;
-        if !private_data.is_null() && dev.provider.public_device().is_none() {
-            return Err(Errno::EOPNOTSUPP);
-        }
         open_context(dev, private_data)
     })
     .or_null_errno()
@@ -372,20 +331,7 @@ pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
         }
         stats::context_closing(context);
         // SAFETY: a context we registered, now unregistered: nobody can reach it through this library.
-        if let Some(r) = unsafe { ctx.provider.close_context_obj(ctx) } {
-            return r;
-        }
-        // SAFETY: as above; a native context is our `Context` with its verbs_context embedded.
-        unsafe {
-            let c = std::ptr::from_ref(ctx).cast_mut();
-            libc::pthread_mutex_destroy(addr_of_mut!((*context).mutex));
-            libc::close((*context).cmd_fd);
-            if (*context).async_fd >= 0 {
-                libc::close((*context).async_fd);
-            }
-            object::free(c);
-        }
-        Ok(())
+        unsafe { ctx.driver.close_context(ctx) }
     })
     .ret_errno()
 }

@@ -33,7 +33,7 @@ fn reg_mr(pd: *mut ibv_pd, addr: *mut c_void, length: usize, iova: u64, access: 
         fork::dontfork_range(addr, length)?;
     }
     // SAFETY: the objects were checked live and of this context.
-    let mr = match unsafe { ctx.provider.reg_mr_obj(ctx, pd, addr, length, iova, access as c_int) } {
+    let mr = match unsafe { ctx.driver.reg_mr(ctx, pd, addr, length, iova, access as c_int) } {
         Ok(mr) => mr,
         Err(e) => {
             if !odp {
@@ -206,20 +206,15 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
         // SAFETY: entry-point contract.
         let (mr, ctx) =
             unsafe { super::object(mr, Kind::Mr) }.map_err(|e| super::unknown_handle(mr, e, Errno::ENOENT))?;
-        if !registry::begin_destroy(mr, Kind::Mr) {
-            return Err(Errno::EINVAL);
-        }
         // Read before the MR is gone: every MR, native or plug-in, begins with rdma-core's `verbs_mr`.
         // SAFETY: a live MR.
         let (vmr, addr, length) = unsafe { (mr.cast::<Mr>(), (*mr).addr, (*mr).length) };
         // SAFETY: as above.
         let (mr_type, access) = unsafe { ((*vmr).mr_type, (*vmr).access) };
-        // SAFETY: checked live and of this context.
-        if let Err(e) = unsafe { ctx.provider.dereg_mr_obj(ctx, mr) } {
-            registry::abort_destroy(mr, Kind::Mr);
-            return Err(e);
-        }
-        registry::finish_destroy(mr, Kind::Mr);
+        registry::destroy_with(mr, Kind::Mr, || {
+            // SAFETY: checked live and of this context.
+            unsafe { ctx.driver.dereg_mr(ctx, mr) }
+        })?;
         if mr_type == 0 && access as u32 & ACCESS_ON_DEMAND == 0 {
             let _ = fork::dofork_range(addr, length);
         }
@@ -261,7 +256,7 @@ pub(crate) unsafe extern "C" fn alloc_mw_op(pd: *mut ibv_pd, type_: c_uint) -> *
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }?;
         // SAFETY: the objects were checked live and of this context.
-        let mw = unsafe { ctx.provider.alloc_mw_obj(ctx, pd, type_) }?;
+        let mw = unsafe { ctx.driver.alloc_mw(ctx, pd, type_) }?;
         registry::insert(mw, Kind::Mw);
         Ok(mw)
     })
@@ -274,16 +269,10 @@ pub(crate) unsafe extern "C" fn dealloc_mw_op(mw: *mut ibv_mw) -> c_int {
     ffi::boundary("ibv_dealloc_mw", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (mw, ctx) = unsafe { super::object(mw, Kind::Mw) }?;
-        if !registry::begin_destroy(mw, Kind::Mw) {
-            return Err(Errno::EINVAL);
-        }
-        // SAFETY: checked live and of this context.
-        if let Err(e) = unsafe { ctx.provider.dealloc_mw_obj(ctx, mw) } {
-            registry::abort_destroy(mw, Kind::Mw);
-            return Err(e);
-        }
-        registry::finish_destroy(mw, Kind::Mw);
-        Ok(())
+        registry::destroy_with(mw, Kind::Mw, || {
+            // SAFETY: checked live and of this context.
+            unsafe { ctx.driver.dealloc_mw(ctx, mw) }
+        })
     })
     .ret_errno()
 }

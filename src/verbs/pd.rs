@@ -18,7 +18,7 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
         // SAFETY: a live context.
-        let pd = unsafe { ctx.provider.alloc_pd_obj(ctx) }?;
+        let pd = unsafe { ctx.driver.alloc_pd(ctx) }?;
         registry::insert(pd, Kind::Pd);
         Ok(pd)
     })
@@ -34,16 +34,10 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     ffi::boundary("ibv_dealloc_pd", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }.map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
-        if !registry::begin_destroy(pd, Kind::Pd) {
-            return Err(Errno::EINVAL);
-        }
-        // SAFETY: checked live and of this context.
-        if let Err(e) = unsafe { ctx.provider.dealloc_pd_obj(ctx, pd) } {
-            registry::abort_destroy(pd, Kind::Pd);
-            return Err(e);
-        }
-        registry::finish_destroy(pd, Kind::Pd);
-        Ok(())
+        registry::destroy_with(pd, Kind::Pd, || {
+            // SAFETY: checked live and of this context.
+            unsafe { ctx.driver.dealloc_pd(ctx, pd) }
+        })
     })
     .ret_errno()
 }

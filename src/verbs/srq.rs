@@ -30,7 +30,7 @@ unsafe fn create_srq(ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: b
         if extended && a.comp_mask & SRQ_INIT_ATTR_CQ != 0 && !a.cq.is_null() {
             super::same_context(ctx, super::cq(a.cq)?.1)?;
         }
-        let srq = ctx.provider.create_srq_obj(ctx, attr, extended)?;
+        let srq = ctx.driver.create_srq(ctx, attr, extended)?;
         super::stats::object_created(ctx.ibv(), srq.cast(), StatsKind::Srq, (*srq).handle, false);
         registry::insert(srq, Kind::Srq);
         Ok(srq)
@@ -145,17 +145,12 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
     ffi::boundary("ibv_destroy_srq", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (srq, ctx) = unsafe { super::srq(srq) }.map_err(|e| super::unknown_handle(srq, e, Errno::ENOENT))?;
-        if !registry::begin_destroy(srq, Kind::Srq) {
-            return Err(Errno::EINVAL);
-        }
-        // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
-        if let Err(e) = unsafe { ctx.provider.destroy_srq_obj(ctx, srq) } {
-            registry::abort_destroy(srq, Kind::Srq);
-            return Err(e);
-        }
-        super::stats::object_destroyed(srq.cast());
-        registry::finish_destroy(srq, Kind::Srq);
-        Ok(())
+        registry::destroy_with(srq, Kind::Srq, || {
+            // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
+            unsafe { ctx.driver.destroy_srq(ctx, srq) }?;
+            super::stats::object_destroyed(srq.cast());
+            Ok(())
+        })
     })
     .ret_errno()
 }

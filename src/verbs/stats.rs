@@ -18,7 +18,7 @@ use crate::object::stats::{
 };
 use crate::object::Device;
 use crate::provider::verbs::*;
-use crate::provider::Provider;
+
 use rdma_common::ffi;
 use std::ffi::{c_int, CStr};
 use std::fmt::Write as _;
@@ -41,17 +41,6 @@ type PollCqFn = unsafe extern "C" fn(*mut ibv_cq, c_int, *mut ibv_wc) -> c_int;
 type ReqNotifyFn = unsafe extern "C" fn(*mut ibv_cq, c_int) -> c_int;
 type StartPollFn = unsafe extern "C" fn(*mut ibv_cq_ex, *mut ibv_poll_cq_attr) -> c_int;
 type NextPollFn = unsafe extern "C" fn(*mut ibv_cq_ex) -> c_int;
-
-/// The provider a context of `dev` runs: with `RDMAV_STATS` set, a native provider instantiated for the counting
-/// host (`StatsObjects`: its doorbells counted); otherwise, and for plug-ins, the device's.
-pub(crate) fn provider_for(dev: &Device) -> &'static dyn Provider {
-    if stats::wanted() && dev.provider.public_device().is_none() {
-        if let Some(p) = crate::provider::by_driver_name::<stats::StatsObjects>(dev.provider.name()) {
-            return p;
-        }
-    }
-    dev.provider
-}
 
 /// Gives a context just opened (its ops final, registered) its slot and counting ops, when `RDMAV_STATS` is set;
 /// nothing otherwise. `native`: our provider, whose doorbells the host counts.

@@ -308,6 +308,8 @@ pub const UHW_NO_INDEX: u8 = 0xff;
 /// `VERBS_XRCD_HANDLE`, `VERBS_QP_XRCD`.
 pub const VERBS_XRCD_HANDLE: u32 = 1 << 0;
 pub const VERBS_QP_XRCD: u32 = 1 << 0;
+/// `VERBS_QP_EX`: the QP was created through the extended op and has an `ibv_qp_ex` (`ibv_qp_to_qp_ex(3)`).
+pub const VERBS_QP_EX: u32 = 1 << 1;
 /// `enum ibv_mr_type`.
 pub const IBV_MR_TYPE_MR: u32 = 0;
 pub const IBV_MR_TYPE_IMPORTED_MR: u32 = 2;

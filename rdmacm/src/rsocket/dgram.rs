@@ -33,7 +33,7 @@
 #![allow(unsafe_code)] // verbs data path on registered buffers, the caller's socket addresses, libc socket calls
 
 use super::config::defaults;
-use super::stream::{cm_call, id_cq, poll_cq, post_recv, post_send, req_notify, RegBuf};
+use super::verbs::{cm_call, id_cq, poll_cq, post_recv, post_send, req_notify, RegBuf, Slab};
 use super::wire::*;
 use super::IoCursor;
 use crate::cm;
@@ -44,7 +44,6 @@ use rdma_common::abi::rsocket::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
 use std::mem::{size_of, MaybeUninit};
@@ -96,31 +95,6 @@ struct Dest {
 enum Rmsg {
     Ud { qp: usize, offset: u32, len: u32 },
     Udp { src: DsAddr, data: Vec<u8> },
-}
-
-/// A zeroed page-aligned allocation (the send slots, registered on each QP's PD).
-struct Slab {
-    ptr: *mut u8,
-    layout: Layout,
-}
-
-impl Slab {
-    fn new(len: usize) -> Result<Slab> {
-        let layout = Layout::from_size_align(len.max(1).div_ceil(4096) * 4096, 4096).map_err(|_| Errno::ENOMEM)?;
-        // SAFETY: a non-zero size.
-        let ptr = unsafe { alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(Errno::ENOMEM);
-        }
-        Ok(Slab { ptr, layout })
-    }
-}
-
-impl Drop for Slab {
-    fn drop(&mut self) {
-        // SAFETY: allocated with this layout; every MR on it was deregistered first (Ds::free).
-        unsafe { dealloc(self.ptr, self.layout) };
-    }
 }
 
 /// The state of a datagram rsocket.

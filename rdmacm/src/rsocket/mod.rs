@@ -4,6 +4,7 @@
 //!
 //! * `stream` (SOCK_STREAM over RC): connection set-up on librdmacm's own calls, credits, data, shutdown;
 //! * `dgram` (SOCK_DGRAM over UD): a UDP socket plus UD QPs, the address service, `rsendto`/`rrecvfrom`;
+//! * `verbs`: what both kinds stand on: registered buffers, an id's CQ, the data-path calls, `cm_call`;
 //! * `wire`: the protocol's facts (private data, immediate data, SGL entries, datagram headers), unit tested byte
 //!   for byte;
 //! * `poll`: `rpoll`/`rselect` over rsockets and ordinary descriptors mixed;
@@ -42,6 +43,7 @@ mod maps;
 pub(crate) mod options;
 mod poll;
 mod stream;
+mod verbs;
 mod wire;
 
 use crate::cm;
@@ -320,13 +322,13 @@ pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) 
         }
         let mut id = null_mut();
         // SAFETY: a synchronous id (NULL channel) stored in our out-parameter.
-        stream::cm_call(unsafe {
+        verbs::cm_call(unsafe {
             cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), rdma_port_space::RDMA_PS_TCP as u32)
         })?;
         // SAFETY: the new id is live; its source family says which family the rsocket was made for, as rdma-core.
         unsafe { addr_of_mut!((*id).route.addr.src.src_addr.sa_family).write(domain as libc::sa_family_t) };
         let rs = Rs::new(id, None);
-        stream::set_nonblock(rs.cm_fd());
+        verbs::set_nonblock(rs.cm_fd());
         Ok(insert(rs))
     })
     .or_minus_one_errno()
@@ -348,7 +350,7 @@ pub unsafe extern "C" fn rbind(socket: c_int, addr: *const sockaddr, addrlen: so
             return Err(Errno::EINVAL);
         }
         // SAFETY: the id is live; `addr` is the caller's address (read by family).
-        stream::cm_call(unsafe { cm::addr::rdma_bind_addr(g.id, addr.cast_mut()) })?;
+        verbs::cm_call(unsafe { cm::addr::rdma_bind_addr(g.id, addr.cast_mut()) })?;
         g.state = RS_BOUND;
         Ok(0)
     })
@@ -368,7 +370,7 @@ pub unsafe extern "C" fn rlisten(socket: c_int, backlog: c_int) -> c_int {
             return Ok(0);
         }
         // SAFETY: the id is live.
-        stream::cm_call(unsafe { cm::conn::rdma_listen(g.id, backlog) })?;
+        verbs::cm_call(unsafe { cm::conn::rdma_listen(g.id, backlog) })?;
         g.state = RS_LISTENING;
         Ok(0)
     })

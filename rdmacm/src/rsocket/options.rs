@@ -9,6 +9,7 @@
 #![allow(unsafe_code)] // the caller's option buffers
 
 use super::stream::{Rs, Rsocket, OPT_KEEPALIVE, RS_CONNECTED, RS_INIT, RS_OPENING};
+use super::verbs::cm_call;
 use super::wire::{msg, scale_to_value, value_to_scale, CTRL_KEEPALIVE, OP_CTRL, QP_MAX_SIZE, SNDLOWAT};
 use crate::cm;
 use once_cell::sync::Lazy;
@@ -54,7 +55,7 @@ pub(super) fn set(
                     let v = int_of(optval, optlen)?;
                     let mut val = v;
                     // SAFETY: the id is live; `val` is an int the call copies.
-                    let r = super::stream::cm_call(unsafe {
+                    let r = cm_call(unsafe {
                         cm::id::rdma_set_option(
                             g.id,
                             RDMA_OPTION_ID,
@@ -141,7 +142,7 @@ pub(super) fn set(
                     let mut v = int_of(optval, optlen)?;
                     opt_on = v != 0;
                     // SAFETY: as for SO_REUSEADDR.
-                    super::stream::cm_call(unsafe {
+                    cm_call(unsafe {
                         cm::id::rdma_set_option(
                             g.id,
                             RDMA_OPTION_ID,

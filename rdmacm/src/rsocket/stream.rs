@@ -20,6 +20,7 @@
 #![allow(unsafe_code)] // registered buffers, the peer-written target SGL, verbs data-path calls through the context ops
 
 use super::config::defaults;
+use super::verbs::{cm_call, id_cq, poll_cq, post_recv, post_send, req_notify, set_nonblock, RegBuf};
 use super::wire::*;
 use crate::cm;
 use crate::verbs::QpAttr;
@@ -29,7 +30,6 @@ use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ffi::{c_int, c_void};
 use std::mem::{size_of, MaybeUninit};
 use std::ptr::{addr_of, addr_of_mut, null_mut};
@@ -60,60 +60,6 @@ pub(super) const OPT_SWAP_SGL: u32 = 1 << 0;
 pub(super) const OPT_MSG_SEND: u32 = 1 << 1;
 /// Keep-alives are being sent.
 pub(super) const OPT_KEEPALIVE: u32 = 1 << 3;
-
-/// A zeroed, page-aligned buffer registered on a PD (rdma-core allocates whole pages so that fork-safe
-/// `MADV_DONTFORK` never covers foreign memory).
-pub(super) struct RegBuf {
-    pub ptr: *mut u8,
-    layout: Layout,
-    pub mr: *mut ibv_mr,
-}
-
-impl RegBuf {
-    pub(super) fn new(pd: *mut ibv_pd, len: usize, access: c_int) -> Result<RegBuf> {
-        let page = 4096usize;
-        let size = len.max(1).div_ceil(page) * page;
-        let layout = Layout::from_size_align(size, page).map_err(|_| Errno::ENOMEM)?;
-        // SAFETY: the layout has a non-zero size.
-        let ptr = unsafe { alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(Errno::ENOMEM);
-        }
-        // SAFETY: `pd` is the id's live PD; the buffer is ours and outlives the MR (deregistered in drop).
-        let mr = unsafe { ibv_reg_mr(pd, ptr.cast(), len, access) };
-        if mr.is_null() {
-            let e = Errno::last();
-            // SAFETY: allocated above with this layout.
-            unsafe { dealloc(ptr, layout) };
-            return Err(e);
-        }
-        Ok(RegBuf { ptr, layout, mr })
-    }
-
-    pub(super) fn lkey(&self) -> u32 {
-        // SAFETY: `mr` is live while self is.
-        unsafe { (*self.mr).lkey }
-    }
-
-    pub(super) fn rkey(&self) -> u32 {
-        // SAFETY: as above.
-        unsafe { (*self.mr).rkey }
-    }
-
-    pub(super) fn addr(&self) -> u64 {
-        self.ptr as u64
-    }
-}
-
-impl Drop for RegBuf {
-    fn drop(&mut self) {
-        // SAFETY: the MR and allocation are ours; nothing uses them after this.
-        unsafe {
-            ibv_dereg_mr(self.mr);
-            dealloc(self.ptr, self.layout);
-        }
-    }
-}
 
 /// A test of `process_cq`: whether the caller can stop waiting.
 pub(super) type Test = fn(&Rs) -> bool;
@@ -1118,136 +1064,6 @@ impl Rs {
             }
         }
         done
-    }
-}
-
-/// -1-with-errno of a librdmacm call as a Result.
-pub(super) fn cm_call(ret: c_int) -> Result<()> {
-    if ret == 0 {
-        Ok(())
-    } else {
-        Err(Errno::last())
-    }
-}
-
-/// Sets `O_NONBLOCK` on `fd`.
-/// rdma-core's `rs_create_cq`: a non-blocking completion channel and one CQ of `cqe` entries on `ctx` (its context
-/// `id`), stored in the id as its send and receive channel and CQ, which the id's QP destroy frees. Returns both.
-/// Errors: `ibv_create_comp_channel`'s or `ibv_create_cq`'s (nothing is left behind then).
-///
-/// # Safety
-/// `id` is a live cm id whose `verbs` is `ctx`, with no CQ yet.
-pub(super) unsafe fn id_cq(
-    id: *mut rdma_cm_id,
-    ctx: *mut ibv_context,
-    cqe: c_int,
-) -> Result<(*mut ibv_comp_channel, *mut ibv_cq)> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        let ch = ibv_create_comp_channel(ctx);
-        if ch.is_null() {
-            return Err(Errno::last());
-        }
-        let cq = ibv_create_cq(ctx, cqe, id.cast(), ch, 0);
-        if cq.is_null() {
-            let e = Errno::last();
-            ibv_destroy_comp_channel(ch);
-            return Err(e);
-        }
-        set_nonblock((*ch).fd);
-        addr_of_mut!((*id).recv_cq_channel).write(ch);
-        addr_of_mut!((*id).send_cq_channel).write(ch);
-        addr_of_mut!((*id).recv_cq).write(cq);
-        addr_of_mut!((*id).send_cq).write(cq);
-        Ok((ch, cq))
-    }
-}
-
-pub(super) fn set_nonblock(fd: c_int) {
-    // SAFETY: fcntl on a descriptor we own; failures leave it as it was.
-    unsafe {
-        let fl = libc::fcntl(fd, libc::F_GETFL);
-        if fl >= 0 {
-            libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NONBLOCK);
-        }
-    }
-}
-
-/// A post's return value as a `Result` (any non-zero value is the error, as the provider gave it).
-fn posted(r: c_int) -> Result<()> {
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(Errno(r))
-    }
-}
-
-/// `ibv_post_send` (a `verbs.h` inline: the context's op).
-///
-/// # Safety
-/// `qp` is a live QP; `wr` a valid work request list.
-pub(super) unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<()> {
-    let mut bad = null_mut();
-    // SAFETY: the caller's contract; the ops table is filled by the provider.
-    let r = unsafe {
-        let ctx = (*qp).context;
-        match (*ctx).ops.post_send {
-            Some(f) => f(qp, wr, &mut bad),
-            None => libc::EOPNOTSUPP,
-        }
-    };
-    posted(r)
-}
-
-/// `ibv_post_recv`.
-///
-/// # Safety
-/// As [`post_send`].
-pub(super) unsafe fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr) -> Result<()> {
-    let mut bad = null_mut();
-    // SAFETY: the caller's contract.
-    let r = unsafe {
-        let ctx = (*qp).context;
-        match (*ctx).ops.post_recv {
-            Some(f) => f(qp, wr, &mut bad),
-            None => libc::EOPNOTSUPP,
-        }
-    };
-    posted(r)
-}
-
-/// `ibv_poll_cq`: the number of completions, or a negative value.
-///
-/// # Safety
-/// `cq` is live, `wc` has room for `n` entries.
-pub(super) unsafe fn poll_cq(cq: *mut ibv_cq, n: c_int, wc: *mut ibv_wc) -> c_int {
-    // SAFETY: the caller's contract.
-    unsafe {
-        let ctx = (*cq).context;
-        match (*ctx).ops.poll_cq {
-            Some(f) => f(cq, n, wc),
-            None => -libc::EOPNOTSUPP,
-        }
-    }
-}
-
-/// `ibv_req_notify_cq(cq, 0)`.
-///
-/// # Safety
-/// `cq` is live.
-pub(super) unsafe fn req_notify(cq: *mut ibv_cq) -> Result<()> {
-    // SAFETY: the caller's contract.
-    let r = unsafe {
-        let ctx = (*cq).context;
-        match (*ctx).ops.req_notify_cq {
-            Some(f) => f(cq, 0),
-            None => libc::EOPNOTSUPP,
-        }
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(Errno(r))
     }
 }
 

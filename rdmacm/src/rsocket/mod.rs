@@ -2,7 +2,8 @@
 //! wire protocol so that our rsockets and rdma-core's talk to each other, and so that rdma-core's unmodified
 //! `librspreload.so` runs socket programs over our librdmacm.
 //!
-//! * `stream` (SOCK_STREAM over RC): connection set-up on librdmacm's own calls, credits, data, shutdown;
+//! * `stream` (SOCK_STREAM over RC): a connection's state, credits, data, completions, waits, shutdown;
+//! * `connect`: a stream connection's set-up on librdmacm's own calls (endpoint, connection data, connect, accept);
 //! * `dgram` (SOCK_DGRAM over UD): a UDP socket plus UD QPs, the address service, `rsendto`/`rrecvfrom`;
 //! * `verbs`: what both kinds stand on: registered buffers, an id's CQ, the data-path calls, `cm_call`;
 //! * `wire`: the protocol's facts (private data, immediate data, SGL entries, datagram headers), unit tested byte
@@ -37,6 +38,7 @@
 #![allow(unsafe_code)] // #[no_mangle] C entry points reading and writing the caller's buffers
 
 pub(crate) mod config;
+mod connect;
 mod dgram;
 mod iomap;
 mod maps;
@@ -392,7 +394,7 @@ pub unsafe extern "C" fn raccept(socket: c_int, addr: *mut sockaddr, addrlen: *m
             if g.state != RS_LISTENING {
                 return Err(Errno::EBADF);
             }
-            match stream::accept_one(&g) {
+            match connect::accept_one(&g) {
                 Ok(Some(rs)) => {
                     // SAFETY: the new id is live; the caller's buffers are checked for NULL.
                     unsafe {

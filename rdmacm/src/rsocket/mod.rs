@@ -785,7 +785,7 @@ pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrle
 /// `RDMA_INLINE`, `RDMA_IOMAPSIZE`: `int`s; `RDMA_ROUTE`: `struct ibv_path_data[]`). Returns 0, or -1 with `errno`
 /// (`EBADF`; `EOPNOTSUPP` for other options; `EINVAL` for a short value, or `SOL_RDMA` once connecting). A
 /// datagram rsocket passes options of other levels than `SOL_RDMA` to its UDP socket first (its error is the
-/// answer), then keeps what rdma-core keeps for datagrams (see `dgram::setsockopt`; no `IPPROTO_TCP` options).
+/// answer), then keeps what rdma-core keeps for datagrams (see `options::dgram_set`; no `IPPROTO_TCP` options).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsetsockopt(
     socket: c_int,
@@ -796,7 +796,7 @@ pub unsafe extern "C" fn rsetsockopt(
 ) -> c_int {
     ffi::boundary("rsetsockopt", || -> Result<c_int> {
         if let Some(d) = dgram::lookup(socket) {
-            return dgram::setsockopt(&d, level, optname, optval, optlen).map(|_| 0);
+            return options::dgram_set(&d, level, optname, optval, optlen).map(|_| 0);
         }
         let s = get(socket)?;
         options::set(&s, level, optname, optval, optlen)?;
@@ -820,7 +820,7 @@ pub unsafe extern "C" fn rgetsockopt(
 ) -> c_int {
     ffi::boundary("rgetsockopt", || -> Result<c_int> {
         if let Some(d) = dgram::lookup(socket) {
-            return dgram::getsockopt(&d, level, optname, optval, optlen).map(|_| 0);
+            return options::dgram_get(&d, level, optname, optval, optlen).map(|_| 0);
         }
         let s = get(socket)?;
         options::get(&s, level, optname, optval, optlen)?;
@@ -839,7 +839,7 @@ pub unsafe extern "C" fn rgetsockopt(
 pub unsafe extern "C" fn rfcntl(socket: c_int, cmd: c_int, arg: usize) -> c_int {
     ffi::boundary("rfcntl", || -> Result<c_int> {
         if let Some(d) = dgram::lookup(socket) {
-            return dgram::fcntl(&d, cmd, arg);
+            return options::dgram_fcntl(&d, cmd, arg);
         }
         let s = get(socket)?;
         options::fcntl(&s, cmd, arg)

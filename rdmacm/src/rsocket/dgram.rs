@@ -33,20 +33,18 @@
 #![allow(unsafe_code)] // verbs data path on registered buffers, the caller's socket addresses, libc socket calls
 
 use super::config::defaults;
-use super::stream::{cm_call, id_cq, poll_cq, post_recv, post_send, req_notify, RegBuf};
+use super::verbs::{cm_call, id_cq, poll_cq, post_recv, post_send, req_notify, RegBuf, Slab};
 use super::wire::*;
 use super::IoCursor;
 use crate::cm;
 use once_cell::sync::Lazy;
 use parking_lot::{Mutex, MutexGuard};
 use rdma_common::abi::rdma_cma::{rdma_cm_id, rdma_port_space, RDMA_UDP_QKEY};
-use rdma_common::abi::rsocket::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::collections::{HashMap, VecDeque};
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
 use std::mem::{size_of, MaybeUninit};
 use std::ptr::{addr_of, addr_of_mut, null_mut};
 use std::sync::Arc;
@@ -98,51 +96,26 @@ enum Rmsg {
     Udp { src: DsAddr, data: Vec<u8> },
 }
 
-/// A zeroed page-aligned allocation (the send slots, registered on each QP's PD).
-struct Slab {
-    ptr: *mut u8,
-    layout: Layout,
-}
-
-impl Slab {
-    fn new(len: usize) -> Result<Slab> {
-        let layout = Layout::from_size_align(len.max(1).div_ceil(4096) * 4096, 4096).map_err(|_| Errno::ENOMEM)?;
-        // SAFETY: a non-zero size.
-        let ptr = unsafe { alloc_zeroed(layout) };
-        if ptr.is_null() {
-            return Err(Errno::ENOMEM);
-        }
-        Ok(Slab { ptr, layout })
-    }
-}
-
-impl Drop for Slab {
-    fn drop(&mut self) {
-        // SAFETY: allocated with this layout; every MR on it was deregistered first (Ds::free).
-        unsafe { dealloc(self.ptr, self.layout) };
-    }
-}
-
 /// The state of a datagram rsocket.
 pub(super) struct Ds {
-    udp: c_int,
+    pub(super) udp: c_int,
     /// The endpoint exists (rdma-core's `ds_init_ep`: after `rbind`, `rconnect` or the first `rsendto`).
-    ready: bool,
+    pub(super) ready: bool,
     closed: bool,
     pub fd_flags: c_int,
-    so_opts: u64,
-    ipv6_opts: u64,
-    sq_size: u16,
-    rq_size: u16,
-    sq_inline: u16,
-    sbuf_size: u32,
-    rbuf_size: u32,
+    pub(super) so_opts: u64,
+    pub(super) ipv6_opts: u64,
+    pub(super) sq_size: u16,
+    pub(super) rq_size: u16,
+    pub(super) sq_inline: u16,
+    pub(super) sbuf_size: u32,
+    pub(super) rbuf_size: u32,
     qps: Vec<DsQp>,
     dests: Vec<Dest>,
     /// The destination of `rsend` (set by `rconnect`).
     conn: Option<usize>,
     rmsgs: VecDeque<Rmsg>,
-    sbuf: Option<Slab>,
+    pub(super) sbuf: Option<Slab>,
     /// Offsets of the free send slots.
     free_slots: Vec<u32>,
     /// Where the next CQ poll starts (round robin over the QPs).
@@ -297,7 +270,7 @@ pub(super) fn create(domain: c_int) -> Result<c_int> {
 }
 
 /// The state of `s`, locked; `EBADF` once another thread closed it.
-fn locked(s: &Dsock) -> Result<MutexGuard<'_, Ds>> {
+pub(super) fn locked(s: &Dsock) -> Result<MutexGuard<'_, Ds>> {
     let g = s.inner.lock();
     if g.closed {
         return Err(Errno::EBADF);
@@ -453,143 +426,6 @@ pub(super) fn name(s: &Dsock, peer: bool, addr: *mut libc::sockaddr, len: *mut l
     Ok(())
 }
 
-/// `rfcntl`: `F_GETFL` / `F_SETFL` (only `O_NONBLOCK` changes behaviour); anything else `EOPNOTSUPP`.
-pub(super) fn fcntl(s: &Dsock, cmd: c_int, arg: usize) -> Result<c_int> {
-    let mut g = locked(s)?;
-    match cmd {
-        libc::F_GETFL => Ok(g.fd_flags),
-        libc::F_SETFL => {
-            g.fd_flags = arg as c_int;
-            Ok(0)
-        }
-        _ => Err(Errno::EOPNOTSUPP),
-    }
-}
-
-fn int_of(optval: *const c_void, optlen: libc::socklen_t) -> Result<c_int> {
-    if optval.is_null() || (optlen as usize) < size_of::<c_int>() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: at least an int's bytes are readable.
-    Ok(unsafe { optval.cast::<c_int>().read_unaligned() })
-}
-
-/// `rsetsockopt` on a datagram rsocket, as rdma-core: options of other levels than `SOL_RDMA` go to the UDP socket
-/// first (its error is the answer), then `SO_RCVBUF` / `SO_SNDBUF` size the buffers (doubled, until the first QP /
-/// the send slots exist), `SO_REUSEADDR`, `SO_KEEPALIVE`, `SO_OOBINLINE`, `SO_LINGER`, `IPV6_V6ONLY` are
-/// remembered for `rgetsockopt`, `SOL_RDMA` `RDMA_SQSIZE` / `RDMA_RQSIZE` / `RDMA_INLINE` size the QPs before the
-/// endpoint exists (`EINVAL` after), `RDMA_IOMAPSIZE` / `RDMA_ROUTE` are accepted and unused; anything else is
-/// `EOPNOTSUPP`.
-pub(super) fn setsockopt(
-    s: &Dsock,
-    level: c_int,
-    name: c_int,
-    optval: *const c_void,
-    optlen: libc::socklen_t,
-) -> Result<()> {
-    let mut g = locked(s)?;
-    if level != SOL_RDMA {
-        // SAFETY: the caller's option buffer, read by the kernel.
-        if unsafe { libc::setsockopt(g.udp, level, name, optval, optlen) } != 0 {
-            return Err(Errno::last());
-        }
-    }
-    let bit = 1u64.checked_shl(name as u32).unwrap_or(0);
-    let set_bit = |o: &mut u64, on: bool| if on { *o |= bit } else { *o &= !bit };
-    match (level, name) {
-        (libc::SOL_SOCKET, libc::SO_REUSEADDR | libc::SO_KEEPALIVE | libc::SO_OOBINLINE) => {
-            let on = int_of(optval, optlen)? != 0;
-            set_bit(&mut g.so_opts, on);
-        }
-        (libc::SOL_SOCKET, libc::SO_LINGER) => {
-            if optval.is_null() || (optlen as usize) < size_of::<libc::linger>() {
-                return Err(Errno::EINVAL);
-            }
-            // SAFETY: a readable struct linger.
-            let l = unsafe { optval.cast::<libc::linger>().read_unaligned() };
-            set_bit(&mut g.so_opts, l.l_onoff == 0);
-        }
-        (libc::SOL_SOCKET, libc::SO_RCVBUF) => {
-            let v = int_of(optval, optlen)? as u32;
-            if g.qps.is_empty() {
-                g.rbuf_size = v << 1;
-            }
-        }
-        (libc::SOL_SOCKET, libc::SO_SNDBUF) => {
-            let v = int_of(optval, optlen)? as u32;
-            if g.sbuf.is_none() {
-                g.sbuf_size = v << 1;
-            }
-            if g.sbuf_size < SNDLOWAT {
-                g.sbuf_size = SNDLOWAT << 1;
-            }
-        }
-        (libc::IPPROTO_IPV6, libc::IPV6_V6ONLY) => {
-            let on = int_of(optval, optlen)? != 0;
-            set_bit(&mut g.ipv6_opts, on);
-        }
-        (SOL_RDMA, _) if g.ready => return Err(Errno::EINVAL),
-        (SOL_RDMA, RDMA_SQSIZE) => g.sq_size = (int_of(optval, optlen)? as u32).min(u32::from(QP_MAX_SIZE)) as u16,
-        (SOL_RDMA, RDMA_RQSIZE) => g.rq_size = (int_of(optval, optlen)? as u32).min(u32::from(QP_MAX_SIZE)) as u16,
-        (SOL_RDMA, RDMA_INLINE) => g.sq_inline = (int_of(optval, optlen)? as u32).min(u32::from(QP_MAX_SIZE)) as u16,
-        (SOL_RDMA, RDMA_IOMAPSIZE | RDMA_ROUTE) => {}
-        _ => return Err(Errno::EOPNOTSUPP),
-    }
-    Ok(())
-}
-
-fn put_int(optval: *mut c_void, optlen: *mut libc::socklen_t, v: c_int) -> Result<()> {
-    // SAFETY: non-NULL optlen is readable (the caller's contract).
-    if optval.is_null() || optlen.is_null() || (unsafe { optlen.read() } as usize) < size_of::<c_int>() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: room for an int.
-    unsafe {
-        optval.cast::<c_int>().write_unaligned(v);
-        optlen.write(size_of::<c_int>() as libc::socklen_t);
-    }
-    Ok(())
-}
-
-/// `rgetsockopt` on a datagram rsocket: the options `setsockopt` keeps, `SO_RCVBUF` / `SO_SNDBUF` (the buffer
-/// sizes), `SO_ERROR` (always 0), the `SOL_RDMA` sizes; anything else `EOPNOTSUPP`.
-pub(super) fn getsockopt(
-    s: &Dsock,
-    level: c_int,
-    name: c_int,
-    optval: *mut c_void,
-    optlen: *mut libc::socklen_t,
-) -> Result<()> {
-    let g = locked(s)?;
-    let bit = |o: u64| c_int::from(o & 1u64.checked_shl(name as u32).unwrap_or(0) != 0);
-    match (level, name) {
-        (libc::SOL_SOCKET, libc::SO_REUSEADDR | libc::SO_KEEPALIVE | libc::SO_OOBINLINE) => {
-            put_int(optval, optlen, bit(g.so_opts))
-        }
-        (libc::SOL_SOCKET, libc::SO_LINGER) => {
-            // SAFETY: non-NULL optlen is readable.
-            if optval.is_null() || optlen.is_null() || (unsafe { optlen.read() } as usize) < size_of::<libc::linger>() {
-                return Err(Errno::EINVAL);
-            }
-            let l = libc::linger { l_onoff: 1 - bit(g.so_opts), l_linger: 0 };
-            // SAFETY: room for a struct linger.
-            unsafe {
-                optval.cast::<libc::linger>().write_unaligned(l);
-                optlen.write(size_of::<libc::linger>() as libc::socklen_t);
-            }
-            Ok(())
-        }
-        (libc::SOL_SOCKET, libc::SO_RCVBUF) => put_int(optval, optlen, g.rbuf_size as c_int),
-        (libc::SOL_SOCKET, libc::SO_SNDBUF) => put_int(optval, optlen, g.sbuf_size as c_int),
-        (libc::SOL_SOCKET, libc::SO_ERROR) => put_int(optval, optlen, 0),
-        (libc::IPPROTO_IPV6, libc::IPV6_V6ONLY) => put_int(optval, optlen, bit(g.ipv6_opts)),
-        (SOL_RDMA, RDMA_SQSIZE) => put_int(optval, optlen, c_int::from(g.sq_size)),
-        (SOL_RDMA, RDMA_RQSIZE) => put_int(optval, optlen, c_int::from(g.rq_size)),
-        (SOL_RDMA, RDMA_INLINE) => put_int(optval, optlen, c_int::from(g.sq_inline)),
-        _ => Err(Errno::EOPNOTSUPP),
-    }
-}
-
 // ---- readiness for rpoll ------------------------------------------------------------------------------------------
 
 /// The events of `s` now (`POLLIN`: a datagram is queued; `POLLOUT`: a send would not wait for a slot;
@@ -663,6 +499,11 @@ fn wait<'a>(
 }
 
 impl Ds {
+    /// Whether a QP exists yet (then `SO_RCVBUF` no longer changes the receive slots).
+    pub(super) fn has_qp(&self) -> bool {
+        !self.qps.is_empty()
+    }
+
     pub(super) fn nonblocking(&self, flags: c_int) -> bool {
         (self.fd_flags & libc::O_NONBLOCK) != 0 || (flags & libc::MSG_DONTWAIT) != 0
     }

@@ -2,8 +2,10 @@
 //! wire protocol so that our rsockets and rdma-core's talk to each other, and so that rdma-core's unmodified
 //! `librspreload.so` runs socket programs over our librdmacm.
 //!
-//! * `stream` (SOCK_STREAM over RC): connection set-up on librdmacm's own calls, credits, data, shutdown;
+//! * `stream` (SOCK_STREAM over RC): a connection's state, credits, data, completions, waits, shutdown;
+//! * `connect`: a stream connection's set-up on librdmacm's own calls (endpoint, connection data, connect, accept);
 //! * `dgram` (SOCK_DGRAM over UD): a UDP socket plus UD QPs, the address service, `rsendto`/`rrecvfrom`;
+//! * `verbs`: what both kinds stand on: registered buffers, an id's CQ, the data-path calls, `cm_call`;
 //! * `wire`: the protocol's facts (private data, immediate data, SGL entries, datagram headers), unit tested byte
 //!   for byte;
 //! * `poll`: `rpoll`/`rselect` over rsockets and ordinary descriptors mixed;
@@ -36,12 +38,14 @@
 #![allow(unsafe_code)] // #[no_mangle] C entry points reading and writing the caller's buffers
 
 pub(crate) mod config;
+mod connect;
 mod dgram;
 mod iomap;
 mod maps;
 pub(crate) mod options;
 mod poll;
 mod stream;
+mod verbs;
 mod wire;
 
 use crate::cm;
@@ -320,13 +324,13 @@ pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) 
         }
         let mut id = null_mut();
         // SAFETY: a synchronous id (NULL channel) stored in our out-parameter.
-        stream::cm_call(unsafe {
+        verbs::cm_call(unsafe {
             cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), rdma_port_space::RDMA_PS_TCP as u32)
         })?;
         // SAFETY: the new id is live; its source family says which family the rsocket was made for, as rdma-core.
         unsafe { addr_of_mut!((*id).route.addr.src.src_addr.sa_family).write(domain as libc::sa_family_t) };
         let rs = Rs::new(id, None);
-        stream::set_nonblock(rs.cm_fd());
+        verbs::set_nonblock(rs.cm_fd());
         Ok(insert(rs))
     })
     .or_minus_one_errno()
@@ -348,7 +352,7 @@ pub unsafe extern "C" fn rbind(socket: c_int, addr: *const sockaddr, addrlen: so
             return Err(Errno::EINVAL);
         }
         // SAFETY: the id is live; `addr` is the caller's address (read by family).
-        stream::cm_call(unsafe { cm::addr::rdma_bind_addr(g.id, addr.cast_mut()) })?;
+        verbs::cm_call(unsafe { cm::addr::rdma_bind_addr(g.id, addr.cast_mut()) })?;
         g.state = RS_BOUND;
         Ok(0)
     })
@@ -368,7 +372,7 @@ pub unsafe extern "C" fn rlisten(socket: c_int, backlog: c_int) -> c_int {
             return Ok(0);
         }
         // SAFETY: the id is live.
-        stream::cm_call(unsafe { cm::conn::rdma_listen(g.id, backlog) })?;
+        verbs::cm_call(unsafe { cm::conn::rdma_listen(g.id, backlog) })?;
         g.state = RS_LISTENING;
         Ok(0)
     })
@@ -390,7 +394,7 @@ pub unsafe extern "C" fn raccept(socket: c_int, addr: *mut sockaddr, addrlen: *m
             if g.state != RS_LISTENING {
                 return Err(Errno::EBADF);
             }
-            match stream::accept_one(&g) {
+            match connect::accept_one(&g) {
                 Ok(Some(rs)) => {
                     // SAFETY: the new id is live; the caller's buffers are checked for NULL.
                     unsafe {
@@ -781,7 +785,7 @@ pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrle
 /// `RDMA_INLINE`, `RDMA_IOMAPSIZE`: `int`s; `RDMA_ROUTE`: `struct ibv_path_data[]`). Returns 0, or -1 with `errno`
 /// (`EBADF`; `EOPNOTSUPP` for other options; `EINVAL` for a short value, or `SOL_RDMA` once connecting). A
 /// datagram rsocket passes options of other levels than `SOL_RDMA` to its UDP socket first (its error is the
-/// answer), then keeps what rdma-core keeps for datagrams (see `dgram::setsockopt`; no `IPPROTO_TCP` options).
+/// answer), then keeps what rdma-core keeps for datagrams (see `options::dgram_set`; no `IPPROTO_TCP` options).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsetsockopt(
     socket: c_int,
@@ -792,7 +796,7 @@ pub unsafe extern "C" fn rsetsockopt(
 ) -> c_int {
     ffi::boundary("rsetsockopt", || -> Result<c_int> {
         if let Some(d) = dgram::lookup(socket) {
-            return dgram::setsockopt(&d, level, optname, optval, optlen).map(|_| 0);
+            return options::dgram_set(&d, level, optname, optval, optlen).map(|_| 0);
         }
         let s = get(socket)?;
         options::set(&s, level, optname, optval, optlen)?;
@@ -816,7 +820,7 @@ pub unsafe extern "C" fn rgetsockopt(
 ) -> c_int {
     ffi::boundary("rgetsockopt", || -> Result<c_int> {
         if let Some(d) = dgram::lookup(socket) {
-            return dgram::getsockopt(&d, level, optname, optval, optlen).map(|_| 0);
+            return options::dgram_get(&d, level, optname, optval, optlen).map(|_| 0);
         }
         let s = get(socket)?;
         options::get(&s, level, optname, optval, optlen)?;
@@ -835,7 +839,7 @@ pub unsafe extern "C" fn rgetsockopt(
 pub unsafe extern "C" fn rfcntl(socket: c_int, cmd: c_int, arg: usize) -> c_int {
     ffi::boundary("rfcntl", || -> Result<c_int> {
         if let Some(d) = dgram::lookup(socket) {
-            return dgram::fcntl(&d, cmd, arg);
+            return options::dgram_fcntl(&d, cmd, arg);
         }
         let s = get(socket)?;
         options::fcntl(&s, cmd, arg)

@@ -1,14 +1,20 @@
-//! `rsetsockopt` / `rgetsockopt` / `rfcntl` of stream rsockets, and keep-alives, with rdma-core 44's semantics.
+//! `rsetsockopt` / `rgetsockopt` / `rfcntl` of stream and datagram rsockets, and keep-alives, with rdma-core 44's
+//! semantics.
 //!
-//! Options either change the connection (`SO_REUSEADDR`, `IPV6_V6ONLY` go to `rdma_set_option`; the `SOL_RDMA`
-//! sizes and `SO_RCVBUF`/`SO_SNDBUF`, before the buffers exist: rdma-core doubles the buffer sizes asked, as the
-//! kernel does) or are only remembered so that `rgetsockopt` returns them (`TCP_NODELAY`, `SO_LINGER`,
+//! Stream options either change the connection (`SO_REUSEADDR`, `IPV6_V6ONLY` go to `rdma_set_option`; the
+//! `SOL_RDMA` sizes and `SO_RCVBUF`/`SO_SNDBUF`, before the buffers exist: rdma-core doubles the buffer sizes asked,
+//! as the kernel does) or are only remembered so that `rgetsockopt` returns them (`TCP_NODELAY`, `SO_LINGER`,
 //! `SO_OOBINLINE`). `SO_KEEPALIVE` starts a service thread that sends a zero-length RDMA write (which the peer never
 //! sees; its acknowledgement proves the peer alive) every `TCP_KEEPIDLE` seconds (default
 //! `/proc/sys/net/ipv4/tcp_keepalive_time`, else 7200).
+//!
+//! Datagram options ([`dgram_set`], [`dgram_get`]) go to the rsocket's UDP socket first, then size its QPs and
+//! buffers or are remembered, as rdma-core's.
 #![allow(unsafe_code)] // the caller's option buffers
 
+use super::dgram::{self, Dsock};
 use super::stream::{Rs, Rsocket, OPT_KEEPALIVE, RS_CONNECTED, RS_INIT, RS_OPENING};
+use super::verbs::cm_call;
 use super::wire::{msg, scale_to_value, value_to_scale, CTRL_KEEPALIVE, OP_CTRL, QP_MAX_SIZE, SNDLOWAT};
 use crate::cm;
 use once_cell::sync::Lazy;
@@ -30,6 +36,32 @@ fn int_of(optval: *const c_void, optlen: libc::socklen_t) -> Result<c_int> {
     }
     // SAFETY: at least an int's bytes are readable (the caller's contract for optlen).
     Ok(unsafe { optval.cast::<c_int>().read_unaligned() })
+}
+
+/// Reads the option value as a queue size (`RDMA_SQSIZE`, `RDMA_RQSIZE`, `RDMA_INLINE`): an `int`, at most
+/// `QP_MAX_SIZE`.
+fn qp_size_of(optval: *const c_void, optlen: libc::socklen_t) -> Result<u16> {
+    Ok((int_of(optval, optlen)? as u32).min(u32::from(QP_MAX_SIZE)) as u16)
+}
+
+/// Reads the option value as a `struct linger` (`EINVAL` when `optlen` is too short or `optval` NULL).
+fn linger_of(optval: *const c_void, optlen: libc::socklen_t) -> Result<libc::linger> {
+    if optval.is_null() || (optlen as usize) < size_of::<libc::linger>() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: a readable struct linger (the caller's contract for optlen).
+    Ok(unsafe { optval.cast::<libc::linger>().read_unaligned() })
+}
+
+/// The send buffer size after `SO_SNDBUF` = `v`: doubled while the buffer can still change (`unmade`), and never
+/// below two low-water marks.
+fn sndbuf_size(cur: u32, v: u32, unmade: bool) -> u32 {
+    let size = if unmade { v << 1 } else { cur };
+    if size < SNDLOWAT {
+        SNDLOWAT << 1
+    } else {
+        size
+    }
 }
 
 /// `rsetsockopt` on a stream rsocket.
@@ -54,7 +86,7 @@ pub(super) fn set(
                     let v = int_of(optval, optlen)?;
                     let mut val = v;
                     // SAFETY: the id is live; `val` is an int the call copies.
-                    let r = super::stream::cm_call(unsafe {
+                    let r = cm_call(unsafe {
                         cm::id::rdma_set_option(
                             g.id,
                             RDMA_OPTION_ID,
@@ -78,22 +110,12 @@ pub(super) fn set(
                 }
                 libc::SO_SNDBUF => {
                     let v = int_of(optval, optlen)? as u32;
-                    if g.sbuf.is_none() {
-                        g.sbuf_size = v << 1;
-                    }
-                    if g.sbuf_size < SNDLOWAT {
-                        g.sbuf_size = SNDLOWAT << 1;
-                    }
+                    g.sbuf_size = sndbuf_size(g.sbuf_size, v, g.sbuf.is_none());
                     Ok(())
                 }
                 libc::SO_LINGER => {
-                    if optval.is_null() || (optlen as usize) < size_of::<libc::linger>() {
-                        return Err(Errno::EINVAL);
-                    }
-                    // SAFETY: a readable struct linger.
-                    let l = unsafe { optval.cast::<libc::linger>().read_unaligned() };
                     // Stored inverted, so that the default (0) means on, as rdma-core.
-                    opt_on = l.l_onoff == 0;
+                    opt_on = linger_of(optval, optlen)?.l_onoff == 0;
                     Ok(())
                 }
                 libc::SO_KEEPALIVE => {
@@ -141,7 +163,7 @@ pub(super) fn set(
                     let mut v = int_of(optval, optlen)?;
                     opt_on = v != 0;
                     // SAFETY: as for SO_REUSEADDR.
-                    super::stream::cm_call(unsafe {
+                    cm_call(unsafe {
                         cm::id::rdma_set_option(
                             g.id,
                             RDMA_OPTION_ID,
@@ -160,15 +182,15 @@ pub(super) fn set(
             }
             match optname {
                 RDMA_SQSIZE => {
-                    g.sq_size = (int_of(optval, optlen)? as u32).min(u32::from(QP_MAX_SIZE)) as u16;
+                    g.sq_size = qp_size_of(optval, optlen)?;
                     Ok(())
                 }
                 RDMA_RQSIZE => {
-                    g.rq_size = (int_of(optval, optlen)? as u32).min(u32::from(QP_MAX_SIZE)) as u16;
+                    g.rq_size = qp_size_of(optval, optlen)?;
                     Ok(())
                 }
                 RDMA_INLINE => {
-                    g.sq_inline = (int_of(optval, optlen)? as u32).min(u32::from(QP_MAX_SIZE)) as u16;
+                    g.sq_inline = qp_size_of(optval, optlen)?;
                     Ok(())
                 }
                 RDMA_IOMAPSIZE => {
@@ -228,6 +250,20 @@ fn put_int(optval: *mut c_void, optlen: *mut libc::socklen_t, v: c_int) -> Resul
     Ok(())
 }
 
+/// Writes a `struct linger` option value (`l_onoff` as given, `l_linger` 0).
+fn put_linger(optval: *mut c_void, optlen: *mut libc::socklen_t, l_onoff: c_int) -> Result<()> {
+    // SAFETY: non-NULL optlen is readable.
+    if optval.is_null() || optlen.is_null() || (unsafe { optlen.read() } as usize) < size_of::<libc::linger>() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: room for a struct linger.
+    unsafe {
+        optval.cast::<libc::linger>().write_unaligned(libc::linger { l_onoff, l_linger: 0 });
+        optlen.write(size_of::<libc::linger>() as libc::socklen_t);
+    }
+    Ok(())
+}
+
 /// `rgetsockopt` on a stream rsocket.
 pub(super) fn get(
     s: &Rsocket,
@@ -247,19 +283,7 @@ pub(super) fn get(
         }
         (libc::SOL_SOCKET, libc::SO_RCVBUF) => put_int(optval, optlen, g.rbuf_size as c_int),
         (libc::SOL_SOCKET, libc::SO_SNDBUF) => put_int(optval, optlen, g.sbuf_size as c_int),
-        (libc::SOL_SOCKET, libc::SO_LINGER) => {
-            // SAFETY: non-NULL optlen is readable.
-            if optval.is_null() || optlen.is_null() || (unsafe { optlen.read() } as usize) < size_of::<libc::linger>() {
-                return Err(Errno::EINVAL);
-            }
-            let l = libc::linger { l_onoff: c_int::from(!bit(g.so_opts)), l_linger: 0 };
-            // SAFETY: room for a struct linger.
-            unsafe {
-                optval.cast::<libc::linger>().write_unaligned(l);
-                optlen.write(size_of::<libc::linger>() as libc::socklen_t);
-            }
-            Ok(())
-        }
+        (libc::SOL_SOCKET, libc::SO_LINGER) => put_linger(optval, optlen, c_int::from(!bit(g.so_opts))),
         (libc::SOL_SOCKET, libc::SO_ERROR) => {
             put_int(optval, optlen, g.err)?;
             g.err = 0;
@@ -351,15 +375,109 @@ fn route(rs: &Rs, optval: *mut c_void, optlen: *mut libc::socklen_t) -> Result<(
     Ok(())
 }
 
-/// `rfcntl`: `F_GETFL` / `F_SETFL` (only `O_NONBLOCK` changes behaviour); anything else `EOPNOTSUPP`.
+/// `rfcntl` on a stream rsocket: `F_GETFL` / `F_SETFL` (only `O_NONBLOCK` changes behaviour); anything else
+/// `EOPNOTSUPP`.
 pub(super) fn fcntl(s: &Rsocket, cmd: c_int, arg: usize) -> Result<c_int> {
-    let mut g = s.inner.lock();
+    fcntl_flags(&mut s.inner.lock().fd_flags, cmd, arg)
+}
+
+/// `F_GETFL` / `F_SETFL` on an rsocket's file status flags `fd_flags`; anything else `EOPNOTSUPP`.
+fn fcntl_flags(fd_flags: &mut c_int, cmd: c_int, arg: usize) -> Result<c_int> {
     match cmd {
-        libc::F_GETFL => Ok(g.fd_flags),
+        libc::F_GETFL => Ok(*fd_flags),
         libc::F_SETFL => {
-            g.fd_flags = arg as c_int;
+            *fd_flags = arg as c_int;
             Ok(0)
         }
+        _ => Err(Errno::EOPNOTSUPP),
+    }
+}
+
+// ---- datagram rsockets -------------------------------------------------------------------------------------
+
+/// `rfcntl` on a datagram rsocket: as [`fcntl`]; `EBADF` once another thread closed it.
+pub(super) fn dgram_fcntl(s: &Dsock, cmd: c_int, arg: usize) -> Result<c_int> {
+    fcntl_flags(&mut dgram::locked(s)?.fd_flags, cmd, arg)
+}
+
+/// `rsetsockopt` on a datagram rsocket, as rdma-core: options of other levels than `SOL_RDMA` go to the UDP socket
+/// first (its error is the answer), then `SO_RCVBUF` / `SO_SNDBUF` size the buffers (doubled, until the first QP /
+/// the send slots exist), `SO_REUSEADDR`, `SO_KEEPALIVE`, `SO_OOBINLINE`, `SO_LINGER`, `IPV6_V6ONLY` are
+/// remembered for `rgetsockopt`, `SOL_RDMA` `RDMA_SQSIZE` / `RDMA_RQSIZE` / `RDMA_INLINE` size the QPs before the
+/// endpoint exists (`EINVAL` after), `RDMA_IOMAPSIZE` / `RDMA_ROUTE` are accepted and unused; anything else is
+/// `EOPNOTSUPP`.
+pub(super) fn dgram_set(
+    s: &Dsock,
+    level: c_int,
+    name: c_int,
+    optval: *const c_void,
+    optlen: libc::socklen_t,
+) -> Result<()> {
+    let mut g = dgram::locked(s)?;
+    if level != SOL_RDMA {
+        // SAFETY: the caller's option buffer, read by the kernel.
+        if unsafe { libc::setsockopt(g.udp, level, name, optval, optlen) } != 0 {
+            return Err(Errno::last());
+        }
+    }
+    let bit = 1u64.checked_shl(name as u32).unwrap_or(0);
+    let set_bit = |o: &mut u64, on: bool| if on { *o |= bit } else { *o &= !bit };
+    match (level, name) {
+        (libc::SOL_SOCKET, libc::SO_REUSEADDR | libc::SO_KEEPALIVE | libc::SO_OOBINLINE) => {
+            let on = int_of(optval, optlen)? != 0;
+            set_bit(&mut g.so_opts, on);
+        }
+        (libc::SOL_SOCKET, libc::SO_LINGER) => {
+            let l = linger_of(optval, optlen)?;
+            set_bit(&mut g.so_opts, l.l_onoff == 0);
+        }
+        (libc::SOL_SOCKET, libc::SO_RCVBUF) => {
+            let v = int_of(optval, optlen)? as u32;
+            if !g.has_qp() {
+                g.rbuf_size = v << 1;
+            }
+        }
+        (libc::SOL_SOCKET, libc::SO_SNDBUF) => {
+            let v = int_of(optval, optlen)? as u32;
+            g.sbuf_size = sndbuf_size(g.sbuf_size, v, g.sbuf.is_none());
+        }
+        (libc::IPPROTO_IPV6, libc::IPV6_V6ONLY) => {
+            let on = int_of(optval, optlen)? != 0;
+            set_bit(&mut g.ipv6_opts, on);
+        }
+        (SOL_RDMA, _) if g.ready => return Err(Errno::EINVAL),
+        (SOL_RDMA, RDMA_SQSIZE) => g.sq_size = qp_size_of(optval, optlen)?,
+        (SOL_RDMA, RDMA_RQSIZE) => g.rq_size = qp_size_of(optval, optlen)?,
+        (SOL_RDMA, RDMA_INLINE) => g.sq_inline = qp_size_of(optval, optlen)?,
+        (SOL_RDMA, RDMA_IOMAPSIZE | RDMA_ROUTE) => {}
+        _ => return Err(Errno::EOPNOTSUPP),
+    }
+    Ok(())
+}
+
+/// `rgetsockopt` on a datagram rsocket: the options `dgram_set` keeps, `SO_RCVBUF` / `SO_SNDBUF` (the buffer
+/// sizes), `SO_ERROR` (always 0), the `SOL_RDMA` sizes; anything else `EOPNOTSUPP`.
+pub(super) fn dgram_get(
+    s: &Dsock,
+    level: c_int,
+    name: c_int,
+    optval: *mut c_void,
+    optlen: *mut libc::socklen_t,
+) -> Result<()> {
+    let g = dgram::locked(s)?;
+    let bit = |o: u64| c_int::from(o & 1u64.checked_shl(name as u32).unwrap_or(0) != 0);
+    match (level, name) {
+        (libc::SOL_SOCKET, libc::SO_REUSEADDR | libc::SO_KEEPALIVE | libc::SO_OOBINLINE) => {
+            put_int(optval, optlen, bit(g.so_opts))
+        }
+        (libc::SOL_SOCKET, libc::SO_LINGER) => put_linger(optval, optlen, 1 - bit(g.so_opts)),
+        (libc::SOL_SOCKET, libc::SO_RCVBUF) => put_int(optval, optlen, g.rbuf_size as c_int),
+        (libc::SOL_SOCKET, libc::SO_SNDBUF) => put_int(optval, optlen, g.sbuf_size as c_int),
+        (libc::SOL_SOCKET, libc::SO_ERROR) => put_int(optval, optlen, 0),
+        (libc::IPPROTO_IPV6, libc::IPV6_V6ONLY) => put_int(optval, optlen, bit(g.ipv6_opts)),
+        (SOL_RDMA, RDMA_SQSIZE) => put_int(optval, optlen, c_int::from(g.sq_size)),
+        (SOL_RDMA, RDMA_RQSIZE) => put_int(optval, optlen, c_int::from(g.rq_size)),
+        (SOL_RDMA, RDMA_INLINE) => put_int(optval, optlen, c_int::from(g.sq_inline)),
         _ => Err(Errno::EOPNOTSUPP),
     }
 }

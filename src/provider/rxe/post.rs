@@ -113,13 +113,13 @@ fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) ->
         return Err(Errno::EINVAL);
     }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
-        let atomic = abi::send_wr_atomic(wr);
+        let atomic = wr.atomic();
         if length < 8 || atomic.remote_addr & 7 != 0 {
             return Err(Errno::EINVAL);
         }
     }
     if opcode == WR_BIND_MW {
-        if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
+        if length != 0 || wr.num_sge != 0 || wr.imm_data() != 0 {
             return Err(Errno::EINVAL);
         }
         if qp_type != QPT_RC && qp_type != QPT_UC {
@@ -155,9 +155,9 @@ unsafe fn write_send_wqe<H: RxeHost>(
     w.wr.wr_id = wr.wr_id;
     w.wr.opcode = opcode;
     w.wr.send_flags = wr.send_flags;
-    w.wr.ex.imm_data = abi::send_wr_imm_data(wr);
+    w.wr.ex.imm_data = wr.imm_data();
 
-    let (remote_addr, rkey) = abi::send_wr_rdma(wr);
+    let ibv_send_wr_rdma { remote_addr, rkey } = wr.rdma();
     match opcode {
         WR_RDMA_WRITE | WR_RDMA_WRITE_WITH_IMM | WR_RDMA_READ => {
             w.wr.wr.rdma.remote_addr = remote_addr;
@@ -168,7 +168,7 @@ unsafe fn write_send_wqe<H: RxeHost>(
             unsafe { write_ud::<H>(w, wr)? };
         }
         WR_ATOMIC_CMP_AND_SWP | WR_ATOMIC_FETCH_AND_ADD => {
-            let atomic = abi::send_wr_atomic(wr);
+            let atomic = wr.atomic();
             w.wr.wr.atomic.remote_addr = atomic.remote_addr;
             w.wr.wr.atomic.compare_add = atomic.compare_add;
             w.wr.wr.atomic.swap = atomic.swap;
@@ -208,7 +208,7 @@ const _: () = {
 /// As [`write_send_wqe`].
 #[inline(always)]
 unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
-    let ud = abi::send_wr_ud(wr);
+    let ud = wr.ud();
     if ud.ah.is_null() {
         return Err(Errno::EINVAL);
     }
@@ -230,7 +230,7 @@ unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result
 /// As [`write_send_wqe`].
 #[inline(never)]
 unsafe fn write_bind_mw(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
-    let bind = abi::send_wr_bind_mw(wr);
+    let bind = wr.bind_mw();
     if bind.mw.is_null() {
         return Err(Errno::EINVAL);
     }
@@ -581,7 +581,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
         return format!("{name} is not an enum ibv_wr_opcode value");
     }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
-        let atomic = abi::send_wr_atomic(wr);
+        let atomic = wr.atomic();
         if length < 8 {
             return format!("{name} with {length} bytes of local buffer (needs 8)");
         }
@@ -590,13 +590,13 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
         }
     }
     if opcode == WR_BIND_MW {
-        if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
+        if length != 0 || wr.num_sge != 0 || wr.imm_data() != 0 {
             return format!("{name} carries data, SGEs or immediate data");
         }
         if qp_type != QPT_RC && qp_type != QPT_UC {
             return format!("{name} on a QP that is neither RC nor UC");
         }
-        if abi::send_wr_bind_mw(wr).mw.is_null() {
+        if wr.bind_mw().mw.is_null() {
             return format!("{name} with a NULL bind_mw.mw");
         }
         return format!("{name} unbinding (NULL bind_info.mr) with a non-zero length");
@@ -607,7 +607,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
             .into();
     }
     if qp_type == QPT_UD {
-        if abi::send_wr_ud(wr).ah.is_null() {
+        if wr.ud().ah.is_null() {
             return "UD send without an address handle (wr.ud.ah is NULL)".into();
         }
         return "wr.ud.ah is not an address handle of this device".into();

@@ -20,6 +20,7 @@
 pub mod cmd;
 pub(crate) mod explain;
 pub mod marshall;
+pub mod queue;
 pub mod rxe;
 pub mod siw;
 pub mod spin;

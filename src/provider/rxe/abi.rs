@@ -14,9 +14,9 @@
 //!
 //! The structs are bindgen's (`rdma_common::uapi`, from Linux 6.1's headers); the asserts below pin every
 //! offset the data path relies on, so a regenerated binding that moved one fails to compile.
-#![allow(unsafe_code)]
 #![allow(non_camel_case_types)]
 
+use crate::provider::verbs::ibv_wc;
 use std::mem::{offset_of, size_of};
 
 pub use rdma_common::uapi::ib_user_verbs::ib_uverbs_wc;
@@ -87,47 +87,6 @@ const _: () = {
     assert!(offset_of!(rxe_send_wr, wr) + size_of::<FlushWr>() <= size_of::<rxe_send_wr>());
     assert!(offset_of!(rxe_send_wr, wr) + offset_of!(FlushWr, length) == offset_of!(rxe_send_wr, wr.rdma.rkey));
 };
-
-// ---------------------------------------------------------------------------------------------------------------
-// The C anonymous unions of the public structs: the only place that names their Rust members.
-// ---------------------------------------------------------------------------------------------------------------
-
-use crate::provider::verbs::{ibv_send_wr, ibv_send_wr_atomic, ibv_send_wr_bind_mw, ibv_send_wr_ud, ibv_wc};
-
-/// `wr->imm_data` / `wr->invalidate_rkey` (one C anonymous union: the same 4 bytes).
-#[inline(always)]
-pub fn send_wr_imm_data(wr: &ibv_send_wr) -> u32 {
-    // SAFETY: both members are u32; any bit pattern is valid.
-    unsafe { wr.imm.imm_data }
-}
-
-/// `wr->wr.rdma.remote_addr`, `wr->wr.rdma.rkey`.
-#[inline(always)]
-pub fn send_wr_rdma(wr: &ibv_send_wr) -> (u64, u32) {
-    // SAFETY: plain integers; any bit pattern is valid.
-    unsafe { (wr.wr.rdma.remote_addr, wr.wr.rdma.rkey) }
-}
-
-/// `wr->wr.atomic`.
-#[inline(always)]
-pub fn send_wr_atomic(wr: &ibv_send_wr) -> ibv_send_wr_atomic {
-    // SAFETY: plain integers; any bit pattern is valid.
-    unsafe { wr.wr.atomic }
-}
-
-/// `wr->wr.ud`.
-#[inline(always)]
-pub fn send_wr_ud(wr: &ibv_send_wr) -> ibv_send_wr_ud {
-    // SAFETY: a raw pointer and integers; any bit pattern is valid.
-    unsafe { wr.wr.ud }
-}
-
-/// `wr->bind_mw` (second C anonymous union of `ibv_send_wr`).
-#[inline(always)]
-pub fn send_wr_bind_mw(wr: &ibv_send_wr) -> ibv_send_wr_bind_mw {
-    // SAFETY: raw pointers and integers; any bit pattern is valid.
-    unsafe { wr.ext.bind_mw }
-}
 
 /// Offset of `ibv_wc.imm_data` (C anonymous union with `invalidated_rkey`).
 pub const WC_IMM_DATA_OFFSET: usize = offset_of!(ibv_wc, imm);

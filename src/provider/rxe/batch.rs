@@ -15,7 +15,7 @@
 //! lock holder, so a thread reads its own token there only while it holds the batch.
 #![allow(unsafe_code)]
 
-use super::post;
+use super::wr;
 use super::{RxeHost, RxeQp};
 use rdma_common::abi::verbs::ibv_qp_ex;
 use rdma_common::Errno;
@@ -45,7 +45,7 @@ fn mine(qp: &RxeQp) -> bool {
 /// `ibv_wr_start(3)` with the re-entry check (module docs).
 ///
 /// # Safety
-/// As [`post::wr_start`].
+/// As [`wr::wr_start`].
 pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
     let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
@@ -64,14 +64,14 @@ pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
         return;
     }
     // SAFETY: caller's contract.
-    unsafe { post::wr_start::<H>(ibqp) };
+    unsafe { wr::wr_start::<H>(ibqp) };
     qp.batch_owner.store(me(), Relaxed);
 }
 
 /// `ibv_wr_complete(3)`; `EINVAL` from a thread that holds no batch of this QP.
 ///
 /// # Safety
-/// As [`post::wr_complete`].
+/// As [`wr::wr_complete`].
 pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int {
     // SAFETY: caller's contract.
     let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return Errno::EIO.0 };
@@ -80,13 +80,13 @@ pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int 
     }
     qp.batch_owner.store(0, Relaxed);
     // SAFETY: caller's contract; this thread holds the batch.
-    unsafe { post::wr_complete::<H>(ibqp) }
+    unsafe { wr::wr_complete::<H>(ibqp) }
 }
 
 /// `ibv_wr_abort(3)`; nothing from a thread that holds no batch of this QP.
 ///
 /// # Safety
-/// As [`post::wr_abort`].
+/// As [`wr::wr_abort`].
 pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
     let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
@@ -95,7 +95,7 @@ pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     }
     qp.batch_owner.store(0, Relaxed);
     // SAFETY: caller's contract; this thread holds the batch.
-    unsafe { post::wr_abort::<H>(ibqp) }
+    unsafe { wr::wr_abort::<H>(ibqp) }
 }
 
 #[cfg(test)]

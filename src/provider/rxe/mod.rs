@@ -7,8 +7,9 @@
 //! requester; receives need none (the kernel's responder looks at the ring when a packet arrives), and neither do
 //! completions.
 //!
-//! * [`post`]: `ibv_post_send`, `ibv_post_recv`, `ibv_post_srq_recv`, `ibv_bind_mw`'s WR, and the `ibv_qp_ex`
-//!   `wr_*` builders;
+//! * [`post`]: `ibv_post_send`, `ibv_post_recv`, `ibv_post_srq_recv`, `ibv_bind_mw`'s WR;
+//! * [`wr`]: the `ibv_qp_ex` `wr_*` builders and setters, `wr_start`/`wr_complete`/`wr_abort` ([`batch`] guards
+//!   the critical section against re-entry);
 //! * [`poll`]: `ibv_poll_cq`, `ibv_req_notify_cq` and the `ibv_cq_ex` `start_poll`/`next_poll`/`end_poll`/`read_*`;
 //! * [`abi`]: the kernel's `rdma_user_rxe.h` with the layout asserts;
 //! * [`queue`]: the shared ring protocol.
@@ -23,6 +24,7 @@ pub mod ctrl;
 pub mod poll;
 pub mod post;
 pub mod queue;
+pub mod wr;
 
 use self::abi::{rxe_av, rxe_recv_wqe, rxe_send_wqe, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
 use self::queue::RxeQueue;
@@ -434,7 +436,7 @@ pub fn data_path_ops<H: RxeHost>() -> super::DataPathOps {
 /// `wr_start`/`wr_complete`/`wr_abort`. `wr_send_tso` and `wr_set_xrc_srqn` stay NULL: rxe has neither TSO nor
 /// XRC. Call after [`check_qp_init_attr`] accepted `flags`.
 pub fn set_qp_send_ops<H: RxeHost>(qpx: &mut ibv_qp_ex, flags: u64) {
-    use post::*;
+    use wr::*;
     if flags & IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP != 0 {
         qpx.wr_atomic_cmp_swp = Some(wr_atomic_cmp_swp::<H>);
     }
@@ -473,7 +475,7 @@ pub fn set_qp_send_ops<H: RxeHost>(qpx: &mut ibv_qp_ex, flags: u64) {
     qpx.wr_set_inline_data_list = Some(wr_set_inline_data_list::<H>);
     qpx.wr_set_sge = Some(wr_set_sge::<H>);
     qpx.wr_set_sge_list = Some(wr_set_sge_list::<H>);
-    // With the re-entry check of [`batch`] in front of post's.
+    // With the re-entry check of [`batch`] in front of wr's.
     qpx.wr_start = Some(batch::wr_start::<H>);
     qpx.wr_complete = Some(batch::wr_complete::<H>);
     qpx.wr_abort = Some(batch::wr_abort::<H>);

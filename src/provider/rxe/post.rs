@@ -1,8 +1,9 @@
-//! Posting work requests: `ibv_post_send`, `ibv_post_recv`, `ibv_post_srq_recv`, `ibv_bind_mw`, and the
-//! `ibv_qp_ex` builders (`ibv_wr_*`), writing WQEs straight into the kernel's rings.
+//! Posting work requests: `ibv_post_send`, `ibv_post_recv`, `ibv_post_srq_recv`, `ibv_bind_mw`, writing WQEs
+//! straight into the kernel's rings. The `ibv_qp_ex` builders (`ibv_wr_*`) are in [`super::wr`].
 //!
-//! Behaviour is rdma-core 44's `providers/rxe/rxe.c`, with the fixes rdma-core made later and these hardenings
-//! (each turns a crash or a silently wrong WQE into an error; none changes what a correct program sees):
+//! Behaviour is rdma-core 44's `providers/rxe/rxe.c`, with the fixes rdma-core made later and these hardenings,
+//! here and in [`super::wr`] (each turns a crash or a silently wrong WQE into an error; none changes what a
+//! correct program sees):
 //!
 //! * NULL `sg_list` with `num_sge > 0`, NULL `wr.ud.ah` on a UD send, NULL `bind_mw.mw`, or NULL `bind_info.mr`
 //!   with a non-zero length: `EINVAL` (rdma-core dereferences them);
@@ -18,13 +19,13 @@
 //! Nothing here allocates, logs or makes a system call except the doorbell ([`RxeHost::post_send_doorbell`]).
 #![allow(unsafe_code)]
 
-use super::abi::{self, rxe_recv_wqe, rxe_send_wqe, FlushWr, FromBytes, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
+use super::abi::{self, rxe_recv_wqe, rxe_send_wqe, RECV_WQE_DATA_OFFSET, SEND_WQE_DATA_OFFSET};
 use super::queue::Producer;
-use super::{Rq, RxeHost, RxeQp, Sq};
+use super::{Rq, RxeHost, Sq};
 use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
 use rdma_common::{errno::Result, ffi, Errno};
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::c_int;
 use std::mem::{offset_of, size_of, MaybeUninit};
 use std::ptr;
 
@@ -36,30 +37,22 @@ const _: () = {
     assert!(offset_of!(ibv_sge, lkey) == offset_of!(abi::rxe_sge, lkey));
 };
 
-const WR_RDMA_WRITE: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE as u32;
-const WR_RDMA_WRITE_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE_WITH_IMM as u32;
-const WR_SEND: u32 = ibv_wr_opcode::IBV_WR_SEND as u32;
-const WR_SEND_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_IMM as u32;
-const WR_RDMA_READ: u32 = ibv_wr_opcode::IBV_WR_RDMA_READ as u32;
-const WR_ATOMIC_CMP_AND_SWP: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP as u32;
-const WR_ATOMIC_FETCH_AND_ADD: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD as u32;
-const WR_LOCAL_INV: u32 = ibv_wr_opcode::IBV_WR_LOCAL_INV as u32;
-const WR_BIND_MW: u32 = ibv_wr_opcode::IBV_WR_BIND_MW as u32;
-const WR_SEND_WITH_INV: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_INV as u32;
-const WR_ATOMIC_WRITE: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_WRITE as u32;
-/// `IB_UVERBS_WR_FLUSH` (kernel 6.2+; `IBV_WR_FLUSH` appeared in rdma-core 45, after the ABI we implement).
-pub const WR_FLUSH: u32 = 14;
+pub(super) const WR_RDMA_WRITE: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE as u32;
+pub(super) const WR_RDMA_WRITE_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE_WITH_IMM as u32;
+pub(super) const WR_SEND: u32 = ibv_wr_opcode::IBV_WR_SEND as u32;
+pub(super) const WR_SEND_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_IMM as u32;
+pub(super) const WR_RDMA_READ: u32 = ibv_wr_opcode::IBV_WR_RDMA_READ as u32;
+pub(super) const WR_ATOMIC_CMP_AND_SWP: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP as u32;
+pub(super) const WR_ATOMIC_FETCH_AND_ADD: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD as u32;
+pub(super) const WR_LOCAL_INV: u32 = ibv_wr_opcode::IBV_WR_LOCAL_INV as u32;
+pub(super) const WR_BIND_MW: u32 = ibv_wr_opcode::IBV_WR_BIND_MW as u32;
+pub(super) const WR_SEND_WITH_INV: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_INV as u32;
+pub(super) const WR_ATOMIC_WRITE: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_WRITE as u32;
 
 const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
 const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
 const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
 const QPS_RESET: u32 = ibv_qp_state::IBV_QPS_RESET as u32;
-
-/// A send WQE header with every byte zero.
-#[inline(always)]
-fn zeroed_send_wqe() -> rxe_send_wqe {
-    <rxe_send_wqe as FromBytes>::zeroed()
-}
 
 /// The SGEs of a work request, checked: `EINVAL` for a negative count, more than `max_sge`, or a NULL list.
 ///
@@ -113,13 +106,13 @@ fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) ->
         return Err(Errno::EINVAL);
     }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
-        let atomic = abi::send_wr_atomic(wr);
+        let atomic = wr.atomic();
         if length < 8 || atomic.remote_addr & 7 != 0 {
             return Err(Errno::EINVAL);
         }
     }
     if opcode == WR_BIND_MW {
-        if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
+        if length != 0 || wr.num_sge != 0 || wr.imm_data() != 0 {
             return Err(Errno::EINVAL);
         }
         if qp_type != QPT_RC && qp_type != QPT_UC {
@@ -155,9 +148,9 @@ unsafe fn write_send_wqe<H: RxeHost>(
     w.wr.wr_id = wr.wr_id;
     w.wr.opcode = opcode;
     w.wr.send_flags = wr.send_flags;
-    w.wr.ex.imm_data = abi::send_wr_imm_data(wr);
+    w.wr.ex.imm_data = wr.imm_data();
 
-    let (remote_addr, rkey) = abi::send_wr_rdma(wr);
+    let ibv_send_wr_rdma { remote_addr, rkey } = wr.rdma();
     match opcode {
         WR_RDMA_WRITE | WR_RDMA_WRITE_WITH_IMM | WR_RDMA_READ => {
             w.wr.wr.rdma.remote_addr = remote_addr;
@@ -168,7 +161,7 @@ unsafe fn write_send_wqe<H: RxeHost>(
             unsafe { write_ud::<H>(w, wr)? };
         }
         WR_ATOMIC_CMP_AND_SWP | WR_ATOMIC_FETCH_AND_ADD => {
-            let atomic = abi::send_wr_atomic(wr);
+            let atomic = wr.atomic();
             w.wr.wr.atomic.remote_addr = atomic.remote_addr;
             w.wr.wr.atomic.compare_add = atomic.compare_add;
             w.wr.wr.atomic.swap = atomic.swap;
@@ -208,7 +201,7 @@ const _: () = {
 /// As [`write_send_wqe`].
 #[inline(always)]
 unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
-    let ud = abi::send_wr_ud(wr);
+    let ud = wr.ud();
     if ud.ah.is_null() {
         return Err(Errno::EINVAL);
     }
@@ -230,7 +223,7 @@ unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result
 /// As [`write_send_wqe`].
 #[inline(never)]
 unsafe fn write_bind_mw(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
-    let bind = abi::send_wr_bind_mw(wr);
+    let bind = wr.bind_mw();
     if bind.mw.is_null() {
         return Err(Errno::EINVAL);
     }
@@ -581,7 +574,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
         return format!("{name} is not an enum ibv_wr_opcode value");
     }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
-        let atomic = abi::send_wr_atomic(wr);
+        let atomic = wr.atomic();
         if length < 8 {
             return format!("{name} with {length} bytes of local buffer (needs 8)");
         }
@@ -590,13 +583,13 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
         }
     }
     if opcode == WR_BIND_MW {
-        if length != 0 || wr.num_sge != 0 || abi::send_wr_imm_data(wr) != 0 {
+        if length != 0 || wr.num_sge != 0 || wr.imm_data() != 0 {
             return format!("{name} carries data, SGEs or immediate data");
         }
         if qp_type != QPT_RC && qp_type != QPT_UC {
             return format!("{name} on a QP that is neither RC nor UC");
         }
-        if abi::send_wr_bind_mw(wr).mw.is_null() {
+        if wr.bind_mw().mw.is_null() {
             return format!("{name} with a NULL bind_mw.mw");
         }
         return format!("{name} unbinding (NULL bind_info.mr) with a non-zero length");
@@ -607,7 +600,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
             .into();
     }
     if qp_type == QPT_UD {
-        if abi::send_wr_ud(wr).ah.is_null() {
+        if wr.ud().ah.is_null() {
             return "UD send without an address handle (wr.ud.ah is NULL)".into();
         }
         return "wr.ud.ah is not an address handle of this device".into();
@@ -853,557 +846,6 @@ pub unsafe extern "C" fn post_srq_recv<H: RxeHost>(
         Ok(unsafe { post_recv_list(ptr::null_mut(), &srq.rq, wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// ibv_qp_ex: wr_start, builders, setters, wr_complete / wr_abort
-// ---------------------------------------------------------------------------------------------------------------
-//
-// `wr_start` takes the SQ lock and leaves it held (the guard is forgotten) until `wr_complete`/`wr_abort`, which
-// release it with `force_unlock`: the C API makes these calls one critical section (`ibv_wr_post(3)`,
-// CONCURRENCY). In between, builders and setters reach the SQ state through the mutex's data pointer; each first
-// checks that the lock is held, so a call outside a critical section does nothing.
-//
-// Builders write a zeroed WQE header into the slot at `cur_index` and advance it (nothing is published); setters
-// amend the WQE before `cur_index`. The first error is kept in `err`, later calls are ignored, and
-// `wr_complete` returns it and drops the batch.
-
-/// The QP state and its SQ, if inside a `wr_start` critical section.
-///
-/// # Safety
-/// `ibqp` is a live QP of this provider, and the caller is the thread that called `wr_start`.
-#[inline(always)]
-unsafe fn batch<'a, H: RxeHost>(ibqp: *mut ibv_qp_ex) -> Option<(&'a RxeQp, &'a mut Sq)> {
-    // SAFETY: ibv_qp_ex starts with ibv_qp (caller's contract).
-    let qp = unsafe { H::qp(ibqp.cast()) }?;
-    if !qp.sq.is_locked() {
-        return None;
-    }
-    // SAFETY: the lock is held by this critical section (caller's contract), so we have exclusive access.
-    Some((qp, unsafe { &mut *qp.sq.data_ptr() }))
-}
-
-/// rdma-core's `check_qp_queue_full`: the batch's error so far, or `ENOSPC` once the slot at `cur_index` cannot
-/// be used (recorded).
-#[inline(always)]
-fn check_full(sq: &mut Sq) -> c_int {
-    if sq.err != 0 {
-        return sq.err;
-    }
-    if sq.queue.producer_side().is_full_at(sq.cur_index) {
-        sq.err = Errno::ENOSPC.0;
-    }
-    sq.err
-}
-
-/// A builder: a new WQE with `opcode`, the QP's `wr_id`/`wr_flags`, amended by `fill`, at `cur_index`.
-///
-/// # Safety
-/// As [`batch`].
-#[inline(always)]
-unsafe fn build<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    opcode: u32,
-    fill: impl FnOnce(&mut rxe_send_wqe, *mut u8) -> Result<()>,
-) {
-    // SAFETY: caller's contract.
-    let Some((_, sq)) = (unsafe { batch::<H>(ibqp) }) else { return };
-    if check_full(sq) != 0 {
-        return;
-    }
-    let mut wqe = zeroed_send_wqe();
-    // SAFETY: live ibv_qp_ex; the application sets these public fields before calling the builder.
-    unsafe {
-        wqe.wr.wr_id = (*ibqp).wr_id;
-        wqe.wr.send_flags = (*ibqp).wr_flags;
-    }
-    wqe.wr.opcode = opcode;
-    let slot = sq.queue.slot(sq.cur_index);
-    // SAFETY: the slot is unpublished (not full: checked) and longer than the WQE header.
-    let data = unsafe { slot.add(SEND_WQE_DATA_OFFSET) };
-    if let Err(e) = fill(&mut wqe, data) {
-        sq.err = e.0;
-        return;
-    }
-    wqe.ssn = sq.ssn;
-    sq.ssn = sq.ssn.wrapping_add(1);
-    // SAFETY: unpublished slot of this batch, 8-aligned, at least a WQE header long.
-    unsafe { ptr::write(slot.cast::<rxe_send_wqe>(), wqe) };
-    sq.cur_index = sq.queue.next(sq.cur_index);
-}
-
-/// A setter: `f` amends the last WQE built in this batch (and may write its data area, which has
-/// `slot_room` bytes). `EINVAL` is recorded when no WQE was built yet.
-///
-/// # Safety
-/// As [`batch`].
-#[inline(always)]
-unsafe fn amend<H: RxeHost>(ibqp: *mut ibv_qp_ex, f: impl FnOnce(&Sq, *mut rxe_send_wqe) -> Result<()>) {
-    // SAFETY: caller's contract.
-    let Some((_, sq)) = (unsafe { batch::<H>(ibqp) }) else { return };
-    if sq.err != 0 {
-        return;
-    }
-    if sq.cur_index == sq.batch_start {
-        sq.err = Errno::EINVAL.0;
-        return;
-    }
-    let last = sq.cur_index.wrapping_sub(1);
-    let wqe = sq.queue.slot(last).cast::<rxe_send_wqe>();
-    if let Err(e) = f(sq, wqe) {
-        sq.err = e.0;
-    }
-}
-
-/// `ibv_wr_start(3)`: enters the QP's posting critical section (takes the SQ lock until `wr_complete` or
-/// `wr_abort`).
-///
-/// # Safety
-/// `ibqp` is a live QP of this provider created with send ops flags.
-pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
-    // SAFETY: caller's contract.
-    let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
-    std::mem::forget(qp.sq.lock());
-    // SAFETY: just locked.
-    let sq = unsafe { &mut *qp.sq.data_ptr() };
-    sq.err = 0;
-    sq.batch_start = sq.queue.producer_side().index();
-    sq.cur_index = sq.batch_start;
-}
-
-/// `ibv_wr_complete(3)`: publishes the batch and rings the doorbell, or drops the batch if any call in it failed.
-/// Returns 0 or a positive errno: the batch's first error (`ENOSPC` SQ full or data too long, `EINVAL` bad
-/// argument), or the doorbell's (`EINVAL` before RTS). `EINVAL` outside a critical section.
-///
-/// # Safety
-/// As [`wr_start`], same thread.
-pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int {
-    // SAFETY: caller's contract.
-    let Some((qp, sq)) = (unsafe { batch::<H>(ibqp) }) else { return Errno::EINVAL.0 };
-    let err = sq.err;
-    if err == 0 {
-        sq.queue.producer_side().publish(sq.cur_index);
-    }
-    // SAFETY: held since wr_start by this critical section.
-    unsafe { qp.sq.force_unlock() };
-    if err != 0 {
-        return err;
-    }
-    // SAFETY: caller's contract.
-    match unsafe { H::post_send_doorbell(ibqp.cast()) } {
-        Ok(()) => 0,
-        Err(e) => e.0,
-    }
-}
-
-/// `ibv_wr_abort(3)`: drops every WR built since `wr_start` and leaves the critical section.
-///
-/// # Safety
-/// As [`wr_start`], same thread.
-pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
-    // SAFETY: caller's contract.
-    if let Some((qp, _)) = unsafe { batch::<H>(ibqp) } {
-        // SAFETY: held since wr_start by this critical section.
-        unsafe { qp.sq.force_unlock() };
-    }
-}
-
-/// `ibv_wr_atomic_cmp_swp(3)`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_atomic_cmp_swp<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    rkey: u32,
-    remote_addr: u64,
-    compare: u64,
-    swap: u64,
-) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_ATOMIC_CMP_AND_SWP, |w, _| {
-            w.wr.wr.atomic.remote_addr = remote_addr;
-            w.wr.wr.atomic.compare_add = compare;
-            w.wr.wr.atomic.swap = swap;
-            w.wr.wr.atomic.rkey = rkey;
-            w.iova = remote_addr;
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_atomic_fetch_add(3)`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_atomic_fetch_add<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64, add: u64) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_ATOMIC_FETCH_AND_ADD, |w, _| {
-            w.wr.wr.atomic.remote_addr = remote_addr;
-            w.wr.wr.atomic.compare_add = add;
-            w.wr.wr.atomic.rkey = rkey;
-            w.iova = remote_addr;
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_bind_mw(3)`: binds `mw` with the new `rkey` (the caller computes it, e.g. `ibv_inc_rkey`).
-/// `EINVAL` (recorded) for NULL `mw`/`info`, or a NULL MR with a non-zero length.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section; `mw`, `info` and `info->mr` live if non-NULL.
-pub unsafe extern "C" fn wr_bind_mw<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    mw: *mut ibv_mw,
-    rkey: u32,
-    info: *const ibv_mw_bind_info,
-) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_BIND_MW, |w, _| {
-            if mw.is_null() || info.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            let info = &*info;
-            let mr_lkey = if info.mr.is_null() {
-                if info.length != 0 {
-                    return Err(Errno::EINVAL);
-                }
-                0
-            } else {
-                (*info.mr).lkey
-            };
-            w.wr.wr.mw.addr = info.addr;
-            w.wr.wr.mw.length = info.length;
-            w.wr.wr.mw.mr_lkey = mr_lkey;
-            w.wr.wr.mw.mw_rkey = (*mw).rkey;
-            w.wr.wr.mw.rkey = rkey;
-            w.wr.wr.mw.access = info.mw_access_flags;
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_local_inv(3)`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_local_inv<H: RxeHost>(ibqp: *mut ibv_qp_ex, invalidate_rkey: u32) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_LOCAL_INV, |w, _| {
-            w.wr.ex.invalidate_rkey = invalidate_rkey;
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_rdma_read(3)`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_rdma_read<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64) {
-    // SAFETY: caller's contract.
-    unsafe { build::<H>(ibqp, WR_RDMA_READ, |w, _| rdma(w, rkey, remote_addr)) }
-}
-
-/// `ibv_wr_rdma_write(3)`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_rdma_write<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64) {
-    // SAFETY: caller's contract.
-    unsafe { build::<H>(ibqp, WR_RDMA_WRITE, |w, _| rdma(w, rkey, remote_addr)) }
-}
-
-/// `ibv_wr_rdma_write_imm(3)`; `imm_data` is big-endian, as given.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_rdma_write_imm<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    rkey: u32,
-    remote_addr: u64,
-    imm_data: u32,
-) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_RDMA_WRITE_WITH_IMM, |w, _| {
-            w.wr.ex.imm_data = imm_data;
-            rdma(w, rkey, remote_addr)
-        })
-    }
-}
-
-#[inline(always)]
-fn rdma(w: &mut rxe_send_wqe, rkey: u32, remote_addr: u64) -> Result<()> {
-    w.wr.wr.rdma.remote_addr = remote_addr;
-    w.wr.wr.rdma.rkey = rkey;
-    w.iova = remote_addr;
-    Ok(())
-}
-
-/// `ibv_wr_atomic_write(3)`: writes the 8 bytes at `atomic_wr` to `remote_addr` atomically (kernel 6.2+; older
-/// kernels complete it with an error). `EINVAL` (recorded) for NULL `atomic_wr`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section; `atomic_wr` readable for 8 bytes if non-NULL.
-pub unsafe extern "C" fn wr_atomic_write<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    rkey: u32,
-    remote_addr: u64,
-    atomic_wr: *const c_void,
-) {
-    if atomic_wr.is_null() {
-        // SAFETY: caller's contract.
-        if let Some((_, sq)) = unsafe { batch::<H>(ibqp) } {
-            if sq.err == 0 {
-                sq.err = Errno::EINVAL.0;
-            }
-        }
-        return;
-    }
-    // SAFETY: caller's contract: 8 readable bytes.
-    let value: [u8; 8] = unsafe { atomic_wr.cast::<[u8; 8]>().read_unaligned() };
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_ATOMIC_WRITE, |w, data| {
-            rdma(w, rkey, remote_addr)?;
-            // `dma.atomic_wr` (6.2+) is the start of the data area.
-            ptr::write_unaligned(data.cast::<[u8; 8]>(), value);
-            w.dma.length = 8;
-            w.dma.resid = 8;
-            Ok(())
-        })
-    }
-}
-
-/// The rdma-core 45+ `ibv_wr_flush` builder (kernel 6.2+). Not reachable from the rdma-core 44 ABI (its
-/// `ibv_qp_ex` has no `wr_flush` slot); kept so the WQE encoding of both kernels is in one place and tested.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_flush<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    rkey: u32,
-    remote_addr: u64,
-    length: usize,
-    type_: u8,
-    level: u8,
-) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_FLUSH, |w, _| {
-            let flush = FlushWr { remote_addr, length: length as u32, rkey, type_, level };
-            // wr.flush overlays the start of the wr union (asserted in abi.rs).
-            ptr::write(ptr::addr_of_mut!(w.wr.wr).cast::<FlushWr>(), flush);
-            w.dma.length = length as u32;
-            w.dma.resid = length as u32;
-            w.iova = remote_addr;
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_send(3)`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_send<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
-    // SAFETY: caller's contract.
-    unsafe { build::<H>(ibqp, WR_SEND, |_, _| Ok(())) }
-}
-
-/// `ibv_wr_send_imm(3)`; `imm_data` is big-endian, as given.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_send_imm<H: RxeHost>(ibqp: *mut ibv_qp_ex, imm_data: u32) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_SEND_WITH_IMM, |w, _| {
-            w.wr.ex.imm_data = imm_data;
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_send_inv(3)`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_send_inv<H: RxeHost>(ibqp: *mut ibv_qp_ex, invalidate_rkey: u32) {
-    // SAFETY: caller's contract.
-    unsafe {
-        build::<H>(ibqp, WR_SEND_WITH_INV, |w, _| {
-            w.wr.ex.invalidate_rkey = invalidate_rkey;
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_set_ud_addr(3)`: addresses the last WR to `remote_qpn`/`remote_qkey` through `ah`. `EINVAL`
-/// (recorded) for a NULL `ah`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section; `ah` a live AH of this provider if non-NULL.
-pub unsafe extern "C" fn wr_set_ud_addr<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    ah: *mut ibv_ah,
-    remote_qpn: u32,
-    remote_qkey: u32,
-) {
-    // SAFETY: caller's contract.
-    unsafe {
-        amend::<H>(ibqp, |_, wqe| {
-            if ah.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            let ah = H::ah(ah).ok_or(Errno::EIO)?;
-            let ud = ptr::addr_of_mut!((*wqe).wr.wr.ud);
-            (*ud).remote_qpn = remote_qpn;
-            (*ud).remote_qkey = remote_qkey;
-            (*ud).ah_num = ah.ah_num;
-            if ah.ah_num == 0 {
-                (*ud).av = ah.av;
-            }
-            Ok(())
-        })
-    }
-}
-
-/// Marks the last WQE's data as inline (`true`) or as an SGE table (`false`).
-///
-/// # Safety
-/// `wqe` is the batch's last WQE.
-#[inline(always)]
-unsafe fn set_inline_flag(wqe: *mut rxe_send_wqe, inline: bool) {
-    // SAFETY: caller's contract.
-    unsafe {
-        let flags = ptr::addr_of_mut!((*wqe).wr.send_flags);
-        if inline {
-            *flags |= IBV_SEND_INLINE as c_uint;
-        } else {
-            *flags &= !(IBV_SEND_INLINE as c_uint);
-        }
-    }
-}
-
-/// `ibv_wr_set_inline_data(3)`: copies `length` bytes at `addr` into the last WR. `ENOSPC` (recorded) beyond the
-/// QP's `max_inline_data`.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section; `addr` readable for `length` bytes.
-pub unsafe extern "C" fn wr_set_inline_data<H: RxeHost>(ibqp: *mut ibv_qp_ex, addr: *mut c_void, length: usize) {
-    let buf = ibv_data_buf { addr, length };
-    // SAFETY: caller's contract; a one-element list.
-    unsafe { wr_set_inline_data_list::<H>(ibqp, 1, &buf) }
-}
-
-/// `ibv_wr_set_inline_data_list(3)`: copies the buffers, concatenated, into the last WR. `ENOSPC` (recorded)
-/// when their total exceeds the QP's `max_inline_data`; `EINVAL` for a NULL list or buffer.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section; each buffer readable for its length.
-pub unsafe extern "C" fn wr_set_inline_data_list<H: RxeHost>(
-    ibqp: *mut ibv_qp_ex,
-    num_buf: usize,
-    buf_list: *const ibv_data_buf,
-) {
-    // SAFETY: caller's contract.
-    unsafe {
-        amend::<H>(ibqp, |sq, wqe| {
-            if num_buf != 0 && buf_list.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            let bufs = if num_buf == 0 { &[][..] } else { std::slice::from_raw_parts(buf_list, num_buf) };
-            let mut total = 0usize;
-            for b in bufs {
-                total = match total.checked_add(b.length) {
-                    Some(t) if t <= sq.max_inline as usize => t,
-                    _ => return Err(Errno::ENOSPC),
-                };
-                if b.length != 0 && b.addr.is_null() {
-                    return Err(Errno::EINVAL);
-                }
-            }
-            let mut dst = wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET);
-            for b in bufs {
-                if b.length != 0 {
-                    ptr::copy_nonoverlapping(b.addr.cast::<u8>(), dst, b.length);
-                    dst = dst.add(b.length);
-                }
-            }
-            (*wqe).dma.length = total as u32;
-            (*wqe).dma.resid = total as u32;
-            (*wqe).dma.num_sge = 0;
-            set_inline_flag(wqe, true);
-            Ok(())
-        })
-    }
-}
-
-/// `ibv_wr_set_sge(3)`: the last WR's data is `length` bytes at `addr` in the MR of `lkey` (nothing for 0).
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section.
-pub unsafe extern "C" fn wr_set_sge<H: RxeHost>(ibqp: *mut ibv_qp_ex, lkey: u32, addr: u64, length: u32) {
-    let sge = ibv_sge { addr, length, lkey };
-    // SAFETY: caller's contract.
-    unsafe {
-        amend::<H>(ibqp, |sq, wqe| {
-            set_inline_flag(wqe, false);
-            if length != 0 {
-                if send_data_room(sq) < size_of::<ibv_sge>() {
-                    return Err(Errno::ENOSPC);
-                }
-                (*wqe).dma.length = length;
-                (*wqe).dma.resid = length;
-                (*wqe).dma.num_sge = 1;
-                ptr::write(wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET).cast::<ibv_sge>(), sge);
-            }
-            Ok(())
-        })
-    }
-}
-
-fn send_data_room(sq: &Sq) -> usize {
-    sq.queue.elem_size().saturating_sub(SEND_WQE_DATA_OFFSET)
-}
-
-/// `ibv_wr_set_sge_list(3)`: the last WR's data is the concatenation of `sg_list`. `ENOSPC` (recorded) beyond
-/// the QP's `max_send_sge`; `EINVAL` for a NULL list.
-///
-/// # Safety
-/// As [`wr_start`], inside its critical section; `sg_list` readable for `num_sge` entries.
-pub unsafe extern "C" fn wr_set_sge_list<H: RxeHost>(ibqp: *mut ibv_qp_ex, num_sge: usize, sg_list: *const ibv_sge) {
-    // SAFETY: caller's contract.
-    unsafe {
-        amend::<H>(ibqp, |sq, wqe| {
-            if num_sge > sq.max_sge as usize {
-                return Err(Errno::ENOSPC);
-            }
-            if num_sge != 0 && sg_list.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            let sges = if num_sge == 0 { &[][..] } else { std::slice::from_raw_parts(sg_list, num_sge) };
-            let total = sges.iter().fold(0u32, |acc, s| acc.wrapping_add(s.length));
-            if !sges.is_empty() {
-                ptr::copy_nonoverlapping(
-                    sges.as_ptr().cast::<u8>(),
-                    wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET),
-                    size_of_val(sges),
-                );
-            }
-            (*wqe).dma.num_sge = num_sge as u32;
-            (*wqe).dma.length = total;
-            (*wqe).dma.resid = total;
-            set_inline_flag(wqe, false);
-            Ok(())
-        })
-    }
 }
 
 #[cfg(test)]

@@ -30,6 +30,8 @@
 #![allow(unsafe_code)]
 
 use super::abi::{mminfo, rxe_queue_buf, QUEUE_DATA_OFFSET};
+#[cfg(test)]
+use crate::provider::queue::QueueMemory;
 use rdma_common::sys::Mmap;
 use rdma_common::{errno::Result, Errno};
 use std::marker::PhantomData;
@@ -37,28 +39,6 @@ use std::mem::offset_of;
 use std::os::fd::BorrowedFd;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, Ordering};
-
-/// Memory a queue lives in: the kernel's pages mapped from the uverbs fd, or (in tests) a heap buffer.
-///
-/// # Safety
-/// `as_ptr()` must be valid for reads and writes of `len()` bytes, aligned to 8 bytes at least, for as long as
-/// the value lives, and must not move.
-pub unsafe trait QueueMemory: Send + Sync {
-    /// Start of the memory (the `rxe_queue_buf` header).
-    fn as_ptr(&self) -> *mut u8;
-    /// Length in bytes.
-    fn size(&self) -> usize;
-}
-
-// SAFETY: a live MAP_SHARED mapping, page-aligned, unmapped only on drop.
-unsafe impl QueueMemory for Mmap {
-    fn as_ptr(&self) -> *mut u8 {
-        Mmap::as_ptr(self)
-    }
-    fn size(&self) -> usize {
-        Mmap::len(self)
-    }
-}
 
 /// A mapped `rxe_queue_buf` with its slot geometry cached. Owns its memory (RAII: dropping it unmaps).
 ///
@@ -72,7 +52,8 @@ pub struct RxeQueue {
 }
 
 /// What holds a queue's memory: the kernel's mapping itself (no allocation beside the queue), or, in unit tests
-/// only, any other [`QueueMemory`] (heap rings). A one-variant enum in the library: exactly an [`Mmap`].
+/// only, any other [`QueueMemory`](crate::provider::queue::QueueMemory) (heap rings). A one-variant enum in the
+/// library: exactly an [`Mmap`].
 enum Backing {
     Mapped(Mmap),
     #[cfg(test)]
@@ -420,40 +401,24 @@ impl Slots {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;
+    pub use crate::provider::queue::testing::HeapMemory;
 
-    /// `2^log2_slots` slots of `2^log2_elem_size` bytes, header initialised as the kernel's `rxe_queue_init`
-    /// does (indices 0).
-    pub struct HeapQueue {
-        buf: Box<[u64]>,
+    /// Heap memory for `2^log2_slots` slots of `2^log2_elem_size` bytes, header initialised as the kernel's
+    /// `rxe_queue_init` does (indices 0).
+    pub fn heap_queue(log2_slots: u32, log2_elem_size: u32) -> Box<HeapMemory> {
+        let mem = HeapMemory::new(QUEUE_DATA_OFFSET + ((1usize << log2_slots) << log2_elem_size));
+        let hdr = mem.as_ptr().cast::<rxe_queue_buf>();
+        // SAFETY: the buffer is larger than the header.
+        unsafe {
+            (*hdr).log2_elem_size = log2_elem_size;
+            (*hdr).index_mask = (1u32 << log2_slots) - 1;
+        }
+        mem
     }
 
-    // SAFETY: the boxed slice never moves and is 8-aligned.
-    unsafe impl QueueMemory for HeapQueue {
-        fn as_ptr(&self) -> *mut u8 {
-            self.buf.as_ptr() as *mut u8
-        }
-        fn size(&self) -> usize {
-            self.buf.len() * 8
-        }
-    }
-
-    impl HeapQueue {
-        pub fn new(log2_slots: u32, log2_elem_size: u32) -> Box<HeapQueue> {
-            let len = QUEUE_DATA_OFFSET + ((1usize << log2_slots) << log2_elem_size);
-            let mut buf = vec![0u64; len.div_ceil(8)].into_boxed_slice();
-            let hdr = buf.as_mut_ptr().cast::<rxe_queue_buf>();
-            // SAFETY: the buffer is larger than the header.
-            unsafe {
-                (*hdr).log2_elem_size = log2_elem_size;
-                (*hdr).index_mask = (1u32 << log2_slots) - 1;
-            }
-            Box::new(HeapQueue { buf })
-        }
-    }
-
-    /// A queue over a fresh [`HeapQueue`].
+    /// A queue over a fresh [`heap_queue`].
     pub fn queue(log2_slots: u32, log2_elem_size: u32) -> RxeQueue {
-        RxeQueue::new(HeapQueue::new(log2_slots, log2_elem_size), 1).unwrap()
+        RxeQueue::new(heap_queue(log2_slots, log2_elem_size), 1).unwrap()
     }
 
     /// The kernel's view of a queue: its private index and the shared one, as `rxe_queue.h` drives them.
@@ -531,15 +496,15 @@ mod tests {
         assert_eq!(q.slot(0) as usize - q.header() as usize, 384);
         assert_eq!(q.slot(9), q.slot(1), "indices are masked");
         // Mask not 2^n - 1.
-        let bad = HeapQueue::new(3, 6);
+        let bad = heap_queue(3, 6);
         unsafe { (*bad.as_ptr().cast::<rxe_queue_buf>()).index_mask = 6 };
         assert_eq!(RxeQueue::new(bad, 1).unwrap_err(), Errno::EINVAL);
         // Slots past the end of the mapping.
-        let bad = HeapQueue::new(3, 6);
+        let bad = heap_queue(3, 6);
         unsafe { (*bad.as_ptr().cast::<rxe_queue_buf>()).index_mask = 15 };
         assert_eq!(RxeQueue::new(bad, 1).unwrap_err(), Errno::EINVAL);
         // Slots smaller than the caller needs.
-        assert_eq!(RxeQueue::new(HeapQueue::new(3, 5), 48).unwrap_err(), Errno::EINVAL);
+        assert_eq!(RxeQueue::new(heap_queue(3, 5), 48).unwrap_err(), Errno::EINVAL);
     }
 
     #[test]

@@ -19,10 +19,9 @@
 //! ```
 //!
 //! A CQ's mapping is `num_cqe` CQEs followed by one `struct siw_cq_ctrl` (the notification word).
-#![allow(unsafe_code)]
 #![allow(non_camel_case_types)]
 
-use crate::provider::verbs::{ibv_send_wr, ibv_sge};
+use crate::provider::verbs::ibv_sge;
 use std::mem::{offset_of, size_of};
 
 pub use rdma_common::uapi::siw_abi::{
@@ -124,21 +123,3 @@ const _: () = {
     assert!(offset_of!(ibv_sge, length) == offset_of!(siw_sge, length));
     assert!(offset_of!(ibv_sge, lkey) == offset_of!(siw_sge, lkey));
 };
-
-// ---------------------------------------------------------------------------------------------------------------
-// The C anonymous unions of `ibv_send_wr`: the only place this provider names their Rust members.
-// ---------------------------------------------------------------------------------------------------------------
-
-/// `wr->wr.rdma.remote_addr`, `wr->wr.rdma.rkey`.
-#[inline(always)]
-pub fn send_wr_rdma(wr: &ibv_send_wr) -> (u64, u32) {
-    // SAFETY: plain integers; any bit pattern is valid.
-    unsafe { (wr.wr.rdma.remote_addr, wr.wr.rdma.rkey) }
-}
-
-/// `wr->invalidate_rkey` (the C anonymous union with `imm_data`).
-#[inline(always)]
-pub fn send_wr_invalidate_rkey(wr: &ibv_send_wr) -> u32 {
-    // SAFETY: both members are u32; any bit pattern is valid.
-    unsafe { wr.imm.invalidate_rkey }
-}

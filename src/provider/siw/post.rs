@@ -30,7 +30,7 @@
 //! Nothing here allocates, logs or makes a system call but the doorbell ([`SiwHost::siw_post_send_doorbell`]).
 #![allow(unsafe_code)]
 
-use super::abi::{self, *};
+use super::abi::*;
 use super::queue::{WqeQueue, WqeWriter};
 use super::{Rq, SiwHost, SiwQp, Sq};
 use crate::provider::explain::{self, Queue};
@@ -142,8 +142,11 @@ unsafe fn encode_send_wr<'a>(wr: &'a ibv_send_wr, sig_all: bool) -> Result<SendW
     // SAFETY: caller's contract.
     let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge)? };
     let (raddr, rkey) = match wr_opcode {
-        WR_RDMA_WRITE | WR_RDMA_READ => abi::send_wr_rdma(wr),
-        WR_SEND_WITH_INV => (0, abi::send_wr_invalidate_rkey(wr)),
+        WR_RDMA_WRITE | WR_RDMA_READ => {
+            let rdma = wr.rdma();
+            (rdma.remote_addr, rdma.rkey)
+        }
+        WR_SEND_WITH_INV => (0, wr.invalidate_rkey()),
         _ => (0, 0),
     };
     let mut inline_len = 0;
@@ -266,7 +269,12 @@ unsafe fn post_fast(q: WqeWriter<'_>, flag_table: &[u8; 16], put: u32, w: &ibv_s
         return false;
     }
     let slot = q.slot(put);
-    let (raddr, rkey) = if info.rdma != 0 { abi::send_wr_rdma(w) } else { (0, 0) };
+    let (raddr, rkey) = if info.rdma != 0 {
+        let rdma = w.rdma();
+        (rdma.remote_addr, rdma.rkey)
+    } else {
+        (0, 0)
+    };
     // SAFETY: the slot is free (checked above) and ours until published; every offset lies inside the 120-byte
     // SQE (asserted in abi.rs), aligned to its type (slots are 8-aligned); `sge` is readable (caller's contract,
     // num_sge 1).

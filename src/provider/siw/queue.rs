@@ -39,9 +39,7 @@ use std::os::fd::BorrowedFd;
 use std::ptr::NonNull;
 use std::sync::atomic::{fence, AtomicU16, AtomicU32, AtomicU8, Ordering};
 
-/// Memory a queue lives in: the kernel's pages mapped from the uverbs fd, or (in tests) a heap buffer. (rxe's
-/// trait, with the same contract: valid for reads and writes of `size()` bytes, 8-aligned, never moving.)
-pub use crate::provider::rxe::queue::QueueMemory;
+use crate::provider::queue::QueueMemory;
 
 /// `2^n` slots of `elem` bytes at the start of some memory, followed by `trailer` bytes.
 struct Slots {
@@ -444,26 +442,7 @@ pub(crate) mod testing {
     use super::*;
     use std::cell::Cell;
 
-    /// Zeroed, 8-aligned heap memory (the kernel's queues come from `vmalloc_user`: zeroed).
-    pub struct HeapMemory {
-        buf: Box<[u64]>,
-    }
-
-    // SAFETY: the boxed slice never moves and is 8-aligned.
-    unsafe impl QueueMemory for HeapMemory {
-        fn as_ptr(&self) -> *mut u8 {
-            self.buf.as_ptr() as *mut u8
-        }
-        fn size(&self) -> usize {
-            self.buf.len() * 8
-        }
-    }
-
-    impl HeapMemory {
-        pub fn new(len: usize) -> Box<HeapMemory> {
-            Box::new(HeapMemory { buf: vec![0u64; len.div_ceil(8)].into_boxed_slice() })
-        }
-    }
+    pub use crate::provider::queue::testing::HeapMemory;
 
     pub fn sq(num: u32) -> WqeQueue {
         WqeQueue::new(HeapMemory::new(num as usize * SQE_SIZE), num, SQE_SIZE).unwrap()

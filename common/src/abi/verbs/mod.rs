@@ -23,6 +23,8 @@
 //!
 //! So C's `wc.imm_data` is Rust's `wc.imm.imm_data`, C's `wr.wr.rdma.rkey` is Rust's `wr.wr.rdma.rkey`, C's
 //! `wr.bind_mw.rkey` is Rust's `wr.ext.bind_mw.rkey`, and C's `spec.eth` is Rust's `spec.spec.eth`.
+//! The library reads `ibv_send_wr`'s unions through its safe accessors ([`ibv_send_wr::rdma`], `atomic`, `ud`,
+//! `bind_mw`, `imm_data`, `invalidate_rkey`).
 //!
 //! # Functions
 //!

@@ -3,7 +3,8 @@
 #![allow(unsafe_code)]
 
 use super::super::testing::*;
-use super::super::{check_qp_init_attr, set_qp_send_ops, QpCaps};
+use super::super::wr::*;
+use super::super::{check_qp_init_attr, set_qp_send_ops, QpCaps, RxeQp};
 use super::*;
 use crate::provider::rxe::abi::rxe_av;
 use std::ptr::null_mut;

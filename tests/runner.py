@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """The rdma-core-rs test runner: `make test` calls it; `.ci/run` calls `make test`.
 
-Runs, in order, the host checks (cargo tests, header freshness, C layout probe, export diff, the plug-in command
-comparison with rdma-core, C compile tests, install, bounded fuzzing: one `fuzz:<target>` result per target) and
-then the Soft-RoCE guest suite in ONE boot of the test guest (tests/guest/run) per guest kernel: Debian's 6.1, then
-its 6.12 (GUEST_KERNEL=6.12). Every check reports PASS or FAIL; the guest suite reports one `PASS name` /
-`FAIL name: reason` line per in-guest test, recorded as `guest:<name>` for 6.1 and `guest:k6.12/<name>` for 6.12. The
-last line printed is the summary `N passed, N failed` (the format CI reads), counting both kernels. Exit status: 0
-only when nothing failed.
+Runs, in order, the host checks (unsafe surface, import cycles, rustfmt, clippy, cargo tests with a floor per crate,
+header freshness, C layout probe, export diff, the plug-in command comparison with rdma-core, C compile tests,
+install, bounded fuzzing: one `fuzz:<target>` result per target) and then the Soft-RoCE guest suite in ONE boot of
+the test guest (tests/guest/run) per guest kernel: Debian's 6.1, then its 6.12 (GUEST_KERNEL=6.12). Every check
+reports PASS or FAIL; the guest suite reports one `PASS name` / `FAIL name: reason` line per in-guest test, recorded
+as `guest:<name>` for 6.1 and `guest:k6.12/<name>` for 6.12. The last line printed is the summary `N passed, N
+failed` (the format CI reads), counting both kernels. Exit status: 0 only when nothing failed.
 
   tests/runner.py [--no-guest] [--only SUBSTRING] [--guest-timeout SECS] [--guest-kernels 6.1,6.12]
 
@@ -62,7 +62,11 @@ def save(name, text):
 
 # The least each layer must report having checked: a layer that runs nothing (a guest that boots and prints no
 # PASS/FAIL line, a cargo run with no test, a script that compares nothing) fails instead of passing.
-MIN_CARGO_TESTS = 100
+# Cargo tests, per crate (package name; doc tests count for their crate), a little below the counts measured on
+# 2026-11-26 (ibverbs 180, rdma-core-common 18, rdmacm 47, exports-gen 1, gen-headers 0: 246), so that a crate whose
+# tests stop running (a test module dropped from the tree, a `#[cfg(test)]` gone wrong) fails even while the others
+# still add up. gen-headers has no unit test (headers-check exercises it); it is listed to be reported.
+MIN_CARGO_TESTS = {"ibverbs": 170, "rdma-core-common": 15, "rdmacm": 44, "exports-gen": 1, "gen-headers": 0}
 MIN_GUEST_CHECKS = 600
 MIN_CASE_CHECKS = 3
 
@@ -82,30 +86,87 @@ def check(name, cmd, timeout=600, env=None, count=None, minimum=1):
     return ok
 
 
+# The crate each cargo test binary belongs to, by the binary's name (target/<profile>/deps/<name>-<hash>, the
+# `[lib]` name) or the name `Doc-tests` prints: the package names MIN_CARGO_TESTS uses.
+CARGO_CRATES = {"ibverbs": "ibverbs", "rdma_common": "rdma-core-common", "rdmacm": "rdmacm",
+                "gen_headers": "gen-headers", "exports_gen": "exports-gen"}
+
+
+def cargo_counts(out):
+    """Per crate, [passed, failed] from the `test result:` lines of a `cargo test` run, each credited to the crate
+    of the `Running ... (target/.../deps/<name>-<hash>)` or `Doc-tests <name>` line before it."""
+    counts = {}
+    crate = "?"
+    for line in out.splitlines():
+        m = re.match(r"\s*Running .*\((?:.*/)?([^/()]+?)(?:-[0-9a-f]{8,})?\)\s*$", line)
+        if not m:
+            m = re.match(r"\s*Doc-tests (\S+)\s*$", line)
+        if m:
+            crate = CARGO_CRATES.get(m.group(1), m.group(1))
+            continue
+        m = re.search(r"test result: \w+\. (\d+) passed; (\d+) failed", line)
+        if m:
+            c = counts.setdefault(crate, [0, 0])
+            c[0] += int(m.group(1))
+            c[1] += int(m.group(2))
+    return counts
+
+
 def cargo_tests():
-    """Each Rust unit test counts as one test in the summary."""
+    """Each Rust unit test counts as one test in the summary; each crate must run at least its MIN_CARGO_TESTS."""
     # librdmacm's test binary needs our libibverbs.so.1 at run time (never the system's).
     libdir = os.environ.get("RDMA_CORE_RS_LIBDIR", os.path.join(ROOT, "build", "lib"))
-    rc, out, secs = run(["cargo", "test", "--workspace", "--no-fail-fast", "--quiet"], 1800,
+    # Not `cargo --quiet`: its `Running` / `Doc-tests` lines name the crate of each `test result:` line. The test
+    # harness itself is quiet (one character per test).
+    rc, out, secs = run(["cargo", "test", "--workspace", "--no-fail-fast", "--", "--quiet"], 1800,
                         env={"LD_LIBRARY_PATH": libdir, "RDMA_CORE_RS_LIBDIR": libdir})
     save("cargo-test", out)
-    passed = failed = 0
-    for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed", out):
-        passed += int(m.group(1))
-        failed += int(m.group(2))
+    counts = cargo_counts(out)
+    passed = sum(c[0] for c in counts.values())
+    failed = sum(c[1] for c in counts.values())
     for i in range(passed):
         results.append((f"cargo#{i}", True, 0, ""))
     for i in range(failed):
         results.append((f"cargo-failed#{i}", False, 0, ""))
-    ok = rc == 0 and passed >= MIN_CARGO_TESTS
+    short = [f"{crate} ran {counts.get(crate, [0, 0])[0]} (at least {floor} expected)"
+             for crate, floor in MIN_CARGO_TESTS.items() if counts.get(crate, [0, 0])[0] < floor]
+    ok = rc == 0 and not short
     if not ok and failed == 0:
-        if rc == 0:
-            out += f"\nrunner: only {passed} cargo tests ran (at least {MIN_CARGO_TESTS} expected)\n"
-        results.append(("cargo-test (build or count)", False, secs, out))
+        what = "build or count" if rc != 0 else "too few tests: " + ", ".join(s.split(" ")[0] for s in short)
+        results.append((f"cargo-test ({what})", False, secs, out + "".join(f"\nrunner: {s}" for s in short)))
+    for crate in sorted(counts, key=lambda c: (c not in MIN_CARGO_TESTS, c)):
+        p, f = counts[crate]
+        floor = MIN_CARGO_TESTS.get(crate)
+        print(f"    cargo-test {crate}: {p} passed, {f} failed" + (f" (floor {floor})" if floor is not None else ""))
+    for crate in MIN_CARGO_TESTS:
+        if crate not in counts:
+            print(f"    cargo-test {crate}: no test result (floor {MIN_CARGO_TESTS[crate]})")
     print(f"{'PASS' if ok else 'FAIL'} cargo-test: {passed} passed, {failed} failed ({secs:.1f}s)", flush=True)
-    if not ok:
+    if not ok and (rc != 0 or failed):
         for l in out.rstrip().splitlines()[-40:]:
             print(f"    {l}")
+    for s in short:
+        print(f"    runner: {s} (MIN_CARGO_TESTS in tests/runner.py)")
+
+
+def fmt_check():
+    """`cargo fmt --all -- --check` (rustfmt.toml's style): fails naming each file rustfmt would change."""
+    rc, out, secs = run(["cargo", "fmt", "--all", "--", "--check"], 600)
+    save("fmt", out)
+    files = {}  # file -> the lines of its hunks ("Diff in <path>:<line>:", older rustfmt "... at line <line>:")
+    for m in re.finditer(r"^Diff in (.+?)(?::| at line )(\d+):\s*$", out, re.M):
+        f = os.path.relpath(m.group(1), ROOT) if os.path.isabs(m.group(1)) else m.group(1)
+        files.setdefault(f, []).append(m.group(2))
+    if rc == 0:
+        record("fmt", True, secs)
+    elif files:
+        detail = "".join(f"{f}: {len(n)} hunk{'s' * (len(n) > 1)} (line{'s' * (len(n) > 1)} {', '.join(n)})\n"
+                         for f, n in sorted(files.items()))
+        detail += f"runner: {len(files)} files not formatted; `cargo fmt --all` formats them"
+        detail += " (the diff: tests/out/fmt.log)\n"
+        record(f"fmt ({len(files)} files not formatted)", False, secs, detail)
+    else:  # rustfmt missing (tools/install-deps.sh adds it) or a file it cannot parse
+        record("fmt", False, secs, out)
 
 
 MIN_FUZZ_TARGETS = 4
@@ -182,6 +243,8 @@ def main():
         check("unsafe-surface", ["python3", "tools/unsafe-surface.py"], count=r"unsafe surface: (\d+) files")
     if want("cycles"):
         check("import-cycles", ["python3", "tools/import-cycles.py"], count=r"import-cycles: (\d+) folders, no cycle")
+    if want("fmt"):
+        fmt_check()
     if want("clippy"):
         check("clippy", ["cargo", "clippy", "--release", "--workspace", "--all-targets", "--quiet", "--",
                          "-D", "warnings"], timeout=1800)

@@ -11,6 +11,8 @@
 #   - the build tools the project uses (clang, lld, pkg-config, python3, valgrind, make, gcc)
 #   - cargo-fuzz (tools/fuzz.sh, the `fuzz` check of make test), with `cargo install cargo-fuzz --locked` from
 #     crates.io into ~/.cargo/bin when `cargo fuzz` is missing (~2 min once; the installed one is kept as it is)
+#   - rustfmt and clippy (the `fmt` and `clippy` checks of make test), with `rustup component add` when `cargo fmt` or
+#     `cargo clippy` is missing (a minimal rustup profile has neither)
 #   - the Soft-iWARP module for the guest's kernel (Debian's kernels lack siw): tools/build-siw.sh builds it out of
 #     tree into build/siw/<kver>/siw.ko for both kernels (~30 s each once, then cached; it installs
 #     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version). A failure there is a
@@ -119,24 +121,47 @@ cargo_fuzz() {
 cargo_fuzz_missing=""
 cargo_fuzz_present || cargo_fuzz_missing="cargo-fuzz"
 
+# rustfmt and clippy: components of the toolchain cargo runs (rustup), added when missing.
+rust_components_missing() {
+    PATH="$HOME/.cargo/bin:$PATH" cargo fmt --version >/dev/null 2>&1 || echo rustfmt
+    PATH="$HOME/.cargo/bin:$PATH" cargo clippy --version >/dev/null 2>&1 || echo clippy
+}
+rust_components() {
+    local want clog
+    mapfile -t want < <(rust_components_missing)
+    (( ${#want[@]} )) || return 0
+    PATH="$HOME/.cargo/bin:$PATH" command -v rustup >/dev/null 2>&1 ||
+        die "${want[*]} missing and no rustup to add them (install the Rust toolchain with rustup)"
+    echo "install-deps: adding ${want[*]} (rustup component add) ..." >&2
+    clog=$(mktemp /tmp/install-deps-rustup.XXXXXX.log) || die "mktemp failed"
+    if ! PATH="$HOME/.cargo/bin:$PATH" timeout 600 rustup component add "${want[@]}" >"$clog" 2>&1; then
+        echo "install-deps: FAILED: rustup component add ${want[*]} (log: $clog); last lines:" >&2
+        tail -n 25 "$clog" | sed 's/^/    /' >&2
+        exit 1
+    fi
+    rm -f "$clog"
+}
+rust_missing=$(rust_components_missing | tr '\n' ' ')
+
 mapfile -t missing < <(missing_packages)
 kprob=$(kernel_problem)
 siw_missing=""
 siw_check || siw_missing="siw.ko (tools/build-siw.sh)"
 
 if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
-    if (( check_only )) && [[ -n $siw_missing$cargo_fuzz_missing ]]; then
-        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing $cargo_fuzz_missing" >&2
+    if (( check_only )) && [[ -n $siw_missing$cargo_fuzz_missing$rust_missing ]]; then
+        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing $cargo_fuzz_missing $rust_missing" >&2
         exit 1
     fi
     (( check_only )) || [[ -z $siw_missing ]] || siw_module
+    (( check_only )) || rust_components
     (( check_only )) || cargo_fuzz
     echo "install-deps: all ${#PACKAGES[@]} packages present" >&2
     exit 0
 fi
 
 if (( check_only )); then
-    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing $cargo_fuzz_missing" >&2
+    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing $cargo_fuzz_missing $rust_missing" >&2
     exit 1
 fi
 
@@ -190,5 +215,6 @@ kprob=$(kernel_problem)
 [[ -z "$kprob" ]] || die "kernel: $kprob (log: $log)"
 rm -f "$log"
 siw_module
+rust_components
 cargo_fuzz
 echo "install-deps: done" >&2

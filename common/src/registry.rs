@@ -2,9 +2,10 @@
 //!
 //! C passes objects back as raw pointers; before the library dereferences one it asks its registry whether that
 //! address is one it handed out and still owns, so that NULL, a freed or a foreign pointer is an error instead of a
-//! crash. Both libraries use this one mechanism: libibverbs' objects (`object::registry`, with a type and a
-//! destroy-in-progress flag per entry), librdmacm's ids, channels, events and memberships (`state`), its
-//! `rdma_getaddrinfo` results and `rdma_get_devices` lists.
+//! crash. The maps here serve librdmacm: its ids, channels, events and memberships (`state`), its
+//! `rdma_getaddrinfo` results and `rdma_get_devices` lists. libibverbs keeps its own registry (`object::registry`:
+//! one tagged 8-byte key per object, with its type and a destroy-in-progress bit, in a hash set) and takes only
+//! [`AddrHasher`] from here, so both libraries hash addresses the same way.
 //!
 //! [`AddrMap`] is the map (keyed by address, typed pointers in, nothing dereferenced); [`Registry`] is an
 //! `AddrMap` behind a lock, usable as a `static`. A registry cannot see a freed address reused by a new object of

@@ -13,8 +13,10 @@
 #![allow(unsafe_code)]
 
 use rdma_common::errno::{Errno, Result};
-use std::ffi::{c_char, c_int, CStr};
+use rdma_common::sys;
+use std::ffi::{c_int, CStr};
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddrV4};
+use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
 /// How long a resolution waits for the neighbour (rdma-core's `NEIGH_GET_DEFAULT_TIMEOUT_MS`).
@@ -104,39 +106,9 @@ fn if_addrs() -> Result<Vec<IfAddr>> {
 
 /// The VLAN id of interface `name` (`SIOCGIFVLAN` `GET_VLAN_VID_CMD`), or `0xffff` when it is not a VLAN device.
 fn vlan_id(name: &str) -> u16 {
-    /// `struct vlan_ioctl_args` (linux/if_vlan.h).
-    #[repr(C)]
-    struct VlanIoctlArgs {
-        cmd: c_int,
-        device1: [c_char; 24],
-        u: [u8; 24],
-        vlan_qos: i16,
-    }
-    const GET_VLAN_VID_CMD: c_int = 9;
-    const SIOCGIFVLAN: libc::c_ulong = 0x8982;
-    // SAFETY: a plain struct of integers.
-    let mut a: VlanIoctlArgs = unsafe { std::mem::zeroed() };
-    a.cmd = GET_VLAN_VID_CMD;
-    for (d, b) in a.device1.iter_mut().zip(name.bytes().take(23)) {
-        *d = b as c_char;
-    }
-    // SAFETY: a datagram socket for the ioctl, closed below.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) };
-    if fd < 0 {
-        return 0xffff;
-    }
-    // SAFETY: SIOCGIFVLAN reads and writes a vlan_ioctl_args.
-    let r = unsafe { libc::ioctl(fd, SIOCGIFVLAN, &mut a) };
-    // SAFETY: our socket.
-    unsafe { libc::close(fd) };
-    if r != 0 {
-        return 0xffff;
-    }
-    let vid = i32::from_ne_bytes([a.u[0], a.u[1], a.u[2], a.u[3]]);
-    if (0..=0xfff).contains(&vid) {
-        vid as u16
-    } else {
-        0xffff
+    match sys::net::vlan_vid(name) {
+        Ok(vid) if (0..=0xfff).contains(&vid) => vid as u16,
+        _ => 0xffff,
     }
 }
 
@@ -169,18 +141,8 @@ pub fn arp_entry(text: &str, ip: Ipv4Addr, dev: &str) -> Option<[u8; 6]> {
 /// Makes the kernel resolve `dst` on interface `dev`: one UDP datagram sent from that interface.
 fn probe(dst: Ipv4Addr, dev: &str) {
     let Ok(s) = std::net::UdpSocket::bind("0.0.0.0:0") else { return };
-    use std::os::fd::AsRawFd;
-    let name = dev.as_bytes();
-    // SAFETY: SO_BINDTODEVICE takes the interface name bytes.
-    unsafe {
-        libc::setsockopt(
-            s.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_BINDTODEVICE,
-            name.as_ptr().cast(),
-            name.len() as libc::socklen_t,
-        );
-    }
+    // A failure (no CAP_NET_RAW, on a kernel before 5.7) is ignored: the datagram then leaves by the route's interface.
+    let _ = sys::net::bind_to_device(s.as_fd(), dev);
     // The discard port: nobody need answer, the neighbour lookup is what we want.
     let _ = s.send_to(&[0u8], SocketAddrV4::new(dst, 9));
 }

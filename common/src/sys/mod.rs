@@ -1,6 +1,7 @@
 //! The syscall layer: the only code that calls `open`, `read`, `write`, `ioctl`, `mmap` and `munmap` on RDMA file
-//! descriptors (`/dev/infiniband/uverbsN`, its completion-channel and async-event fds, `/dev/infiniband/rdma_cm`) and
-//! that opens `NETLINK_RDMA` sockets.
+//! descriptors (`/dev/infiniband/uverbsN`, its completion-channel and async-event fds, `/dev/infiniband/rdma_cm`),
+//! that opens `NETLINK_RDMA` sockets ([`netlink`]), and that asks network interfaces what RoCE neighbour resolution
+//! needs ([`net`]: the VLAN ioctl, binding a socket to an interface).
 //!
 //! File descriptors are `OwnedFd` / `BorrowedFd`; failures are the positive [`Errno`] of the call (read right after
 //! it, before anything else can touch `errno`). No call is retried on `EINTR`: rdma-core reports it to the
@@ -12,6 +13,7 @@
 #![allow(unsafe_code)]
 
 mod mmap;
+pub mod net;
 pub mod netlink;
 
 pub use mmap::Mmap;

@@ -20,12 +20,19 @@ pub fn create_cq<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_create_cq_resp> {
+    let req = create_cq_cmd(user_handle, cqe, comp_channel.map_or(-1, |c| c.as_raw_fd()), comp_vector);
+    write_io(fd, IB_USER_VERBS_CMD_CREATE_CQ, &req, udata_in, udata_out)
+}
+
+/// The CREATE_CQ request (its `response` field left for the write layer): as [`create_cq`], the channel as its
+/// fd (`-1` for none). A plug-in's `ibv_cmd_create_cq` sends it with the response in the provider's buffer.
+pub fn create_cq_cmd(user_handle: u64, cqe: u32, comp_channel: i32, comp_vector: u32) -> ib_uverbs_create_cq {
     let mut req = ib_uverbs_create_cq::zeroed();
     req.user_handle = user_handle;
     req.cqe = cqe;
     req.comp_vector = comp_vector;
-    req.comp_channel = comp_channel.map_or(-1, |c| c.as_raw_fd());
-    write_io(fd, IB_USER_VERBS_CMD_CREATE_CQ, &req, udata_in, udata_out)
+    req.comp_channel = comp_channel;
+    req
 }
 
 /// EX_CREATE_CQ (write-ex): as [`create_cq`] with `flags` (`IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION`,

@@ -4,9 +4,10 @@
 
 use super::buffers::*;
 use crate::kernel;
+use crate::provider::marshall;
 use crate::provider::verbs::*;
 use rdma_common::uapi::ib_user_verbs::*;
-use rdma_common::uapi::{AsBytes, FromBytes};
+use rdma_common::uapi::AsBytes;
 use std::ffi::{c_int, c_void};
 
 /// `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr,
@@ -24,23 +25,9 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
 ) -> c_int {
     ret("ibv_cmd_create_ah", || {
         let (pd, ah, attr) = (obj(pd)?, obj(ah)?, obj(attr)?);
-        // SAFETY: the provider's objects and buffer; a GID is 16 plain bytes.
+        // SAFETY: the provider's objects and buffer.
         unsafe {
-            let a = &*attr;
-            let mut req = ib_uverbs_create_ah::zeroed();
-            req.user_handle = ah as usize as u64;
-            req.pd_handle = (*pd).handle;
-            req.attr.dlid = a.dlid;
-            req.attr.sl = a.sl;
-            req.attr.src_path_bits = a.src_path_bits;
-            req.attr.static_rate = a.static_rate;
-            req.attr.is_global = a.is_global;
-            req.attr.port_num = a.port_num;
-            req.attr.grh.flow_label = a.grh.flow_label;
-            req.attr.grh.sgid_index = a.grh.sgid_index;
-            req.attr.grh.hop_limit = a.grh.hop_limit;
-            req.attr.grh.traffic_class = a.grh.traffic_class;
-            req.attr.grh.dgid = a.grh.dgid.raw;
+            let req = kernel::ah::create_ah_cmd(ah as u64, (*pd).handle, &marshall::ah_attr_to_kern(&*attr));
             let u = fd_of((*pd).context)?;
             let r: ib_uverbs_create_ah_resp =
                 write_direct(&u, IB_USER_VERBS_CMD_CREATE_AH, req.as_bytes(), &[], resp, resp_size)?;
@@ -95,6 +82,7 @@ pub unsafe extern "C" fn ibv_cmd_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_g
 mod tests {
     use super::*;
     use crate::private::buffers::testing::*;
+    use rdma_common::uapi::FromBytes;
     #[test]
     fn ah_and_multicast_commands_marshal_as_the_kernel_expects() {
         let f = Fake::new();

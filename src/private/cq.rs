@@ -5,6 +5,7 @@
 use super::buffers::*;
 use crate::kernel;
 use crate::object::{self, Context};
+use crate::provider::cmd as pcmd;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
 use rdma_common::errno::{Errno, Result};
@@ -55,25 +56,6 @@ pub unsafe extern "C" fn verbs_init_cq(
     });
 }
 
-/// The legacy CREATE_CQ rdma-core builds (`ibv_icmd_create_cq`, write path).
-///
-/// # Safety
-/// `channel` is NULL or a live completion channel.
-unsafe fn create_cq_req(
-    cq: *mut ibv_cq,
-    cqe: c_int,
-    channel: *mut ibv_comp_channel,
-    comp_vector: c_int,
-) -> ib_uverbs_create_cq {
-    let mut req = ib_uverbs_create_cq::zeroed();
-    req.user_handle = cq as usize as u64;
-    req.cqe = cqe as u32;
-    req.comp_vector = comp_vector as u32;
-    // SAFETY: caller's contract.
-    req.comp_channel = if channel.is_null() { -1 } else { unsafe { (*channel).fd } };
-    req
-}
-
 /// `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
 /// int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size,
 /// struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`.
@@ -99,7 +81,8 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
         unsafe {
             let u = fd_of(context)?;
             (*cq).context = context;
-            let req = create_cq_req(cq, cqe, channel, comp_vector);
+            let req =
+                kernel::cq::create_cq_cmd(cq as u64, cqe as u32, pcmd::comp_channel_fd(channel), comp_vector as u32);
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_create_cq>());
             let r: ib_uverbs_create_cq_resp = write_uhw(
                 &u,
@@ -142,22 +125,7 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
         // SAFETY: the provider's objects and buffers; a context of ours (checked).
         unsafe {
             let a = &*a;
-            let sup = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32
-                | ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_PD as u32;
-            if a.comp_mask & !sup != 0 {
-                return Err(Errno::EOPNOTSUPP);
-            }
-            let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP
-                | ibv_create_cq_wc_flags::IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
-            let mut flags = 0u32;
-            if a.wc_flags & ts != 0 {
-                flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
-            }
-            if a.comp_mask & ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32 != 0
-                && a.flags & ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32 != 0
-            {
-                flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
-            }
+            let flags = pcmd::create_cq_flags(a)?;
             let u = fd_of(context)?;
             let cq = addr_of_mut!((*vcq).cq_ex).cast::<ibv_cq>();
             (*cq).context = context;
@@ -167,17 +135,12 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
                 || (flags & !IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION == 0
                     && cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX != 0);
             let (handle, cqe) = if legacy {
-                let req = create_cq_req(cq, a.cqe as c_int, a.channel, a.comp_vector as c_int);
+                let req = kernel::cq::create_cq_cmd(cq as u64, a.cqe, pcmd::comp_channel_fd(a.channel), a.comp_vector);
                 let r: ib_uverbs_create_cq_resp =
                     write_uhw(&u, IB_USER_VERBS_CMD_CREATE_CQ, &req, udata, resp, resp_size, prov_resp)?;
                 (r.cq_handle, r.cqe)
             } else {
-                let mut req = ib_uverbs_ex_create_cq::zeroed();
-                req.user_handle = cq as usize as u64;
-                req.cqe = a.cqe;
-                req.comp_vector = a.comp_vector;
-                req.comp_channel = if a.channel.is_null() { -1 } else { (*a.channel).fd };
-                req.flags = flags;
+                let req = pcmd::create_cq_ex_cmd(cq, a, flags);
                 let r: ib_uverbs_ex_create_cq_resp =
                     write_uhw_ex(&u, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req, udata, resp, resp_size, prov_resp)?;
                 (r.base.cq_handle, r.base.cqe)

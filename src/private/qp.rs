@@ -6,7 +6,8 @@
 use super::buffers::*;
 use crate::kernel;
 use crate::object;
-use crate::provider::cmd as pcmd;
+use crate::provider::cmd::{self as pcmd, QPT_UD, QPT_XRC_RECV, QP_INIT_ATTR_IND_TABLE};
+use crate::provider::marshall;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
 use rdma_common::errno::{Errno, Result};
@@ -18,23 +19,8 @@ use std::mem::{offset_of, size_of};
 use std::ptr::{self, addr_of, addr_of_mut};
 use std::slice;
 
-const QP_INIT_ATTR_IND_TABLE: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_IND_TABLE as u32;
 const QP_INIT_ATTR_MAX_TSO_HEADER: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_MAX_TSO_HEADER as u32;
 const QP_INIT_ATTR_RX_HASH: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_RX_HASH as u32;
-const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
-const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
-const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
-const QPT_RAW_PACKET: u32 = ibv_qp_type::IBV_QPT_RAW_PACKET as u32;
-const QPT_XRC_SEND: u32 = ibv_qp_type::IBV_QPT_XRC_SEND as u32;
-const QPT_XRC_RECV: u32 = ibv_qp_type::IBV_QPT_XRC_RECV as u32;
-const QPT_DRIVER: u32 = ibv_qp_type::IBV_QPT_DRIVER as u32;
-
-/// Creation flags EX_CREATE_QP takes (rdma-core's `CREATE_QP_EX_SUP_CREATE_FLAGS`).
-const CREATE_QP_SUP_FLAGS: u32 = ibv_qp_create_flags::IBV_QP_CREATE_BLOCK_SELF_MCAST_LB as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_SCATTER_FCS as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_CVLAN_STRIPPING as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_PCI_WRITE_END_PADDING as u32;
 
 /// rdma-core's `set_qp`: the generic QP fields after creation, and the `verbs_qp` ones when there is one.
 ///
@@ -62,10 +48,11 @@ unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: &ibv_qp_init_attr_ex, v
     }
 }
 
-/// rdma-core's `ibv_icmd_create_qp` on the write ABI. Sets `qp->context` first; validates as rdma-core does; sends
-/// CREATE_QP, or EX_CREATE_QP when `IBV_QP_INIT_ATTR_CREATE_FLAGS` or `_IND_TABLE` is in `comp_mask`; fills
-/// `handle`, `qp_num`, the granted capabilities in `a.cap`, and [`set_qp`]. `prov_cmd` / `prov_resp`: the sizes
-/// of the provider's command and response structs, after which its driver data starts.
+/// rdma-core's `ibv_icmd_create_qp` on the write ABI with a provider's buffers. Sets `qp->context` first; checks
+/// and builds the request as rdma-core does ([`pcmd::create_qp_cmd`]); sends CREATE_QP, or EX_CREATE_QP for
+/// creation flags or an indirection table, with the provider's driver data; fills `handle`, `qp_num`, the granted
+/// capabilities in `a.cap` ([`pcmd::create_qp_done`]), and [`set_qp`]. `prov_cmd` / `prov_resp`: the sizes of the
+/// provider's command and response structs, after which its driver data starts.
 ///
 /// # Safety
 /// The provider's objects and buffers.
@@ -85,70 +72,9 @@ unsafe fn create_qp(
     unsafe {
         let u = fd_of(context)?;
         (*qp).context = context;
-        let qp_type = ffi::enum_raw(addr_of!(a.qp_type));
-        let mut ex = false;
-        let mut vxrcd: *mut verbs_xrcd = ptr::null_mut();
-        let (mut send_cq_handle, mut recv_cq_handle) = (0u32, 0u32);
-        let pd_handle;
-        match qp_type {
-            QPT_XRC_RECV => {
-                if a.comp_mask & IBV_QP_INIT_ATTR_XRCD == 0 {
-                    return Err(Errno::EINVAL);
-                }
-                vxrcd = obj(a.xrcd.cast::<verbs_xrcd>())?;
-                pd_handle = (*vxrcd).handle;
-            }
-            QPT_RC | QPT_UD | QPT_UC | QPT_RAW_PACKET | QPT_XRC_SEND | QPT_DRIVER => {
-                if a.comp_mask & IBV_QP_INIT_ATTR_PD == 0 {
-                    return Err(Errno::EINVAL);
-                }
-                pd_handle = (*obj(a.pd)?).handle;
-                if a.comp_mask & QP_INIT_ATTR_IND_TABLE != 0 {
-                    if a.cap.max_recv_wr != 0 || a.cap.max_recv_sge != 0 || !a.recv_cq.is_null() || !a.srq.is_null() {
-                        return Err(Errno::EINVAL);
-                    }
-                    obj(a.rwq_ind_tbl)?;
-                    ex = true;
-                    if a.cap.max_send_wr != 0 {
-                        send_cq_handle = (*obj(a.send_cq)?).handle;
-                    }
-                } else {
-                    send_cq_handle = (*obj(a.send_cq)?).handle;
-                    if qp_type != QPT_XRC_SEND {
-                        recv_cq_handle = (*obj(a.recv_cq)?).handle;
-                    }
-                }
-                if qp_type == QPT_XRC_SEND {
-                    a.cap.max_recv_wr = 0;
-                    a.cap.max_recv_sge = 0;
-                }
-            }
-            _ => return Err(Errno::EINVAL),
-        }
-        if a.comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS != 0 {
-            if a.create_flags & !CREATE_QP_SUP_FLAGS != 0 {
-                return Err(Errno::EINVAL);
-            }
-            ex = true;
-        }
-        let srq_handle = if a.srq.is_null() { 0 } else { (*a.srq).handle };
         let udata = tail(cmd, cmd_size, prov_cmd);
-        let base = if !ex {
-            let mut req = ib_uverbs_create_qp::zeroed();
-            req.pd_handle = pd_handle;
-            req.user_handle = qp as usize as u64;
-            req.max_send_wr = a.cap.max_send_wr;
-            req.max_recv_wr = a.cap.max_recv_wr;
-            req.max_send_sge = a.cap.max_send_sge;
-            req.max_recv_sge = a.cap.max_recv_sge;
-            req.max_inline_data = a.cap.max_inline_data;
-            req.sq_sig_all = a.sq_sig_all as u8;
-            req.qp_type = qp_type as u8;
-            req.srq_handle = srq_handle;
-            req.is_srq = !a.srq.is_null() as u8;
-            req.recv_cq_handle = recv_cq_handle;
-            req.send_cq_handle = send_cq_handle;
-            write_uhw::<_, ib_uverbs_create_qp_resp>(
+        let base = match pcmd::create_qp_cmd(qp, a, pcmd::Caller::Plugin)? {
+            pcmd::CreateQpCmd::Legacy(req) => write_uhw::<_, ib_uverbs_create_qp_resp>(
                 &u,
                 IB_USER_VERBS_CMD_CREATE_QP,
                 &req,
@@ -156,50 +82,22 @@ unsafe fn create_qp(
                 resp,
                 resp_size,
                 prov_resp,
-            )?
-        } else {
-            let mut req = ib_uverbs_ex_create_qp::zeroed();
-            req.pd_handle = pd_handle;
-            req.user_handle = qp as usize as u64;
-            req.max_send_wr = a.cap.max_send_wr;
-            req.max_recv_wr = a.cap.max_recv_wr;
-            req.max_send_sge = a.cap.max_send_sge;
-            req.max_recv_sge = a.cap.max_recv_sge;
-            req.max_inline_data = a.cap.max_inline_data;
-            req.sq_sig_all = a.sq_sig_all as u8;
-            req.qp_type = qp_type as u8;
-            req.srq_handle = srq_handle;
-            req.is_srq = !a.srq.is_null() as u8;
-            req.recv_cq_handle = recv_cq_handle;
-            req.send_cq_handle = send_cq_handle;
-            if a.comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS != 0 {
-                req.create_flags = a.create_flags;
-                if a.create_flags & ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
-                    req.source_qpn = a.source_qpn;
-                }
+            )?,
+            pcmd::CreateQpCmd::Ex(req) => {
+                write_uhw_ex::<_, ib_uverbs_ex_create_qp_resp>(
+                    &u,
+                    IB_USER_VERBS_EX_CMD_CREATE_QP,
+                    &req,
+                    udata,
+                    resp,
+                    resp_size,
+                    prov_resp,
+                )?
+                .base
             }
-            if a.comp_mask & QP_INIT_ATTR_IND_TABLE != 0 {
-                req.rwq_ind_tbl_handle = (*a.rwq_ind_tbl).ind_tbl_handle as u32;
-                req.comp_mask = IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
-            }
-            write_uhw_ex::<_, ib_uverbs_ex_create_qp_resp>(
-                &u,
-                IB_USER_VERBS_EX_CMD_CREATE_QP,
-                &req,
-                udata,
-                resp,
-                resp_size,
-                prov_resp,
-            )?
-            .base
         };
-        (*qp).handle = base.qp_handle;
-        (*qp).qp_num = base.qpn;
-        a.cap.max_recv_sge = base.max_recv_sge;
-        a.cap.max_send_sge = base.max_send_sge;
-        a.cap.max_recv_wr = base.max_recv_wr;
-        a.cap.max_send_wr = base.max_send_wr;
-        a.cap.max_inline_data = base.max_inline_data;
+        pcmd::create_qp_done(qp, a, &base);
+        let vxrcd = if ffi::enum_raw(addr_of!(a.qp_type)) == QPT_XRC_RECV { a.xrcd.cast() } else { ptr::null_mut() };
         set_qp(vqp, qp, a, vxrcd);
     }
     Ok(())
@@ -439,100 +337,6 @@ pub unsafe extern "C" fn ibv_cmd_query_qp(
     })
 }
 
-/// rdma-core's `copy_modify_qp_fields`: into the provider's core MODIFY_QP request, the handle, the mask, the
-/// reserved bytes (zero) and exactly the fields `mask` selects; the other fields keep what the provider left.
-///
-/// # Safety
-/// `qp` and `attr` are the provider's.
-unsafe fn copy_modify_qp_fields(qp: *mut ibv_qp, attr: *const ibv_qp_attr, mask: u32, c: &mut ib_uverbs_modify_qp) {
-    use ibv_qp_attr_mask::*;
-    let has = |b: ibv_qp_attr_mask| mask & b as u32 != 0;
-    // SAFETY: caller's contract; a GID is 16 plain bytes; enum fields read as numbers.
-    unsafe {
-        let a = &*attr;
-        c.qp_handle = (*qp).handle;
-        c.attr_mask = mask;
-        if has(IBV_QP_STATE) {
-            c.qp_state = ffi::enum_raw(addr_of!(a.qp_state)) as u8;
-        }
-        if has(IBV_QP_CUR_STATE) {
-            c.cur_qp_state = ffi::enum_raw(addr_of!(a.cur_qp_state)) as u8;
-        }
-        if has(IBV_QP_EN_SQD_ASYNC_NOTIFY) {
-            c.en_sqd_async_notify = a.en_sqd_async_notify;
-        }
-        if has(IBV_QP_ACCESS_FLAGS) {
-            c.qp_access_flags = a.qp_access_flags;
-        }
-        if has(IBV_QP_PKEY_INDEX) {
-            c.pkey_index = a.pkey_index;
-        }
-        if has(IBV_QP_PORT) {
-            c.port_num = a.port_num;
-        }
-        if has(IBV_QP_QKEY) {
-            c.qkey = a.qkey;
-        }
-        let dest = |d: &mut ib_uverbs_qp_dest, s: &ibv_ah_attr| {
-            d.dgid = s.grh.dgid.raw;
-            d.flow_label = s.grh.flow_label;
-            d.dlid = s.dlid;
-            d.reserved = 0;
-            d.sgid_index = s.grh.sgid_index;
-            d.hop_limit = s.grh.hop_limit;
-            d.traffic_class = s.grh.traffic_class;
-            d.sl = s.sl;
-            d.src_path_bits = s.src_path_bits;
-            d.static_rate = s.static_rate;
-            d.is_global = s.is_global;
-            d.port_num = s.port_num;
-        };
-        if has(IBV_QP_AV) {
-            dest(&mut c.dest, &a.ah_attr);
-        }
-        if has(IBV_QP_PATH_MTU) {
-            c.path_mtu = ffi::enum_raw(addr_of!(a.path_mtu)) as u8;
-        }
-        if has(IBV_QP_TIMEOUT) {
-            c.timeout = a.timeout;
-        }
-        if has(IBV_QP_RETRY_CNT) {
-            c.retry_cnt = a.retry_cnt;
-        }
-        if has(IBV_QP_RNR_RETRY) {
-            c.rnr_retry = a.rnr_retry;
-        }
-        if has(IBV_QP_RQ_PSN) {
-            c.rq_psn = a.rq_psn;
-        }
-        if has(IBV_QP_MAX_QP_RD_ATOMIC) {
-            c.max_rd_atomic = a.max_rd_atomic;
-        }
-        if has(IBV_QP_ALT_PATH) {
-            c.alt_pkey_index = a.alt_pkey_index;
-            c.alt_port_num = a.alt_port_num;
-            c.alt_timeout = a.alt_timeout;
-            dest(&mut c.alt_dest, &a.alt_ah_attr);
-        }
-        if has(IBV_QP_MIN_RNR_TIMER) {
-            c.min_rnr_timer = a.min_rnr_timer;
-        }
-        if has(IBV_QP_SQ_PSN) {
-            c.sq_psn = a.sq_psn;
-        }
-        if has(IBV_QP_MAX_DEST_RD_ATOMIC) {
-            c.max_dest_rd_atomic = a.max_dest_rd_atomic;
-        }
-        if has(IBV_QP_PATH_MIG_STATE) {
-            c.path_mig_state = ffi::enum_raw(addr_of!(a.path_mig_state)) as u8;
-        }
-        if has(IBV_QP_DEST_QPN) {
-            c.dest_qp_num = a.dest_qp_num;
-        }
-        c.reserved = [0; 2];
-    }
-}
-
 /// `int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 /// struct ibv_modify_qp *cmd, size_t cmd_size)`.
 ///
@@ -555,8 +359,8 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp(
         let (qp, attr) = (obj(qp)?, obj(attr)?);
         // SAFETY: the provider's live QP, attributes and buffers.
         unsafe {
-            let mut req: ib_uverbs_modify_qp = core_of(cmd, cmd_size, HDR)?;
-            copy_modify_qp_fields(qp, attr, mask, &mut req);
+            let base: ib_uverbs_modify_qp = core_of(cmd, cmd_size, HDR)?;
+            let req = kernel::qp::modify_qp_cmd(base, (*qp).handle, &marshall::qp_attr_to_kern(attr), mask);
             let u = fd_of((*qp).context)?;
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_modify_qp>());
             kernel::write_raw(&u, IB_USER_VERBS_CMD_MODIFY_QP, req.as_bytes(), udata, None)
@@ -586,7 +390,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
         // SAFETY: the provider's live QP, attributes and buffers.
         unsafe {
             let mut req: ib_uverbs_ex_modify_qp = core_of(cmd, cmd_size, EX_HDR)?;
-            copy_modify_qp_fields(qp, attr, mask, &mut req.base);
+            req.base = kernel::qp::modify_qp_cmd(req.base, (*qp).handle, &marshall::qp_attr_to_kern(attr), mask);
             if mask & ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as u32 != 0 {
                 if cmd_size < EX_HDR + offset_of!(ib_uverbs_ex_modify_qp, rate_limit) + 4 {
                     return Err(Errno::EINVAL);
@@ -849,6 +653,7 @@ mod tests {
     use crate::private::buffers::testing::*;
     use crate::private::pd::ibv_cmd_open_xrcd;
     use crate::private::srq::ibv_cmd_post_srq_recv;
+    use crate::provider::cmd::{QPT_RC, QPT_UC};
     #[test]
     fn create_qp_ex2_legacy_and_extended() {
         let f = Fake::new();

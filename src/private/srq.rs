@@ -6,26 +6,15 @@ use super::buffers::*;
 use super::qp::{post_recv_cmd, report_bad};
 use crate::kernel;
 use crate::object;
-use crate::provider::cmd as pcmd;
+use crate::provider::cmd::{self as pcmd, SRQT_BASIC, SRQT_XRC, SRQ_INIT_ATTR_CQ, SRQ_INIT_ATTR_TYPE};
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
-use rdma_common::errno::{Errno, Result};
+use rdma_common::errno::Result;
 use rdma_common::ffi;
 use rdma_common::uapi::ib_user_verbs::*;
-use rdma_common::uapi::FromBytes;
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
 use std::ptr::{self, addr_of, addr_of_mut};
-
-const SRQ_INIT_ATTR_TYPE: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TYPE as u32;
-const SRQ_INIT_ATTR_PD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_PD as u32;
-const SRQ_INIT_ATTR_XRCD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_XRCD as u32;
-const SRQ_INIT_ATTR_CQ: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_CQ as u32;
-const SRQ_INIT_ATTR_TM: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TM as u32;
-const SRQ_INIT_ATTR_RESERVED: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_RESERVED as u32;
-const SRQT_BASIC: u32 = ibv_srq_type::IBV_SRQT_BASIC as u32;
-const SRQT_XRC: u32 = ibv_srq_type::IBV_SRQT_XRC as u32;
-const SRQT_TM: u32 = ibv_srq_type::IBV_SRQT_TM as u32;
 
 /// rdma-core's `set_vsrq`: the `verbs_srq` fields of an XRC or TM SRQ.
 ///
@@ -46,10 +35,11 @@ unsafe fn set_vsrq(vsrq: *mut verbs_srq, a: &ibv_srq_init_attr_ex, srq_num: u32)
     }
 }
 
-/// rdma-core's `ibv_icmd_create_srq` on the write ABI: sets `context` and the public mutex/cond, then CREATE_SRQ
-/// for a basic SRQ or CREATE_XSRQ for an XRC/TM one (whose `verbs_srq` fields it fills), and the granted sizes
-/// in `attr.attr`. `prov_cmd` is the size of the provider's `struct ibv_<cmd>`, after which its driver data
-/// starts.
+/// rdma-core's `ibv_icmd_create_srq` on the write ABI with a provider's buffers: sets `context` and the public
+/// mutex/cond, then checks and builds the request as rdma-core does ([`pcmd::create_srq_cmd`]): CREATE_SRQ for a
+/// basic SRQ or CREATE_XSRQ for an XRC/TM one (whose `verbs_srq` fields it fills), with the provider's driver
+/// data; the granted sizes in `attr.attr`. `prov_cmd` is the size of the provider's `struct ibv_<cmd>`, after
+/// which its driver data starts.
 ///
 /// # Safety
 /// The provider's objects and buffers.
@@ -70,58 +60,23 @@ unsafe fn create_srq(
         let u = fd_of(ctx)?;
         (*srq).context = ctx;
         object::init_sync(addr_of_mut!((*srq).mutex), addr_of_mut!((*srq).cond));
-        let srq_type =
-            if a.comp_mask & SRQ_INIT_ATTR_TYPE != 0 { ffi::enum_raw(addr_of!(a.srq_type)) } else { SRQT_BASIC };
-        match srq_type {
-            SRQT_XRC if a.comp_mask & SRQ_INIT_ATTR_XRCD == 0 || a.comp_mask & SRQ_INIT_ATTR_CQ == 0 => {
-                return Err(Errno::EINVAL)
-            }
-            SRQT_TM
-                if a.comp_mask & SRQ_INIT_ATTR_CQ == 0
-                    || a.comp_mask & SRQ_INIT_ATTR_TM == 0
-                    || a.tm_cap.max_num_tags == 0 =>
-            {
-                return Err(Errno::EINVAL)
-            }
-            _ => {}
-        }
         let udata = tail(cmd, cmd_size, prov_cmd);
         let prov_resp = size_of::<ib_uverbs_create_srq_resp>();
-        // As rdma-core, the write path goes by the `srq_type` field itself.
-        if ffi::enum_raw(addr_of!(a.srq_type)) == SRQT_BASIC {
-            let mut req = ib_uverbs_create_srq::zeroed();
-            req.pd_handle = (*pd).handle;
-            req.user_handle = srq as usize as u64;
-            req.max_wr = a.attr.max_wr;
-            req.max_sge = a.attr.max_sge;
-            req.srq_limit = a.attr.srq_limit;
-            let r: ib_uverbs_create_srq_resp =
-                write_uhw(&u, IB_USER_VERBS_CMD_CREATE_SRQ, &req, udata, resp, resp_size, prov_resp)?;
-            (*srq).handle = r.srq_handle;
-            a.attr.max_wr = r.max_wr;
-            a.attr.max_sge = r.max_sge;
-        } else {
-            let t = ffi::enum_raw(addr_of!(a.srq_type));
-            let mut req = ib_uverbs_create_xsrq::zeroed();
-            req.pd_handle = (*pd).handle;
-            req.user_handle = srq as usize as u64;
-            req.max_wr = a.attr.max_wr;
-            req.max_sge = a.attr.max_sge;
-            req.srq_limit = a.attr.srq_limit;
-            req.srq_type = t;
-            req.cq_handle = (*obj(a.cq)?).handle;
-            if t == SRQT_TM {
-                req.max_num_tags = a.tm_cap.max_num_tags;
-            } else {
-                req.xrcd_handle = (*obj(a.xrcd.cast::<verbs_xrcd>())?).handle;
+        let r: ib_uverbs_create_srq_resp = match pcmd::create_srq_cmd(srq, a, true, (*pd).handle, pcmd::Caller::Plugin)?
+        {
+            pcmd::CreateSrqCmd::Basic(req) => {
+                write_uhw(&u, IB_USER_VERBS_CMD_CREATE_SRQ, &req, udata, resp, resp_size, prov_resp)?
             }
-            let r: ib_uverbs_create_srq_resp =
-                write_uhw(&u, IB_USER_VERBS_CMD_CREATE_XSRQ, &req, udata, resp, resp_size, prov_resp)?;
-            (*srq).handle = r.srq_handle;
-            a.attr.max_wr = r.max_wr;
-            a.attr.max_sge = r.max_sge;
-            set_vsrq(obj(vsrq)?, a, r.srqn);
-        }
+            pcmd::CreateSrqCmd::Xsrq(req) => {
+                let r: ib_uverbs_create_srq_resp =
+                    write_uhw(&u, IB_USER_VERBS_CMD_CREATE_XSRQ, &req, udata, resp, resp_size, prov_resp)?;
+                set_vsrq(obj(vsrq)?, a, r.srqn);
+                r
+            }
+        };
+        (*srq).handle = r.srq_handle;
+        a.attr.max_wr = r.max_wr;
+        a.attr.max_sge = r.max_sge;
     }
     Ok(())
 }
@@ -191,14 +146,9 @@ pub unsafe extern "C" fn ibv_cmd_create_srq_ex(
         let (vsrq, a) = (obj(srq)?, obj(attr_ex)?);
         // SAFETY: the provider's objects and buffers.
         unsafe {
-            if (*a).comp_mask >= SRQ_INIT_ATTR_RESERVED {
-                return Err(Errno::EOPNOTSUPP);
-            }
-            if (*a).comp_mask & SRQ_INIT_ATTR_PD == 0 {
-                return Err(Errno::EINVAL);
-            }
+            pcmd::create_srq_ex_check(&*a)?;
             // As rdma-core, the SRQ belongs to the PD's context (`context` is not used).
-            let pd = obj((*a).pd)?;
+            let pd = (*a).pd;
             let s = addr_of_mut!((*vsrq).srq);
             create_srq(pd, vsrq, s, &mut *a, cmd, cmd_size, abi::<ib_uverbs_create_xsrq>(), resp, resp_size)
         }
@@ -291,7 +241,9 @@ pub unsafe extern "C" fn ibv_cmd_post_srq_recv(
 mod tests {
     use super::*;
     use crate::private::buffers::testing::*;
+    use crate::provider::cmd::{SRQ_INIT_ATTR_PD, SRQ_INIT_ATTR_RESERVED, SRQ_INIT_ATTR_XRCD};
     use rdma_common::uapi::AsBytes;
+    use rdma_common::uapi::FromBytes;
     #[test]
     fn create_srq_ex_xrc_and_its_verbs_srq_fields() {
         let f = Fake::new();

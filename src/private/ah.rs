@@ -39,7 +39,7 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
 }
 
 /// `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`: DESTROY_AH. Errors: the kernel's; a forgiven `EIO` as for
-/// [`ibv_cmd_dealloc_pd`].
+/// [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_ah(ah: *mut ibv_ah) -> c_int {
     ret("ibv_cmd_destroy_ah", || {
@@ -65,7 +65,7 @@ pub unsafe extern "C" fn ibv_cmd_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_g
 }
 
 /// `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`: DETACH_MCAST. Errors:
-/// the kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`].
+/// the kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int {
     ret("ibv_cmd_detach_mcast", || {

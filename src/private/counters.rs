@@ -42,7 +42,7 @@ pub unsafe extern "C" fn ibv_cmd_create_counters(
 }
 
 /// `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`: COUNTERS_DESTROY (ioctl only). Errors: the
-/// kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`].
+/// kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_counters(vcounters: *mut verbs_counters) -> c_int {
     ret("ibv_cmd_destroy_counters", || {

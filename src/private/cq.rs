@@ -239,7 +239,7 @@ pub unsafe extern "C" fn ibv_cmd_resize_cq(
 ///
 /// DESTROY_CQ, then waits (under the CQ's public mutex) until the completion and async events the kernel reported
 /// for it were acknowledged. The channel's reference is the caller's to drop. Errors: `EBUSY` while QPs use it; a
-/// forgiven `EIO` (see [`ibv_cmd_dealloc_pd`]) returns 0 at once.
+/// forgiven `EIO` (see [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd)) returns 0 at once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
     ret("ibv_cmd_destroy_cq", || {

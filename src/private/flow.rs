@@ -219,7 +219,7 @@ pub unsafe extern "C" fn ibv_cmd_create_flow(
 }
 
 /// `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`: EX_DESTROY_FLOW. Errors: the kernel's; a forgiven
-/// `EIO` as for [`ibv_cmd_dealloc_pd`].
+/// `EIO` as for [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_flow(flow_id: *mut ibv_flow) -> c_int {
     ret("ibv_cmd_destroy_flow", || {
@@ -318,7 +318,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_flow_action_esp(
 }
 
 /// `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`: FLOW_ACTION_DESTROY (ioctl only).
-/// Errors: the kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`].
+/// Errors: the kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_flow_action(action: *mut verbs_flow_action) -> c_int {
     ret("ibv_cmd_destroy_flow_action", || {

@@ -29,8 +29,8 @@
 //! One file per object family, as rdma-core's `cmd_<object>.c` and our [`crate::kernel`]: [`device`] (context
 //! set-up, sysfs and GID helpers, GET_CONTEXT, QUERY_DEVICE, QUERY_PORT), [`pd`] (PD, XRCD), [`mr`] (MR, MW, DM),
 //! [`cq`], [`srq`], [`qp`] (with posting through the kernel), [`ah`] (AH, multicast), [`flow`] (flows, flow
-//! actions), [`wq`] (WQs, indirection tables), [`counters`]; under them [`ioctl`] (the command buffer engine) and
-//! [`buffers`] (the provider's command and response buffers, the return convention, the destroys' rules). This
+//! actions), [`wq`] (WQs, indirection tables), [`counters`]; under them `ioctl` (the command buffer engine) and
+//! `buffers` (the provider's command and response buffers, the return convention, the destroys' rules). This
 //! layer is an entry-point layer, as `crate::verbs`: it uses `plugin`, `object`, `provider` and `kernel`, and
 //! nothing below it uses it.
 //!
@@ -49,12 +49,12 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod ah;
-pub mod buffers;
+mod buffers;
 pub mod counters;
 pub mod cq;
 pub mod device;
 pub mod flow;
-pub mod ioctl;
+mod ioctl;
 pub mod mr;
 pub mod pd;
 pub mod qp;

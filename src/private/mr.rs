@@ -119,7 +119,7 @@ pub unsafe extern "C" fn ibv_cmd_rereg_mr(
 }
 
 /// `int ibv_cmd_dereg_mr(struct verbs_mr *vmr)`: DEREG_MR. Errors: `EBUSY` while memory windows are bound to it;
-/// a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`].
+/// a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_dereg_mr(vmr: *mut verbs_mr) -> c_int {
     ret("ibv_cmd_dereg_mr", || {
@@ -276,7 +276,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
 }
 
 /// `int ibv_cmd_dealloc_mw(struct ibv_mw *mw)`: DEALLOC_MW. Errors: the kernel's; a forgiven `EIO` as for
-/// [`ibv_cmd_dealloc_pd`].
+/// [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_dealloc_mw(mw: *mut ibv_mw) -> c_int {
     ret("ibv_cmd_dealloc_mw", || {
@@ -323,7 +323,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dm(
 }
 
 /// `int ibv_cmd_free_dm(struct verbs_dm *dm)`: DM_FREE (ioctl only). Errors: the kernel's; a forgiven `EIO` as
-/// for [`ibv_cmd_dealloc_pd`].
+/// for [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_free_dm(dm: *mut verbs_dm) -> c_int {
     ret("ibv_cmd_free_dm", || {

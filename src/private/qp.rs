@@ -414,7 +414,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
 }
 
 /// `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`: DESTROY_QP, then waits until the async events the kernel reported
-/// for it were acknowledged. Errors: the kernel's; a forgiven `EIO` (see [`ibv_cmd_dealloc_pd`]) returns 0 at
+/// for it were acknowledged. Errors: the kernel's; a forgiven `EIO` (see [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd)) returns 0 at
 /// once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_qp(qp: *mut ibv_qp) -> c_int {

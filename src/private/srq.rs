@@ -198,7 +198,7 @@ pub unsafe extern "C" fn ibv_cmd_query_srq(
 
 /// `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`: DESTROY_SRQ, then waits until the async events the kernel
 /// reported for it were acknowledged. Errors: `EBUSY` while QPs use it; a forgiven `EIO` (see
-/// [`ibv_cmd_dealloc_pd`]) returns 0 at once.
+/// [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd)) returns 0 at once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_srq(srq: *mut ibv_srq) -> c_int {
     ret("ibv_cmd_destroy_srq", || {
@@ -217,7 +217,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_srq(srq: *mut ibv_srq) -> c_int {
 }
 
 /// `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`:
-/// POST_SRQ_RECV through the kernel, as [`ibv_cmd_post_recv`].
+/// POST_SRQ_RECV through the kernel, as [`ibv_cmd_post_recv`](super::qp::ibv_cmd_post_recv).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_post_srq_recv(
     srq: *mut ibv_srq,

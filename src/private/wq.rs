@@ -127,7 +127,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
 }
 
 /// `int ibv_cmd_destroy_wq(struct ibv_wq *wq)`: EX_DESTROY_WQ, then waits until the async events the kernel
-/// reported for it were acknowledged. Errors: the kernel's; a forgiven `EIO` (see [`ibv_cmd_dealloc_pd`])
+/// reported for it were acknowledged. Errors: the kernel's; a forgiven `EIO` (see [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd))
 /// returns 0 at once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_wq(wq: *mut ibv_wq) -> c_int {
@@ -211,7 +211,7 @@ pub unsafe extern "C" fn ibv_cmd_create_rwq_ind_table(
 }
 
 /// `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`: EX_DESTROY_RWQ_IND_TBL. Errors:
-/// the kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`].
+/// the kernel's; a forgiven `EIO` as for [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_rwq_ind_table(rwq_ind_table: *mut ibv_rwq_ind_table) -> c_int {
     ret("ibv_cmd_destroy_rwq_ind_table", || {

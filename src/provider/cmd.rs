@@ -7,6 +7,11 @@
 //! `qp_num`, the granted capabilities, ...). The generic fields libibverbs itself fills (`context`, `pd`,
 //! `cq_context`, `state`, the event counters, ...) are the entry-point layer's.
 //!
+//! The same checks and requests serve rdma-core's C plug-ins: their `ibv_cmd_*` (`crate::private`) adapt the
+//! plug-in's command and response buffers onto the builders here ([`create_qp_cmd`], [`create_srq_cmd`],
+//! [`create_cq_flags`], [`create_cq_ex_cmd`]) and in [`crate::kernel`] (`modify_qp_cmd`, `create_ah_cmd`,
+//! `create_cq_cmd`); [`Caller`] names the few places where a native provider and a plug-in differ.
+//!
 //! Fields of C enum type are written as their numbers ([`ffi::enum_store`]) and read with [`ffi::enum_raw`]: the values
 //! come from the kernel or the application and are never materialised as Rust enums.
 //!

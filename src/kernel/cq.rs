@@ -56,10 +56,17 @@ pub fn resize_cq<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_resize_cq_resp> {
-    let mut req = ib_uverbs_resize_cq::zeroed();
+    let req = resize_cq_cmd(ib_uverbs_resize_cq::zeroed(), cq_handle, cqe);
+    write_io(fd, IB_USER_VERBS_CMD_RESIZE_CQ, &req, udata_in, udata_out)
+}
+
+/// The RESIZE_CQ request: `base` with `cq_handle` and `cqe` set (the rest as `base` holds it: zero for our own
+/// commands, a plug-in's `struct ibv_resize_cq` as rdma-core sends it).
+pub fn resize_cq_cmd(base: ib_uverbs_resize_cq, cq_handle: u32, cqe: u32) -> ib_uverbs_resize_cq {
+    let mut req = base;
     req.cq_handle = cq_handle;
     req.cqe = cqe;
-    write_io(fd, IB_USER_VERBS_CMD_RESIZE_CQ, &req, udata_in, udata_out)
+    req
 }
 
 /// DESTROY_CQ (write): returns how many completion and async events the kernel delivered for this CQ, which

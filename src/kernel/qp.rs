@@ -74,12 +74,25 @@ pub fn open_qp<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_create_qp_resp> {
-    let mut req = ib_uverbs_open_qp::zeroed();
+    let req = open_qp_cmd(ib_uverbs_open_qp::zeroed(), user_handle, xrcd_handle, qpn, qp_type);
+    write_io(fd, IB_USER_VERBS_CMD_OPEN_QP, &req, udata_in, udata_out)
+}
+
+/// The OPEN_QP request: `base` with the fields of [`open_qp`] set (the rest as `base` holds it: zero for our own
+/// commands, a plug-in's `struct ibv_open_qp` as rdma-core sends it).
+pub fn open_qp_cmd(
+    base: ib_uverbs_open_qp,
+    user_handle: u64,
+    xrcd_handle: u32,
+    qpn: u32,
+    qp_type: u8,
+) -> ib_uverbs_open_qp {
+    let mut req = base;
     req.user_handle = user_handle;
     req.pd_handle = xrcd_handle;
     req.qpn = qpn;
     req.qp_type = qp_type;
-    write_io(fd, IB_USER_VERBS_CMD_OPEN_QP, &req, udata_in, udata_out)
+    req
 }
 
 fn dest_from_ah_attr(ah: &ib_uverbs_ah_attr) -> ib_uverbs_qp_dest {

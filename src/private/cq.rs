@@ -222,9 +222,7 @@ pub unsafe extern "C" fn ibv_cmd_resize_cq(
         let cq = obj(cq)?;
         // SAFETY: the provider's live CQ and buffers.
         unsafe {
-            let mut req: ib_uverbs_resize_cq = core_of(cmd, cmd_size, HDR)?;
-            req.cq_handle = (*cq).handle;
-            req.cqe = cqe as u32;
+            let req = kernel::cq::resize_cq_cmd(core_of(cmd, cmd_size, HDR)?, (*cq).handle, cqe as u32);
             let u = fd_of((*cq).context)?;
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_resize_cq>());
             let r: ib_uverbs_resize_cq_resp =

@@ -11,7 +11,7 @@ use crate::plugin;
 use crate::provider::cmd as pcmd;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
-use rdma_common::errno::{Errno, Result};
+use rdma_common::errno::Errno;
 use rdma_common::ffi;
 use rdma_common::ffi::CPtrResult;
 use rdma_common::uapi::ib_user_ioctl_cmds::*;
@@ -275,13 +275,8 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
     ret("ibv_cmd_query_device_any", || {
         // SAFETY: the provider's buffers as the prototype describes them; a context of ours (checked).
         unsafe {
-            if !input.is_null() && (*input).comp_mask != 0 {
-                return Err(Errno::EINVAL);
-            }
+            pcmd::query_device_check(input, attr_size)?;
             let attr = obj(attr)?;
-            if attr_size < size_of::<ibv_device_attr>() {
-                return Err(Errno::EINVAL);
-            }
             let u = fd_of(context)?;
             let mut internal = ib_uverbs_ex_query_device_resp::zeroed();
             let mut internal_size = size_of::<ib_uverbs_ex_query_device_resp>();
@@ -290,12 +285,11 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
             } else {
                 (resp, obj(resp_size)?)
             };
-            let core_resp = size_of::<ib_uverbs_ex_query_device_resp>();
-            ptr::write_bytes(attr.cast::<u8>(), 0, attr_size);
-            let mut size = attr_size;
-            if size > size_of::<ibv_device_attr>() {
+            // The kernel's answers land in the provider's `resp` (EX_QUERY_DEVICE's with the driver's after it).
+            let query_ex = || {
                 let req = ib_uverbs_ex_query_device::zeroed();
-                let r: Result<ib_uverbs_ex_query_device_resp> = write_ex_direct(
+                let core_resp = size_of::<ib_uverbs_ex_query_device_resp>();
+                write_ex_direct(
                     &u,
                     IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
                     req.as_bytes(),
@@ -303,28 +297,17 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
                     resp.cast(),
                     *resp_size,
                     core_resp,
-                );
-                match r {
-                    Ok(_) => {}
-                    Err(e) if e == Errno::EOPNOTSUPP || e == Errno::ENOSYS => size = size_of::<ibv_device_attr>(),
-                    Err(e) => return Err(e),
-                }
-            }
-            if size == size_of::<ibv_device_attr>() {
+                )
+            };
+            let query = || {
                 let req = ib_uverbs_query_device::zeroed();
-                let _: ib_uverbs_query_device_resp = write_direct(
-                    &u,
-                    IB_USER_VERBS_CMD_QUERY_DEVICE,
-                    req.as_bytes(),
-                    &[],
-                    resp.cast(),
-                    size_of::<ib_uverbs_query_device_resp>(),
-                )?;
-                (*resp).response_length = size_of::<ib_uverbs_query_device_resp>() as u32;
-            }
-            *resp_size = (*resp).response_length as usize;
-            let r = ptr::read(resp);
-            pcmd::fill_device_attr_ex(attr, size, &r);
+                let len = size_of::<ib_uverbs_query_device_resp>();
+                let r = write_direct(&u, IB_USER_VERBS_CMD_QUERY_DEVICE, req.as_bytes(), &[], resp.cast(), len)?;
+                (*resp).response_length = len as u32;
+                Ok(r)
+            };
+            let (r, size) = pcmd::query_device_run(attr, attr_size, query_ex, query)?;
+            *resp_size = r.response_length as usize;
             if size >= offset_of!(ibv_device_attr_ex, phys_port_cnt_ex) + 4 {
                 let ports = Context::from_ibv(context).ok().and_then(|c| c.device.info.num_ports).unwrap_or(0);
                 if ports != 0 {

@@ -6,6 +6,7 @@
 use super::buffers::*;
 use super::ioctl::Cmdb;
 use crate::kernel;
+use crate::provider::cmd as pcmd;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
 use rdma_common::errno::Errno;
@@ -42,18 +43,9 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
         let (pd, vmr) = (obj(pd)?, obj(vmr)?);
         // SAFETY: the provider's objects and buffers; a context of ours (checked).
         unsafe {
-            let mut req: ib_uverbs_reg_mr = core_of(cmd, cmd_size, HDR)?;
-            req.start = addr as usize as u64;
-            req.length = length as u64;
-            if access as u32 & ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32 != 0 && length == usize::MAX {
-                if !addr.is_null() {
-                    return Err(Errno::EINVAL);
-                }
-                req.length = u64::MAX;
-            }
-            req.hca_va = hca_va;
-            req.pd_handle = (*pd).handle;
-            req.access_flags = access as u32;
+            let base: ib_uverbs_reg_mr = core_of(cmd, cmd_size, HDR)?;
+            let len = pcmd::reg_mr_length(addr, length, access)?;
+            let req = kernel::mr::reg_mr_cmd(base, (*pd).handle, addr as u64, len, hca_va, access as u32);
             let u = fd_of((*pd).context)?;
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_reg_mr>());
             let r: ib_uverbs_reg_mr_resp =
@@ -257,10 +249,8 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
         let (pd, mw) = (obj(pd)?, obj(mw)?);
         // SAFETY: the provider's objects and buffers; a context of ours (checked).
         unsafe {
-            let mut req: ib_uverbs_alloc_mw = core_of(cmd, cmd_size, HDR)?;
-            req.pd_handle = (*pd).handle;
-            req.mw_type = r#type as u8;
-            req.reserved = [0; 3];
+            // As C assignment: the 8 bits the command has for the type.
+            let req = kernel::mw::alloc_mw_cmd(core_of(cmd, cmd_size, HDR)?, (*pd).handle, r#type as u8);
             let u = fd_of((*pd).context)?;
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_alloc_mw>());
             let r: ib_uverbs_alloc_mw_resp =

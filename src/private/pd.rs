@@ -89,9 +89,7 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
                 return Err(Errno::EINVAL);
             }
             let u = fd_of(context)?;
-            let mut req: ib_uverbs_open_xrcd = core_of(cmd, cmd_size, HDR)?;
-            req.fd = a.fd as u32;
-            req.oflags = a.oflags as u32;
+            let req = kernel::xrcd::open_xrcd_cmd(core_of(cmd, cmd_size, HDR)?, a.fd, a.oflags as u32);
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_open_xrcd>());
             let r: ib_uverbs_open_xrcd_resp =
                 write_direct(&u, IB_USER_VERBS_CMD_OPEN_XRCD, req.as_bytes(), udata, resp, resp_size)?;

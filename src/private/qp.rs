@@ -284,11 +284,8 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
             let xrcd = obj(a.xrcd.cast::<verbs_xrcd>())?;
             let qp_type = ffi::enum_raw(addr_of!(a.qp_type));
             let q = addr_of_mut!((*vqp).qp_ex.qp_base);
-            let mut req: ib_uverbs_open_qp = core_of(cmd, cmd_size, HDR)?;
-            req.user_handle = q as usize as u64;
-            req.pd_handle = (*xrcd).handle;
-            req.qpn = a.qp_num;
-            req.qp_type = qp_type as u8;
+            let base: ib_uverbs_open_qp = core_of(cmd, cmd_size, HDR)?;
+            let req = kernel::qp::open_qp_cmd(base, q as u64, (*xrcd).handle, a.qp_num, qp_type as u8);
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_open_qp>());
             let r: ib_uverbs_create_qp_resp =
                 write_direct(&u, IB_USER_VERBS_CMD_OPEN_QP, req.as_bytes(), udata, resp, resp_size)?;

@@ -94,30 +94,63 @@ pub unsafe fn query_device_any(
     attr: *mut ibv_device_attr_ex,
     attr_size: usize,
 ) -> Result<ib_uverbs_ex_query_device_resp> {
-    // SAFETY (whole function): caller's contract; `attr` is writable for `attr_size` bytes.
+    // SAFETY: caller's contract.
     unsafe {
-        if !input.is_null() && (*input).comp_mask != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if attr_size < size_of::<ibv_device_attr>() {
-            return Err(Errno::EINVAL);
-        }
+        query_device_check(input, attr_size)?;
+        let ex = || kernel::device::query_device_ex(u, &mut []);
+        query_device_run(attr, attr_size, ex, || kernel::device::query_device(u)).map(|(r, _)| r)
+    }
+}
+
+/// The argument checks of rdma-core's `ibv_cmd_query_device_any`: `EINVAL` for a non-zero `input->comp_mask` or
+/// an `attr_size` below `sizeof(struct ibv_device_attr)`.
+///
+/// # Safety
+/// `input` is NULL or readable.
+pub unsafe fn query_device_check(input: *const ibv_query_device_ex_input, attr_size: usize) -> Result<()> {
+    // SAFETY: caller's contract.
+    if !input.is_null() && unsafe { (*input).comp_mask } != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if attr_size < size_of::<ibv_device_attr>() {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
+}
+
+/// The rest of rdma-core's `ibv_cmd_query_device_any` (after [`query_device_check`]), whichever way its two
+/// commands are sent: zeroes `attr` (`attr_size` bytes), runs `query_ex` (EX_QUERY_DEVICE) when the caller's
+/// struct is larger than `struct ibv_device_attr`, `query` (QUERY_DEVICE) when it is not or when `query_ex`
+/// answers `EOPNOTSUPP`/`ENOSYS`, and fills `attr` ([`fill_device_attr_ex`]). Returns the kernel's answer (for
+/// QUERY_DEVICE with `response_length` its size) and how many bytes of `attr` it filled from (`attr_size`, or
+/// `sizeof(struct ibv_device_attr)` after QUERY_DEVICE).
+///
+/// # Safety
+/// `attr` is writable for `attr_size` bytes, at least `sizeof(struct ibv_device_attr)`.
+pub unsafe fn query_device_run(
+    attr: *mut ibv_device_attr_ex,
+    attr_size: usize,
+    query_ex: impl FnOnce() -> Result<ib_uverbs_ex_query_device_resp>,
+    query: impl FnOnce() -> Result<ib_uverbs_query_device_resp>,
+) -> Result<(ib_uverbs_ex_query_device_resp, usize)> {
+    // SAFETY (whole function): caller's contract.
+    unsafe {
         std::ptr::write_bytes(attr.cast::<u8>(), 0, attr_size);
         let mut size = attr_size;
         let mut resp = ib_uverbs_ex_query_device_resp::zeroed();
         if size > size_of::<ibv_device_attr>() {
-            match kernel::device::query_device_ex(u, &mut []) {
+            match query_ex() {
                 Ok(r) => resp = r,
                 Err(e) if e == Errno::EOPNOTSUPP || e == Errno::ENOSYS => size = size_of::<ibv_device_attr>(),
                 Err(e) => return Err(e),
             }
         }
         if size == size_of::<ibv_device_attr>() {
-            resp.base = kernel::device::query_device(u)?;
+            resp.base = query()?;
             resp.response_length = size_of::<ib_uverbs_query_device_resp>() as u32;
         }
         fill_device_attr_ex(attr, size, &resp);
-        Ok(resp)
+        Ok((resp, size))
     }
 }
 
@@ -313,13 +346,7 @@ pub unsafe fn reg_mr(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<()> {
-    let mut len = length as u64;
-    if access as u32 & ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32 != 0 && length == usize::MAX {
-        if !addr.is_null() {
-            return Err(Errno::EINVAL);
-        }
-        len = u64::MAX;
-    }
+    let len = reg_mr_length(addr, length, access)?;
     // SAFETY: caller's contract.
     unsafe {
         let r = kernel::mr::reg_mr(u, (*pd).handle, addr as u64, len, hca_va, access as u32, udata_in, udata_out)?;
@@ -329,6 +356,19 @@ pub unsafe fn reg_mr(
         (*mr).context = (*pd).context;
     }
     Ok(())
+}
+
+/// The length REG_MR carries for `length` bytes at `addr` registered with `access` (rdma-core's
+/// `ibv_cmd_reg_mr`): `length`, except for the implicit on-demand MR (`IBV_ACCESS_ON_DEMAND`, `SIZE_MAX` bytes at
+/// NULL), which is `u64::MAX`. Errors: `EINVAL` for `SIZE_MAX` on-demand bytes at a non-NULL address.
+pub fn reg_mr_length(addr: *mut c_void, length: usize, access: c_int) -> Result<u64> {
+    if access as u32 & ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32 != 0 && length == usize::MAX {
+        if !addr.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        return Ok(u64::MAX);
+    }
+    Ok(length as u64)
 }
 
 /// rdma-core's `ibv_cmd_dereg_mr`. Errors: `EBUSY` while memory windows are bound to it, the kernel's.

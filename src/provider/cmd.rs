@@ -1212,6 +1212,65 @@ mod tests {
         }
     }
 
+    /// The two kinds of caller get the same checks and requests but where [`Caller`] names a difference.
+    #[test]
+    fn native_and_plugin_callers_differ_only_where_named() {
+        let mut pd = ibv_pd { context: std::ptr::null_mut(), handle: 3 };
+        let mut cq: MaybeUninit<ibv_cq> = zeroed();
+        let mut xrcd: MaybeUninit<verbs_xrcd> = zeroed();
+        let qp = 0x1000 as *mut ibv_qp;
+        let mut a: MaybeUninit<ibv_qp_init_attr_ex> = zeroed();
+        // SAFETY: our zeroed structs, enum fields written as numbers; the builders read only what they name.
+        unsafe {
+            (*cq.as_mut_ptr()).handle = 5;
+            (*xrcd.as_mut_ptr()).handle = 12;
+            let x = a.as_mut_ptr();
+            (*x).send_cq = cq.as_mut_ptr();
+            (*x).recv_cq = cq.as_mut_ptr();
+            (*x).pd = &mut pd;
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_RC);
+            // The CREATE_FLAGS bit without a flag: rdma-core's EX_CREATE_QP for a plug-in, CREATE_QP natively.
+            (*x).comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
+            assert!(matches!(create_qp_cmd(qp, x, Caller::Native), Ok(CreateQpCmd::Legacy(_))));
+            assert!(matches!(create_qp_cmd(qp, x, Caller::Plugin), Ok(CreateQpCmd::Ex(_))));
+            // An XRC receive QP: on the XRC domain's handle, which only a plug-in has.
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_XRC_RECV);
+            (*x).comp_mask = IBV_QP_INIT_ATTR_XRCD;
+            (*x).xrcd = xrcd.as_mut_ptr().cast();
+            assert_eq!(create_qp_cmd(qp, x, Caller::Native).err(), Some(Errno::EOPNOTSUPP));
+            match create_qp_cmd(qp, x, Caller::Plugin) {
+                Ok(CreateQpCmd::Legacy(r)) => assert_eq!((r.pd_handle, r.qp_type), (12, QPT_XRC_RECV as u8)),
+                _ => panic!("CREATE_QP expected"),
+            }
+        }
+
+        let srq = 0x2000 as *mut ibv_srq;
+        let mut s: MaybeUninit<ibv_srq_init_attr_ex> = zeroed();
+        // SAFETY: as above.
+        unsafe {
+            let x = s.as_mut_ptr();
+            (*x).comp_mask = SRQ_INIT_ATTR_TYPE | SRQ_INIT_ATTR_PD | SRQ_INIT_ATTR_XRCD | SRQ_INIT_ATTR_CQ;
+            ffi::enum_store(addr_of_mut!((*x).srq_type), SRQT_XRC);
+            (*x).pd = &mut pd;
+            (*x).cq = cq.as_mut_ptr();
+            (*x).xrcd = xrcd.as_mut_ptr().cast();
+            create_srq_ex_check(&*x).unwrap();
+            assert_eq!(create_srq_cmd(srq, &*x, true, 3, Caller::Native).err(), Some(Errno::EOPNOTSUPP));
+            match create_srq_cmd(srq, &*x, true, 3, Caller::Plugin) {
+                Ok(CreateSrqCmd::Xsrq(r)) => {
+                    assert_eq!((r.srq_type, r.pd_handle, r.cq_handle, r.xrcd_handle), (SRQT_XRC, 3, 5, 12))
+                }
+                _ => panic!("CREATE_XSRQ expected"),
+            }
+            // The type field without the TYPE bit: rdma-core's command goes by the field, ours by the mask.
+            (*x).comp_mask &= !SRQ_INIT_ATTR_TYPE;
+            assert!(matches!(create_srq_cmd(srq, &*x, true, 3, Caller::Native), Ok(CreateSrqCmd::Basic(_))));
+            assert!(matches!(create_srq_cmd(srq, &*x, true, 3, Caller::Plugin), Ok(CreateSrqCmd::Xsrq(_))));
+            (*x).comp_mask = SRQ_INIT_ATTR_RESERVED;
+            assert_eq!(create_srq_ex_check(&*x), Err(Errno::EOPNOTSUPP));
+        }
+    }
+
     #[test]
     fn qp_types() {
         assert!(known_qp_type(2) && known_qp_type(4) && known_qp_type(9) && known_qp_type(0xff));

@@ -16,14 +16,22 @@ pub fn create_ah<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<u32> {
+    let req = create_ah_cmd(user_handle, pd_handle, attr);
+    let resp: ib_uverbs_create_ah_resp = write_io(fd, IB_USER_VERBS_CMD_CREATE_AH, &req, udata_in, udata_out)?;
+    Ok(resp.ah_handle)
+}
+
+/// The CREATE_AH request (its `response` field left for the write layer): the AH `user_handle` on `pd_handle`
+/// with the address vector `attr`, its reserved bytes zero. A plug-in's `ibv_cmd_create_ah` sends it with the
+/// response in the provider's buffer.
+pub fn create_ah_cmd(user_handle: u64, pd_handle: u32, attr: &ib_uverbs_ah_attr) -> ib_uverbs_create_ah {
     let mut req = ib_uverbs_create_ah::zeroed();
     req.user_handle = user_handle;
     req.pd_handle = pd_handle;
     req.attr = *attr;
     req.attr.reserved = 0;
     req.attr.grh.reserved = 0;
-    let resp: ib_uverbs_create_ah_resp = write_io(fd, IB_USER_VERBS_CMD_CREATE_AH, &req, udata_in, udata_out)?;
-    Ok(resp.ah_handle)
+    req
 }
 
 /// DESTROY_AH (write).

@@ -20,12 +20,19 @@ pub fn create_cq<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_create_cq_resp> {
+    let req = create_cq_cmd(user_handle, cqe, comp_channel.map_or(-1, |c| c.as_raw_fd()), comp_vector);
+    write_io(fd, IB_USER_VERBS_CMD_CREATE_CQ, &req, udata_in, udata_out)
+}
+
+/// The CREATE_CQ request (its `response` field left for the write layer): as [`create_cq`], the channel as its
+/// fd (`-1` for none). A plug-in's `ibv_cmd_create_cq` sends it with the response in the provider's buffer.
+pub fn create_cq_cmd(user_handle: u64, cqe: u32, comp_channel: i32, comp_vector: u32) -> ib_uverbs_create_cq {
     let mut req = ib_uverbs_create_cq::zeroed();
     req.user_handle = user_handle;
     req.cqe = cqe;
     req.comp_vector = comp_vector;
-    req.comp_channel = comp_channel.map_or(-1, |c| c.as_raw_fd());
-    write_io(fd, IB_USER_VERBS_CMD_CREATE_CQ, &req, udata_in, udata_out)
+    req.comp_channel = comp_channel;
+    req
 }
 
 /// EX_CREATE_CQ (write-ex): as [`create_cq`] with `flags` (`IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION`,
@@ -49,10 +56,17 @@ pub fn resize_cq<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_resize_cq_resp> {
-    let mut req = ib_uverbs_resize_cq::zeroed();
+    let req = resize_cq_cmd(ib_uverbs_resize_cq::zeroed(), cq_handle, cqe);
+    write_io(fd, IB_USER_VERBS_CMD_RESIZE_CQ, &req, udata_in, udata_out)
+}
+
+/// The RESIZE_CQ request: `base` with `cq_handle` and `cqe` set (the rest as `base` holds it: zero for our own
+/// commands, a plug-in's `struct ibv_resize_cq` as rdma-core sends it).
+pub fn resize_cq_cmd(base: ib_uverbs_resize_cq, cq_handle: u32, cqe: u32) -> ib_uverbs_resize_cq {
+    let mut req = base;
     req.cq_handle = cq_handle;
     req.cqe = cqe;
-    write_io(fd, IB_USER_VERBS_CMD_RESIZE_CQ, &req, udata_in, udata_out)
+    req
 }
 
 /// DESTROY_CQ (write): returns how many completion and async events the kernel delivered for this CQ, which

@@ -22,13 +22,28 @@ pub fn reg_mr<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_reg_mr_resp> {
-    let mut req = ib_uverbs_reg_mr::zeroed();
+    let req = reg_mr_cmd(ib_uverbs_reg_mr::zeroed(), pd_handle, start, length, hca_va, access_flags);
+    write_io(fd, IB_USER_VERBS_CMD_REG_MR, &req, udata_in, udata_out)
+}
+
+/// The REG_MR request: `base` with the fields of [`reg_mr`] set (its `response` left for the write layer; the
+/// rest as `base` holds it: zero for our own commands, the request a plug-in left in its `struct ibv_reg_mr`, as
+/// rdma-core's `ibv_cmd_reg_mr` sends it).
+pub fn reg_mr_cmd(
+    base: ib_uverbs_reg_mr,
+    pd_handle: u32,
+    start: u64,
+    length: u64,
+    hca_va: u64,
+    access_flags: u32,
+) -> ib_uverbs_reg_mr {
+    let mut req = base;
     req.start = start;
     req.length = length;
     req.hca_va = hca_va;
     req.pd_handle = pd_handle;
     req.access_flags = access_flags;
-    write_io(fd, IB_USER_VERBS_CMD_REG_MR, &req, udata_in, udata_out)
+    req
 }
 
 /// REREG_MR (write): `req` is the kernel request (`mr_handle`, `flags` = `IB_MR_REREG_TRANS | _PD | _ACCESS` bits,

@@ -14,10 +14,18 @@ pub fn alloc_mw<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_alloc_mw_resp> {
-    let mut req = ib_uverbs_alloc_mw::zeroed();
+    let req = alloc_mw_cmd(ib_uverbs_alloc_mw::zeroed(), pd_handle, mw_type);
+    write_io(fd, IB_USER_VERBS_CMD_ALLOC_MW, &req, udata_in, udata_out)
+}
+
+/// The ALLOC_MW request: `base` with `pd_handle`, `mw_type` and the reserved bytes (zero) set (the rest as `base`
+/// holds it: zero for our own commands, a plug-in's `struct ibv_alloc_mw` as rdma-core sends it).
+pub fn alloc_mw_cmd(base: ib_uverbs_alloc_mw, pd_handle: u32, mw_type: u8) -> ib_uverbs_alloc_mw {
+    let mut req = base;
     req.pd_handle = pd_handle;
     req.mw_type = mw_type;
-    write_io(fd, IB_USER_VERBS_CMD_ALLOC_MW, &req, udata_in, udata_out)
+    req.reserved = [0; 3];
+    req
 }
 
 /// DEALLOC_MW (write).

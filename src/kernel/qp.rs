@@ -74,12 +74,25 @@ pub fn open_qp<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_create_qp_resp> {
-    let mut req = ib_uverbs_open_qp::zeroed();
+    let req = open_qp_cmd(ib_uverbs_open_qp::zeroed(), user_handle, xrcd_handle, qpn, qp_type);
+    write_io(fd, IB_USER_VERBS_CMD_OPEN_QP, &req, udata_in, udata_out)
+}
+
+/// The OPEN_QP request: `base` with the fields of [`open_qp`] set (the rest as `base` holds it: zero for our own
+/// commands, a plug-in's `struct ibv_open_qp` as rdma-core sends it).
+pub fn open_qp_cmd(
+    base: ib_uverbs_open_qp,
+    user_handle: u64,
+    xrcd_handle: u32,
+    qpn: u32,
+    qp_type: u8,
+) -> ib_uverbs_open_qp {
+    let mut req = base;
     req.user_handle = user_handle;
     req.pd_handle = xrcd_handle;
     req.qpn = qpn;
     req.qp_type = qp_type;
-    write_io(fd, IB_USER_VERBS_CMD_OPEN_QP, &req, udata_in, udata_out)
+    req
 }
 
 fn dest_from_ah_attr(ah: &ib_uverbs_ah_attr) -> ib_uverbs_qp_dest {
@@ -115,13 +128,21 @@ fn ah_attr_from_dest(d: &ib_uverbs_qp_dest) -> ib_uverbs_ah_attr {
     ah
 }
 
-/// The core of MODIFY_QP: copies from `attr` exactly the fields `attr_mask` selects (every other field stays
-/// zero), as rdma-core's `copy_modify_qp_fields` does. `IB_QP_CAP` has no field in the command (the kernel ignores
-/// it for modify); `IB_QP_RATE_LIMIT` is carried only by [`modify_qp_ex`].
-pub fn modify_qp_cmd(qp_handle: u32, attr: &ib_uverbs_qp_attr, attr_mask: u32) -> ib_uverbs_modify_qp {
-    let mut c = ib_uverbs_modify_qp::zeroed();
+/// The core of MODIFY_QP, rdma-core's `copy_modify_qp_fields`: `base` with the handle, the mask, the reserved
+/// bytes (zero) and exactly the fields `attr_mask` selects copied from `attr`; every other field keeps what `base`
+/// holds (zero for our own commands; a plug-in's `ibv_cmd_modify_qp` sends the request its provider left in its
+/// `struct ibv_modify_qp`, as rdma-core does). `IB_QP_CAP` has no field in the command (the kernel ignores it for
+/// modify); `IB_QP_RATE_LIMIT` is carried only by [`modify_qp_ex`].
+pub fn modify_qp_cmd(
+    base: ib_uverbs_modify_qp,
+    qp_handle: u32,
+    attr: &ib_uverbs_qp_attr,
+    attr_mask: u32,
+) -> ib_uverbs_modify_qp {
+    let mut c = base;
     c.qp_handle = qp_handle;
     c.attr_mask = attr_mask;
+    c.reserved = [0; 2];
     let has = |bit: u32| attr_mask & bit != 0;
     if has(IB_QP_STATE) {
         c.qp_state = attr.qp_state as u8;
@@ -196,7 +217,12 @@ pub fn modify_qp<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32, attr: &ib_uverbs_qp_
     if attr_mask & !(IB_QP_RATE_LIMIT - 1) != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
-    write_in(fd, IB_USER_VERBS_CMD_MODIFY_QP, &modify_qp_cmd(qp_handle, attr, attr_mask), &[])
+    write_in(
+        fd,
+        IB_USER_VERBS_CMD_MODIFY_QP,
+        &modify_qp_cmd(ib_uverbs_modify_qp::zeroed(), qp_handle, attr, attr_mask),
+        &[],
+    )
 }
 
 /// EX_MODIFY_QP (write-ex): as [`modify_qp`], also carrying `rate_limit` (used when `IB_QP_RATE_LIMIT` is set) and
@@ -211,7 +237,7 @@ pub fn modify_qp_ex<F: CmdFd + ?Sized>(
     udata_out: &mut [u8],
 ) -> Result<ib_uverbs_ex_modify_qp_resp> {
     let mut req = ib_uverbs_ex_modify_qp::zeroed();
-    req.base = modify_qp_cmd(qp_handle, attr, attr_mask);
+    req.base = modify_qp_cmd(req.base, qp_handle, attr, attr_mask);
     if attr_mask & IB_QP_RATE_LIMIT != 0 {
         req.rate_limit = rate_limit;
     }
@@ -356,7 +382,7 @@ mod tests {
     #[test]
     fn modify_copies_only_masked_fields() {
         let a = full_attr();
-        let c = modify_qp_cmd(9, &a, IB_QP_STATE);
+        let c = modify_qp_cmd(ib_uverbs_modify_qp::zeroed(), 9, &a, IB_QP_STATE);
         let mut expect = ib_uverbs_modify_qp::zeroed();
         expect.qp_handle = 9;
         expect.attr_mask = IB_QP_STATE;
@@ -371,7 +397,7 @@ mod tests {
             | IB_QP_RQ_PSN
             | IB_QP_MAX_DEST_RD_ATOMIC
             | IB_QP_MIN_RNR_TIMER;
-        let c = modify_qp_cmd(9, &a, mask);
+        let c = modify_qp_cmd(ib_uverbs_modify_qp::zeroed(), 9, &a, mask);
         assert_eq!((c.qp_state, c.path_mtu, c.dest_qp_num, c.rq_psn), (3, 5, 0x444444, 0x222222));
         assert_eq!((c.max_dest_rd_atomic, c.min_rnr_timer), (8, 12));
         assert_eq!((c.sq_psn, c.qkey, c.timeout, c.port_num, c.alt_dest.dlid), (0, 0, 0, 0, 0));
@@ -381,7 +407,7 @@ mod tests {
         assert_eq!((c.dest.is_global, c.dest.port_num, c.dest.reserved), (1, 1, 0));
 
         // Every standard bit: every field lands in its place.
-        let c = modify_qp_cmd(9, &a, IB_QP_ATTR_STANDARD_BITS);
+        let c = modify_qp_cmd(ib_uverbs_modify_qp::zeroed(), 9, &a, IB_QP_ATTR_STANDARD_BITS);
         assert_eq!((c.cur_qp_state, c.en_sqd_async_notify, c.qp_access_flags, c.pkey_index), (2, 1, 0xf, 5));
         assert_eq!((c.qkey, c.timeout, c.retry_cnt, c.rnr_retry, c.max_rd_atomic), (0x11111111, 14, 7, 6, 4));
         assert_eq!((c.alt_pkey_index, c.alt_port_num, c.alt_timeout, c.alt_dest.dlid), (6, 2, 15, 0x88));
@@ -398,7 +424,7 @@ mod tests {
         assert_eq!(size_of::<ib_uverbs_modify_qp>(), 112);
         assert_eq!(w.len(), 120);
         assert_eq!(&w[..8], &[IB_USER_VERBS_CMD_MODIFY_QP as u8, 0, 0, 0, 30, 0, 0, 0]);
-        assert_eq!(&w[8..], modify_qp_cmd(4, &a, IB_QP_STATE | IB_QP_PORT).as_bytes());
+        assert_eq!(&w[8..], modify_qp_cmd(ib_uverbs_modify_qp::zeroed(), 4, &a, IB_QP_STATE | IB_QP_PORT).as_bytes());
         assert_eq!(modify_qp(&f, 4, &a, IB_QP_RATE_LIMIT), Err(Errno::EOPNOTSUPP));
         assert_eq!(f.writes().len(), 1);
 

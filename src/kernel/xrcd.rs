@@ -16,11 +16,18 @@ pub fn open_xrcd<F: CmdFd + ?Sized>(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<u32> {
-    let mut req = ib_uverbs_open_xrcd::zeroed();
-    req.fd = inode_fd.map_or(-1i32, |f| f.as_raw_fd()) as u32;
-    req.oflags = oflags;
+    let req = open_xrcd_cmd(ib_uverbs_open_xrcd::zeroed(), inode_fd.map_or(-1i32, |f| f.as_raw_fd()), oflags);
     let resp: ib_uverbs_open_xrcd_resp = write_io(fd, IB_USER_VERBS_CMD_OPEN_XRCD, &req, udata_in, udata_out)?;
     Ok(resp.xrcd_handle)
+}
+
+/// The OPEN_XRCD request: `base` with the inode's fd (`-1`: none) and `oflags` set (the rest as `base` holds it:
+/// zero for our own commands, a plug-in's `struct ibv_open_xrcd` as rdma-core sends it).
+pub fn open_xrcd_cmd(base: ib_uverbs_open_xrcd, inode_fd: i32, oflags: u32) -> ib_uverbs_open_xrcd {
+    let mut req = base;
+    req.fd = inode_fd as u32;
+    req.oflags = oflags;
+    req
 }
 
 /// CLOSE_XRCD (write).

@@ -16,7 +16,6 @@
 //! (`_verbs_init_and_alloc_context`, `verbs_set_ops`, ...) is in `crate::private` and lands here.
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
-pub mod cmd;
 
 use rdma_common::abi::driver::*;
 use crate::provider::{DataPathOps, DeviceMatch, Provider};

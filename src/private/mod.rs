@@ -17,48 +17,61 @@
 //! imports `ibv_query_gid_type` from this node as well.
 //!
 //! # What they do here
-//! The same as in rdma-core: a provider plug-in that our libibverbs loads (`src/provider/plugin`, issue 9) builds its
-//! objects with them. Each entry point here checks its arguments and hands over to `crate::plugin`
-//! (context set-up, registration, the `ibv_cmd_*` marshallers and `execute_ioctl` in `plugin::cmd`), in rdma-core's
+//! The same as in rdma-core: a provider plug-in that our libibverbs loads ([`crate::plugin`]) builds its objects
+//! with them. Each entry point checks its arguments and hands over to `crate::plugin` (context set-up,
+//! registration) or to the generic commands of [`crate::provider::cmd`] and [`crate::kernel`], in rdma-core's
 //! convention for that function: `int` `ibv_cmd_*` return a positive errno (`ibv_cmd_poll_cq`: `-1` with `errno`),
 //! pointer returns NULL with `errno`; `verbs_register_driver_34` lists the plug-in; `__verbs_log` logs the
 //! provider's message through `log`; `__ioctl_final_num_attrs` is arithmetic on the caller's buffers;
 //! `ibv_query_gid_type` answers over the verbs layer (`ibv_devinfo` imports it). docs/providers.md has the details.
 //!
+//! # Layout
+//! One file per object family, as rdma-core's `cmd_<object>.c` and our [`crate::kernel`]: [`device`] (context
+//! set-up, sysfs and GID helpers, GET_CONTEXT, QUERY_DEVICE, QUERY_PORT), [`pd`] (PD, XRCD), [`mr`] (MR, MW, DM),
+//! [`cq`], [`srq`], [`qp`] (with posting through the kernel), [`ah`] (AH, multicast), [`flow`] (flows, flow
+//! actions), [`wq`] (WQs, indirection tables), [`counters`]; under them `ioctl` (the command buffer engine) and
+//! `buffers` (the provider's command and response buffers, the return convention, the destroys' rules). This
+//! layer is an entry-point layer, as `crate::verbs`: it uses `plugin`, `object`, `provider` and `kernel`, and
+//! nothing below it uses it.
+//!
 //! # Types
-//! Pointer parameters to structs are written with the C type's name, aliased to `c_void` below: a pointer is a
-//! pointer in the C ABI, and most of these structs (`verbs_context`, `verbs_mr`, the `ibv_cmd` command buffers, ...)
-//! are provider-private and never appear in an installed header. C enums passed by value are `u32` (GCC gives an
-//! enum with no negative enumerator the type `unsigned int`).
+//! Pointer parameters to structs are written with the C type's name: the driver.h layouts of
+//! `rdma_common::abi::driver` where the function reads them, else (registration, logging) aliased to `c_void`
+//! below: a pointer is a pointer in the C ABI. C enums passed by value are `u32` (GCC gives an enum with no
+//! negative enumerator the type `unsigned int`).
 //!
 //! Prototypes: rdma-core v44.0 `libibverbs/driver.h`, `libibverbs/cmd_ioctl.h`, `libibverbs/libibverbs.map.in`.
 //!
 //! # Safety
-//! These are C entry points; the caller must pass what rdma-core's prototype promises. Only a few read through
-//! their pointers: `verbs_register_driver_34` (the provider's name, for the debug log), `__verbs_log` (`fmt`, when
-//! the level is enabled), `__ioctl_final_num_attrs` (the `link` chain) and the `ibv_cmd_post_*` (which store `wr`
-//! into a non-NULL `bad_wr`). NULL is accepted everywhere.
+//! These are C entry points; the caller must pass what rdma-core's prototype promises. NULL object pointers,
+//! which rdma-core dereferences, are `EINVAL` here.
 #![allow(unsafe_code)]
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
+
+pub mod ah;
+mod buffers;
+pub mod counters;
+pub mod cq;
+pub mod device;
+pub mod flow;
+mod ioctl;
+pub mod mr;
+pub mod pd;
+pub mod qp;
+pub mod srq;
+pub mod wq;
 
 use crate::plugin;
 use rdma_common::ffi;
-use rdma_common::ffi::CPtrResult;
 use rdma_common::Errno;
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
-use std::ptr;
+use std::ffi::{c_char, c_void, CStr};
 
-// Provider-private and public C structs, opaque here (see the module docs). `union ibv_gid` is a union, the rest
-// are structs; all are only ever seen through pointers.
+// Provider-private C structs, opaque here (see the module docs): only ever seen through pointers.
 type verbs_context = c_void;
 type verbs_device_ops = c_void;
-type verbs_context_ops = c_void;
-type verbs_sysfs_dev = c_void;
-type ibv_device = c_void;
-type ibv_context = c_void;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Provider registration, context set-up, logging
+// Provider registration, logging
 // ---------------------------------------------------------------------------------------------------------------
 
 /// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`.
@@ -77,66 +90,6 @@ pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) 
         Ok(())
     });
     saved.set();
-}
-
-/// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size,
-/// struct verbs_context *context_offset, uint32_t driver_id)`.
-///
-/// A provider's `alloc_context` calls it (through the `verbs_init_and_alloc_context()` macro) to allocate its
-/// context wrapper (`alloc_size` bytes, zeroed, freed by the provider with `free()`) whose `verbs_context` starts
-/// `context_offset` bytes in, and to initialise that `verbs_context` (device, `cmd_fd`, `async_fd = -1`, mutex,
-/// dummy ops, driver id for ioctls). It owns `cmd_fd` from then on. Returns the wrapper, or NULL with `errno`
-/// (`ENOMEM`; `EINVAL` for a device that is not ours or a size too small), having closed `cmd_fd`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _verbs_init_and_alloc_context(
-    device: *mut ibv_device,
-    cmd_fd: c_int,
-    alloc_size: usize,
-    context_offset: *mut verbs_context,
-    driver_id: u32,
-) -> *mut c_void {
-    ffi::boundary("_verbs_init_and_alloc_context", || {
-        // SAFETY: forwarded C contract; `context_offset` is an offset disguised as a pointer.
-        unsafe { plugin::init_and_alloc_context(device.cast(), cmd_fd, alloc_size, context_offset as usize, driver_id) }
-    })
-    .or_null_errno()
-}
-
-/// `void verbs_uninit_context(struct verbs_context *context)`.
-///
-/// The inverse of `_verbs_init_and_alloc_context`, called by a provider's `free_context` before it frees its
-/// wrapper: closes the context's command and async fds and forgets the context. NULL is ignored.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_uninit_context(context: *mut verbs_context) {
-    let _ = ffi::boundary("verbs_uninit_context", || {
-        // SAFETY: forwarded C contract.
-        unsafe { plugin::uninit_context(context.cast()) };
-        Ok(())
-    });
-}
-
-/// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`.
-///
-/// Records a provider's non-NULL ops for the context and installs those applications call directly (the data
-/// path, the extended ops); may be called several times (later non-NULL entries win). NULL arguments are ignored.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
-    let _ = ffi::boundary("verbs_set_ops", || {
-        // SAFETY: forwarded C contract.
-        unsafe { plugin::set_ops(vctx.cast(), ops.cast()) };
-        Ok(())
-    });
-}
-
-/// `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`.
-///
-/// `ibv_open_device(3)` with provider private data: a plug-in's `alloc_context` receives it (mlx5dv_open_device
-/// passes its attributes there); a device of a native provider refuses non-NULL data with `EOPNOTSUPP`. Returns
-/// NULL with `errno` on failure, as `ibv_open_device(3)`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_open_device(device: *mut ibv_device, private_data: *mut c_void) -> *mut ibv_context {
-    // SAFETY: forwarded C contract.
-    unsafe { crate::verbs::device::open_device_with(device.cast(), private_data) }.cast()
 }
 
 /// How many variadic arguments [`__verbs_log`] reads: the ones a SysV x86-64 / AArch64 caller passes in
@@ -194,7 +147,7 @@ fn log_format_expandable(fmt: &[u8]) -> bool {
 /// conversions, or with floating-point ones (passed in vector registers), is logged verbatim, unexpanded, as
 /// before. The providers' messages are `"%s: %s:%d: ..."` plus their own few integer and string arguments.
 #[unsafe(no_mangle)]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, unused_variables)]
 pub unsafe extern "C" fn __verbs_log(
     ctx: *mut verbs_context,
     level: u32,
@@ -244,84 +197,12 @@ pub unsafe extern "C" fn __verbs_log(
     saved.set();
 }
 
-// `bool verbs_allow_disassociate_destroy` (data) is defined where it is read: `plugin::cmd`.
-
-// ---------------------------------------------------------------------------------------------------------------
-// Sysfs and GID helpers
-// ---------------------------------------------------------------------------------------------------------------
-
-/// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev,
-/// const char *fnfmt, ...)`.
-///
-/// rdma-core: reads the sysfs file `<ibdev_path>/<printf(fnfmt, ...)>` of a device being matched into `buf`;
-/// returns the length read (a trailing newline dropped, NUL-terminated), or `-1` with `errno` (`EINVAL` for NULL
-/// arguments, the `open(2)`/`read(2)` errno). Variadic in C; the extra arguments are not read here (`__verbs_log`
-/// reads them, but a file path is not built from unchecked arguments), so a `fnfmt` with a conversion answers
-/// `EOPNOTSUPP` (rdma-core's own matcher passes `"device/modalias"`, which works).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
-    buf: *mut c_char,
-    size: usize,
-    sysfs_dev: *mut verbs_sysfs_dev,
-    fnfmt: *const c_char,
-) -> c_int {
-    let r = ffi::boundary("ibv_read_ibdev_sysfs_file", || -> rdma_common::errno::Result<c_int> {
-        if sysfs_dev.is_null() || fnfmt.is_null() || buf.is_null() || size == 0 {
-            return Err(Errno::EINVAL);
-        }
-        // SAFETY: a NUL-terminated file name.
-        let name = unsafe { CStr::from_ptr(fnfmt) }.to_string_lossy().into_owned();
-        if name.contains('%') {
-            // The variadic arguments are not read here (unlike `__verbs_log`: a path built from unchecked
-            // arguments is not worth the risk for a matcher that passes none).
-            return Err(Errno::EOPNOTSUPP);
-        }
-        // SAFETY: a verbs_sysfs_dev from our matcher (its ibdev_path is NUL-terminated).
-        let dir = unsafe { CStr::from_ptr((*sysfs_dev.cast::<rdma_common::abi::driver::verbs_sysfs_dev>()).ibdev_path.as_ptr()) };
-        let path = std::path::Path::new(&*dir.to_string_lossy()).join(name);
-        let data = std::fs::read(&path).map_err(|e| Errno(e.raw_os_error().unwrap_or(libc::EIO)))?;
-        let mut n = data.len().min(size - 1);
-        if n > 0 && data[n - 1] == b'\n' {
-            n -= 1;
-        }
-        // SAFETY: the caller's buffer of `size` bytes.
-        unsafe {
-            ptr::copy_nonoverlapping(data.as_ptr(), buf.cast::<u8>(), n);
-            *buf.add(n) = 0;
-        }
-        Ok(n as c_int)
-    });
-    match r {
-        Ok(n) => n,
-        Err(e) => {
-            e.set();
-            -1
-        }
-    }
-}
-
-/// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index,
-/// enum ibv_gid_type_sysfs *type)`.
-///
-/// rdma-core: reports whether GID `index` of `port_num` is IB/RoCE v1 (`IBV_GID_TYPE_SYSFS_IB_ROCE_V1` = 0) or RoCE
-/// v2 (`IBV_GID_TYPE_SYSFS_ROCE_V2` = 1); returns 0, or `-1` on failure. Although private, `ibv_devinfo` imports
-/// it (it prints the GID type, and shows none when this fails), as do `libmlx5` and the mlx5/irdma/hns plugins.
-/// Implemented (QUERY_GID_ENTRY, sysfs on older kernels): see `crate::verbs::context::query_gid_type`; `-1` with
-/// `errno` (`EINVAL` for an invalid context, port or index) on failure, `*type` untouched.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_query_gid_type(
-    context: *mut ibv_context,
-    port_num: u8,
-    index: c_uint,
-    r#type: *mut u32,
-) -> c_int {
-    // SAFETY: forwarded C contract (a valid context, a writable enum).
-    unsafe { crate::verbs::context::query_gid_type(context.cast(), port_num, index, r#type) }
-}
+// `bool verbs_allow_disassociate_destroy` (data) is defined where it is read: `buffers`.
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ptr;
 
     #[test]
     fn log_formats_expanded_only_with_integer_conversions() {
@@ -334,29 +215,13 @@ mod tests {
     }
 
     #[test]
-    fn context_half_conventions() {
-        // SAFETY: every call below is given NULL or a local buffer, which each function accepts.
+    fn registration_and_logging_keep_errno() {
+        // SAFETY: NULL ops (ignored) and a format naming one integer argument, which is passed.
         unsafe {
-            Errno(0).set();
-            assert!(verbs_open_device(ptr::null_mut(), ptr::null_mut()).is_null());
-            assert_eq!(Errno::last(), Errno::EINVAL, "not a device of ours");
-            assert_eq!(ibv_query_gid_type(ptr::null_mut(), 1, 0, ptr::null_mut()), -1);
-            let mut buf = [0 as c_char; 8];
-            assert_eq!(ibv_read_ibdev_sysfs_file(buf.as_mut_ptr(), buf.len(), ptr::null_mut(), c"x".as_ptr()), -1);
-            assert_eq!(Errno::last(), Errno::EINVAL);
-            // Registration of NULL, an uninit of NULL, set_ops on NULL and logging are harmless and keep errno.
             Errno::ENODEV.set();
             verbs_register_driver_34(ptr::null());
-            verbs_uninit_context(ptr::null_mut());
-            verbs_set_ops(ptr::null_mut(), ptr::null());
             __verbs_log(ptr::null_mut(), 1, c"x %d\n".as_ptr(), 7, 0, 0, 0, 0, 0, 0, 0, 0);
             assert_eq!(Errno::last(), Errno::ENODEV);
-            // A context for a device that is not ours: NULL with EINVAL, and the fd is closed.
-            let fd = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY);
-            assert!(fd >= 0);
-            assert!(_verbs_init_and_alloc_context(ptr::null_mut(), fd, 4096, ptr::null_mut(), 0).is_null());
-            assert_eq!(Errno::last(), Errno::EINVAL);
-            assert_eq!(libc::fcntl(fd, libc::F_GETFD), -1, "cmd_fd was closed, as the contract says");
         }
     }
 }

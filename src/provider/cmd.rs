@@ -7,6 +7,11 @@
 //! `qp_num`, the granted capabilities, ...). The generic fields libibverbs itself fills (`context`, `pd`,
 //! `cq_context`, `state`, the event counters, ...) are the entry-point layer's.
 //!
+//! The same checks and requests serve rdma-core's C plug-ins: their `ibv_cmd_*` (`crate::private`) adapt the
+//! plug-in's command and response buffers onto the builders here ([`create_qp_cmd`], [`create_srq_cmd`],
+//! [`create_cq_flags`], [`create_cq_ex_cmd`]) and in [`crate::kernel`] (`modify_qp_cmd`, `create_ah_cmd`,
+//! `create_cq_cmd`); [`Caller`] names the few places where a native provider and a plug-in differ.
+//!
 //! Fields of C enum type are written as their numbers ([`ffi::enum_store`]) and read with [`ffi::enum_raw`]: the values
 //! come from the kernel or the application and are never materialised as Rust enums.
 //!
@@ -19,6 +24,7 @@ use super::marshall;
 use super::verbs::*;
 use super::CqEventsReported;
 use crate::kernel::{self, CmdFd, Uverbs};
+use rdma_common::abi::driver::verbs_xrcd;
 use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::{AsBytes, FromBytes};
 use rdma_common::{errno::Result, ffi, Errno};
@@ -88,30 +94,63 @@ pub unsafe fn query_device_any(
     attr: *mut ibv_device_attr_ex,
     attr_size: usize,
 ) -> Result<ib_uverbs_ex_query_device_resp> {
-    // SAFETY (whole function): caller's contract; `attr` is writable for `attr_size` bytes.
+    // SAFETY: caller's contract.
     unsafe {
-        if !input.is_null() && (*input).comp_mask != 0 {
-            return Err(Errno::EINVAL);
-        }
-        if attr_size < size_of::<ibv_device_attr>() {
-            return Err(Errno::EINVAL);
-        }
+        query_device_check(input, attr_size)?;
+        let ex = || kernel::device::query_device_ex(u, &mut []);
+        query_device_run(attr, attr_size, ex, || kernel::device::query_device(u)).map(|(r, _)| r)
+    }
+}
+
+/// The argument checks of rdma-core's `ibv_cmd_query_device_any`: `EINVAL` for a non-zero `input->comp_mask` or
+/// an `attr_size` below `sizeof(struct ibv_device_attr)`.
+///
+/// # Safety
+/// `input` is NULL or readable.
+pub unsafe fn query_device_check(input: *const ibv_query_device_ex_input, attr_size: usize) -> Result<()> {
+    // SAFETY: caller's contract.
+    if !input.is_null() && unsafe { (*input).comp_mask } != 0 {
+        return Err(Errno::EINVAL);
+    }
+    if attr_size < size_of::<ibv_device_attr>() {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
+}
+
+/// The rest of rdma-core's `ibv_cmd_query_device_any` (after [`query_device_check`]), whichever way its two
+/// commands are sent: zeroes `attr` (`attr_size` bytes), runs `query_ex` (EX_QUERY_DEVICE) when the caller's
+/// struct is larger than `struct ibv_device_attr`, `query` (QUERY_DEVICE) when it is not or when `query_ex`
+/// answers `EOPNOTSUPP`/`ENOSYS`, and fills `attr` ([`fill_device_attr_ex`]). Returns the kernel's answer (for
+/// QUERY_DEVICE with `response_length` its size) and how many bytes of `attr` it filled from (`attr_size`, or
+/// `sizeof(struct ibv_device_attr)` after QUERY_DEVICE).
+///
+/// # Safety
+/// `attr` is writable for `attr_size` bytes, at least `sizeof(struct ibv_device_attr)`.
+pub unsafe fn query_device_run(
+    attr: *mut ibv_device_attr_ex,
+    attr_size: usize,
+    query_ex: impl FnOnce() -> Result<ib_uverbs_ex_query_device_resp>,
+    query: impl FnOnce() -> Result<ib_uverbs_query_device_resp>,
+) -> Result<(ib_uverbs_ex_query_device_resp, usize)> {
+    // SAFETY (whole function): caller's contract.
+    unsafe {
         std::ptr::write_bytes(attr.cast::<u8>(), 0, attr_size);
         let mut size = attr_size;
         let mut resp = ib_uverbs_ex_query_device_resp::zeroed();
         if size > size_of::<ibv_device_attr>() {
-            match kernel::device::query_device_ex(u, &mut []) {
+            match query_ex() {
                 Ok(r) => resp = r,
                 Err(e) if e == Errno::EOPNOTSUPP || e == Errno::ENOSYS => size = size_of::<ibv_device_attr>(),
                 Err(e) => return Err(e),
             }
         }
         if size == size_of::<ibv_device_attr>() {
-            resp.base = kernel::device::query_device(u)?;
+            resp.base = query()?;
             resp.response_length = size_of::<ib_uverbs_query_device_resp>() as u32;
         }
         fill_device_attr_ex(attr, size, &resp);
-        Ok(resp)
+        Ok((resp, size))
     }
 }
 
@@ -307,13 +346,7 @@ pub unsafe fn reg_mr(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<()> {
-    let mut len = length as u64;
-    if access as u32 & ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32 != 0 && length == usize::MAX {
-        if !addr.is_null() {
-            return Err(Errno::EINVAL);
-        }
-        len = u64::MAX;
-    }
+    let len = reg_mr_length(addr, length, access)?;
     // SAFETY: caller's contract.
     unsafe {
         let r = kernel::mr::reg_mr(u, (*pd).handle, addr as u64, len, hca_va, access as u32, udata_in, udata_out)?;
@@ -323,6 +356,19 @@ pub unsafe fn reg_mr(
         (*mr).context = (*pd).context;
     }
     Ok(())
+}
+
+/// The length REG_MR carries for `length` bytes at `addr` registered with `access` (rdma-core's
+/// `ibv_cmd_reg_mr`): `length`, except for the implicit on-demand MR (`IBV_ACCESS_ON_DEMAND`, `SIZE_MAX` bytes at
+/// NULL), which is `u64::MAX`. Errors: `EINVAL` for `SIZE_MAX` on-demand bytes at a non-NULL address.
+pub fn reg_mr_length(addr: *mut c_void, length: usize, access: c_int) -> Result<u64> {
+    if access as u32 & ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32 != 0 && length == usize::MAX {
+        if !addr.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        return Ok(u64::MAX);
+    }
+    Ok(length as u64)
 }
 
 /// rdma-core's `ibv_cmd_dereg_mr`. Errors: `EBUSY` while memory windows are bound to it, the kernel's.
@@ -368,9 +414,60 @@ pub unsafe fn dealloc_mw(u: &(impl CmdFd + ?Sized), mw: *mut ibv_mw) -> Result<(
 const CQ_INIT_ATTR_MASK_FLAGS: u32 = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32;
 const CQ_INIT_ATTR_MASK_PD: u32 = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_PD as u32;
 
+/// The fd a CQ request names for completion channel `channel` (`comp_channel`), `-1` for NULL.
+///
+/// # Safety
+/// `channel` is NULL or a live completion channel.
+pub unsafe fn comp_channel_fd(channel: *const ibv_comp_channel) -> c_int {
+    // SAFETY: caller's contract.
+    if channel.is_null() {
+        -1
+    } else {
+        unsafe { (*channel).fd }
+    }
+}
+
+/// The checks and creation flags of rdma-core's `ibv_cmd_create_cq_ex`: `EOPNOTSUPP` for `comp_mask` bits beyond
+/// `IBV_CQ_INIT_ATTR_MASK_FLAGS` and `_PD`; `IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION` when `wc_flags` asks for
+/// either completion timestamp, `IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN` for `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN` in
+/// `flags` (with the FLAGS bit). No flag: the legacy CREATE_CQ does.
+pub fn create_cq_flags(a: &ibv_cq_init_attr_ex) -> Result<u32> {
+    if a.comp_mask & !(CQ_INIT_ATTR_MASK_FLAGS | CQ_INIT_ATTR_MASK_PD) != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP
+        | ibv_create_cq_wc_flags::IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
+    let mut flags = 0u32;
+    if a.wc_flags & ts != 0 {
+        flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
+    }
+    if a.comp_mask & CQ_INIT_ATTR_MASK_FLAGS != 0
+        && a.flags & ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32 != 0
+    {
+        flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
+    }
+    Ok(flags)
+}
+
+/// The EX_CREATE_CQ request rdma-core builds for CQ `cq` (its `user_handle`) from `a` with creation `flags`
+/// ([`create_cq_flags`]).
+///
+/// # Safety
+/// `a.channel` is NULL or a live completion channel.
+pub unsafe fn create_cq_ex_cmd(cq: *mut ibv_cq, a: &ibv_cq_init_attr_ex, flags: u32) -> ib_uverbs_ex_create_cq {
+    let mut req = ib_uverbs_ex_create_cq::zeroed();
+    req.user_handle = cq as u64;
+    req.cqe = a.cqe;
+    req.comp_vector = a.comp_vector;
+    // SAFETY: caller's contract.
+    req.comp_channel = unsafe { comp_channel_fd(a.channel) };
+    req.flags = flags;
+    req
+}
+
 /// rdma-core's `ibv_cmd_create_cq` / `ibv_cmd_create_cq_ex` (`extended`): CREATE_CQ, or EX_CREATE_CQ when
-/// creation flags are needed (completion timestamps, `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN`). `user_handle` is the
-/// CQ's address; fills `cq.handle`, `cq.cqe`, `cq.context`.
+/// creation flags are needed ([`create_cq_flags`]). `user_handle` is the CQ's address; fills `cq.handle`,
+/// `cq.cqe`, `cq.context`.
 ///
 /// Errors: `EOPNOTSUPP` for unknown `comp_mask` bits (extended only); the kernel's (`EINVAL` for a bad `cqe` or
 /// `comp_vector`, ...).
@@ -386,34 +483,13 @@ pub unsafe fn create_cq(
     // SAFETY (whole function): caller's contract.
     unsafe {
         let a = &*attr;
-        let mut flags = 0u32;
-        if extended {
-            if a.comp_mask & !(CQ_INIT_ATTR_MASK_FLAGS | CQ_INIT_ATTR_MASK_PD) != 0 {
-                return Err(Errno::EOPNOTSUPP);
-            }
-            let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP
-                | ibv_create_cq_wc_flags::IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
-            if a.wc_flags & ts != 0 {
-                flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
-            }
-            if a.comp_mask & CQ_INIT_ATTR_MASK_FLAGS != 0
-                && a.flags & ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32 != 0
-            {
-                flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
-            }
-        }
-        let channel = if a.channel.is_null() { None } else { Some(BorrowedFd::borrow_raw((*a.channel).fd)) };
+        let flags = if extended { create_cq_flags(a)? } else { 0 };
         let (handle, cqe) = if flags == 0 {
+            let channel = if a.channel.is_null() { None } else { Some(BorrowedFd::borrow_raw((*a.channel).fd)) };
             let r = kernel::cq::create_cq(u, cq as u64, a.cqe, channel, a.comp_vector, udata_in, udata_out)?;
             (r.cq_handle, r.cqe)
         } else {
-            let mut req = ib_uverbs_ex_create_cq::zeroed();
-            req.user_handle = cq as u64;
-            req.cqe = a.cqe;
-            req.comp_vector = a.comp_vector;
-            req.comp_channel = channel.map_or(-1, |c| std::os::fd::AsRawFd::as_raw_fd(&c));
-            req.flags = flags;
-            let r = kernel::cq::create_cq_ex(u, &req, udata_in, udata_out)?;
+            let r = kernel::cq::create_cq_ex(u, &create_cq_ex_cmd(cq, a, flags), udata_in, udata_out)?;
             (r.base.cq_handle, r.base.cqe)
         };
         (*cq).handle = handle;
@@ -452,13 +528,14 @@ pub unsafe fn destroy_cq(u: &(impl CmdFd + ?Sized), cq: *mut ibv_cq) -> Result<C
 // QP
 // ---------------------------------------------------------------------------------------------------------------
 
-const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
-const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
-const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
+pub const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
+pub const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
+pub const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
 const QPT_RAW_PACKET: u32 = ibv_qp_type::IBV_QPT_RAW_PACKET as u32;
 const QPT_XRC_SEND: u32 = ibv_qp_type::IBV_QPT_XRC_SEND as u32;
-const QPT_XRC_RECV: u32 = ibv_qp_type::IBV_QPT_XRC_RECV as u32;
+pub const QPT_XRC_RECV: u32 = ibv_qp_type::IBV_QPT_XRC_RECV as u32;
 const QPT_DRIVER: u32 = ibv_qp_type::IBV_QPT_DRIVER as u32;
+pub const QP_INIT_ATTR_IND_TABLE: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_IND_TABLE as u32;
 
 /// The QP types the verbs API knows (`enum ibv_qp_type`); anything else is `EINVAL` at creation.
 pub fn known_qp_type(t: u32) -> bool {
@@ -472,13 +549,166 @@ const CREATE_QP_EX_SUP_CREATE_FLAGS: u32 = ibv_qp_create_flags::IBV_QP_CREATE_BL
     | ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32
     | ibv_qp_create_flags::IBV_QP_CREATE_PCI_WRITE_END_PADDING as u32;
 
-/// rdma-core's `ibv_icmd_create_qp` on the write ABI: CREATE_QP, or EX_CREATE_QP when creation flags or an
-/// indirection table are given. `user_handle` is the QP's address. Fills `qp.handle`, `qp.qp_num`, `qp.context`
-/// and `attr.cap` with the granted capabilities.
+/// Whose objects a create command's attributes name, where that changes what rdma-core's generic command does.
+/// A plug-in's objects are rdma-core's own (an XRC domain is a `verbs_xrcd`, an indirection table a kernel
+/// object), and its commands are chosen and checked exactly as rdma-core 44 chooses and checks them. The native
+/// providers create neither XRC domains nor indirection tables (XRC receive QPs, XRC SRQs and RSS QPs are
+/// `EOPNOTSUPP`), refuse SRQ types the verbs API does not know (`EINVAL`), and choose their command by the values
+/// they validated: EX_CREATE_QP only for non-zero creation flags, CREATE_XSRQ only for the SRQ type `comp_mask`
+/// names (rdma-core's commands go by the `IBV_QP_INIT_ATTR_CREATE_FLAGS` bit and the `srq_type` field).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Caller {
+    /// rxe, siw: the objects of `src/object`.
+    Native,
+    /// A C plug-in through `IBVERBS_PRIVATE_34` (`crate::private`).
+    Plugin,
+}
+
+/// The request of a QP creation: CREATE_QP, or EX_CREATE_QP for creation flags or an indirection table. Neither
+/// has its `response` set: the write layer places the response.
+pub enum CreateQpCmd {
+    /// `IB_USER_VERBS_CMD_CREATE_QP`.
+    Legacy(ib_uverbs_create_qp),
+    /// `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+    Ex(ib_uverbs_ex_create_qp),
+}
+
+/// rdma-core's `ibv_icmd_create_qp` up to the command (write ABI): checks `attr` and builds the request for QP
+/// `qp` (its `user_handle`): PD (or, for an XRC receive QP, XRC domain), CQ and SRQ handles, the capabilities
+/// asked for, `sq_sig_all`, `qp_type`; for EX_CREATE_QP the creation flags (`source_qpn` with
+/// `IBV_QP_CREATE_SOURCE_QPN`) and the indirection table. An XRC send QP has no receive queue: `attr.cap`'s
+/// receive capabilities are zeroed. `caller` says whose objects these are ([`Caller`]).
 ///
 /// Errors: `EINVAL` for an unknown QP type, a missing PD (or XRCD for an XRC receive QP), missing CQs, creation
-/// flags the kernel cannot take; `EOPNOTSUPP` for XRC receive QPs (no XRC domain object exists here); the
-/// kernel's.
+/// flags EX_CREATE_QP does not take, an indirection table with a receive queue, receive CQ or SRQ; `EOPNOTSUPP`
+/// for XRC receive QPs and indirection tables of a native provider.
+///
+/// # Safety
+/// `attr` is the caller's readable and writable attributes; the object pointers it names (as its `comp_mask`
+/// and type say) are NULL or live objects of the caller's kind.
+pub unsafe fn create_qp_cmd(qp: *mut ibv_qp, attr: *mut ibv_qp_init_attr_ex, caller: Caller) -> Result<CreateQpCmd> {
+    let obj = |p: bool| if p { Err(Errno::EINVAL) } else { Ok(()) };
+    // SAFETY (whole function): caller's contract; each pointer is checked for NULL before it is read.
+    unsafe {
+        let a = &mut *attr;
+        let qp_type = ffi::enum_raw(addr_of!(a.qp_type));
+        let has = |bit: u32| a.comp_mask & bit != 0;
+        let mut ex = false;
+        let mut req = ib_uverbs_ex_create_qp::zeroed();
+        match qp_type {
+            QPT_XRC_RECV => {
+                if !has(IBV_QP_INIT_ATTR_XRCD) {
+                    return Err(Errno::EINVAL);
+                }
+                if caller == Caller::Native {
+                    return Err(Errno::EOPNOTSUPP);
+                }
+                let xrcd = a.xrcd.cast::<verbs_xrcd>();
+                obj(xrcd.is_null())?;
+                req.pd_handle = (*xrcd).handle;
+            }
+            QPT_RC | QPT_UD | QPT_UC | QPT_RAW_PACKET | QPT_XRC_SEND | QPT_DRIVER => {
+                if !has(IBV_QP_INIT_ATTR_PD) {
+                    return Err(Errno::EINVAL);
+                }
+                obj(a.pd.is_null())?;
+                req.pd_handle = (*a.pd).handle;
+                if has(QP_INIT_ATTR_IND_TABLE) {
+                    if caller == Caller::Native {
+                        // Receive-side RSS needs WQ indirection tables, which no native provider creates.
+                        return Err(Errno::EOPNOTSUPP);
+                    }
+                    if a.cap.max_recv_wr != 0 || a.cap.max_recv_sge != 0 || !a.recv_cq.is_null() || !a.srq.is_null() {
+                        return Err(Errno::EINVAL);
+                    }
+                    obj(a.rwq_ind_tbl.is_null())?;
+                    ex = true;
+                    if a.cap.max_send_wr != 0 {
+                        obj(a.send_cq.is_null())?;
+                        req.send_cq_handle = (*a.send_cq).handle;
+                    }
+                } else {
+                    obj(a.send_cq.is_null())?;
+                    req.send_cq_handle = (*a.send_cq).handle;
+                    if qp_type != QPT_XRC_SEND {
+                        obj(a.recv_cq.is_null())?;
+                        req.recv_cq_handle = (*a.recv_cq).handle;
+                    }
+                }
+                if qp_type == QPT_XRC_SEND {
+                    a.cap.max_recv_wr = 0;
+                    a.cap.max_recv_sge = 0;
+                }
+            }
+            _ => return Err(Errno::EINVAL),
+        }
+        if has(IBV_QP_INIT_ATTR_CREATE_FLAGS) {
+            if a.create_flags & !CREATE_QP_EX_SUP_CREATE_FLAGS != 0 {
+                return Err(Errno::EINVAL);
+            }
+            ex |= caller == Caller::Plugin || a.create_flags != 0;
+            req.create_flags = a.create_flags;
+            if a.create_flags & ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+                req.source_qpn = a.source_qpn;
+            }
+        }
+        req.user_handle = qp as u64;
+        req.srq_handle = if a.srq.is_null() { 0 } else { (*a.srq).handle };
+        req.is_srq = !a.srq.is_null() as u8;
+        req.max_send_wr = a.cap.max_send_wr;
+        req.max_recv_wr = a.cap.max_recv_wr;
+        req.max_send_sge = a.cap.max_send_sge;
+        req.max_recv_sge = a.cap.max_recv_sge;
+        req.max_inline_data = a.cap.max_inline_data;
+        req.sq_sig_all = a.sq_sig_all as u8;
+        req.qp_type = qp_type as u8;
+        if ex {
+            if has(QP_INIT_ATTR_IND_TABLE) {
+                req.rwq_ind_tbl_handle = (*a.rwq_ind_tbl).ind_tbl_handle as u32;
+                req.comp_mask = IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
+            }
+            return Ok(CreateQpCmd::Ex(req));
+        }
+        let mut l = ib_uverbs_create_qp::zeroed();
+        l.user_handle = req.user_handle;
+        l.pd_handle = req.pd_handle;
+        l.send_cq_handle = req.send_cq_handle;
+        l.recv_cq_handle = req.recv_cq_handle;
+        l.srq_handle = req.srq_handle;
+        l.max_send_wr = req.max_send_wr;
+        l.max_recv_wr = req.max_recv_wr;
+        l.max_send_sge = req.max_send_sge;
+        l.max_recv_sge = req.max_recv_sge;
+        l.max_inline_data = req.max_inline_data;
+        l.sq_sig_all = req.sq_sig_all;
+        l.qp_type = req.qp_type;
+        l.is_srq = req.is_srq;
+        Ok(CreateQpCmd::Legacy(l))
+    }
+}
+
+/// The end of rdma-core's `ibv_icmd_create_qp`: `qp.handle`, `qp.qp_num`, and the capabilities granted in
+/// `attr.cap`, from the kernel's answer.
+///
+/// # Safety
+/// `qp` and `attr` are writable.
+pub unsafe fn create_qp_done(qp: *mut ibv_qp, attr: *mut ibv_qp_init_attr_ex, resp: &ib_uverbs_create_qp_resp) {
+    // SAFETY: caller's contract.
+    unsafe {
+        (*qp).handle = resp.qp_handle;
+        (*qp).qp_num = resp.qpn;
+        let c = &mut (*attr).cap;
+        c.max_recv_sge = resp.max_recv_sge;
+        c.max_send_sge = resp.max_send_sge;
+        c.max_recv_wr = resp.max_recv_wr;
+        c.max_send_wr = resp.max_send_wr;
+        c.max_inline_data = resp.max_inline_data;
+    }
+}
+
+/// rdma-core's `ibv_icmd_create_qp` on the write ABI for a native provider: [`create_qp_cmd`], CREATE_QP or
+/// EX_CREATE_QP with the driver's udata, [`create_qp_done`]; also sets `qp.context`. Errors: as
+/// [`create_qp_cmd`]; the kernel's.
 pub unsafe fn create_qp(
     u: &(impl CmdFd + ?Sized),
     ctx: *mut ibv_context,
@@ -487,99 +717,14 @@ pub unsafe fn create_qp(
     udata_in: &[u8],
     udata_out: &mut [u8],
 ) -> Result<()> {
-    // SAFETY (whole function): caller's contract; every object pointer in `attr` was checked live by the caller.
+    // SAFETY: caller's contract.
     unsafe {
-        let a = &mut *attr;
-        let qp_type = ffi::enum_raw(addr_of!(a.qp_type));
-        let mask = a.comp_mask;
-        let has = |bit: ibv_qp_init_attr_mask| mask & bit as u32 != 0;
-        let (pd_handle, send_cq_handle, mut recv_cq_handle);
-        match qp_type {
-            QPT_XRC_RECV => {
-                if !has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_XRCD) {
-                    return Err(Errno::EINVAL);
-                }
-                return Err(Errno::EOPNOTSUPP);
-            }
-            QPT_RC | QPT_UD | QPT_UC | QPT_RAW_PACKET | QPT_XRC_SEND | QPT_DRIVER => {
-                if !has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD) || a.pd.is_null() {
-                    return Err(Errno::EINVAL);
-                }
-                pd_handle = (*a.pd).handle;
-                recv_cq_handle = 0;
-                if has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_IND_TABLE) {
-                    // Receive-side RSS needs WQ indirection tables, which no provider here creates.
-                    return Err(Errno::EOPNOTSUPP);
-                }
-                if a.send_cq.is_null() {
-                    return Err(Errno::EINVAL);
-                }
-                send_cq_handle = (*a.send_cq).handle;
-                if qp_type != QPT_XRC_SEND {
-                    if a.recv_cq.is_null() {
-                        return Err(Errno::EINVAL);
-                    }
-                    recv_cq_handle = (*a.recv_cq).handle;
-                } else {
-                    a.cap.max_recv_wr = 0;
-                    a.cap.max_recv_sge = 0;
-                }
-            }
-            _ => return Err(Errno::EINVAL),
-        }
-        let mut create_flags = 0;
-        if has(ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_CREATE_FLAGS) {
-            if a.create_flags & !CREATE_QP_EX_SUP_CREATE_FLAGS != 0 {
-                return Err(Errno::EINVAL);
-            }
-            create_flags = a.create_flags;
-        }
-        let srq_handle = if a.srq.is_null() { 0 } else { (*a.srq).handle };
-        let resp = if create_flags == 0 {
-            let mut req = ib_uverbs_create_qp::zeroed();
-            req.user_handle = qp as u64;
-            req.pd_handle = pd_handle;
-            req.send_cq_handle = send_cq_handle;
-            req.recv_cq_handle = recv_cq_handle;
-            req.srq_handle = srq_handle;
-            req.is_srq = !a.srq.is_null() as u8;
-            req.max_send_wr = a.cap.max_send_wr;
-            req.max_recv_wr = a.cap.max_recv_wr;
-            req.max_send_sge = a.cap.max_send_sge;
-            req.max_recv_sge = a.cap.max_recv_sge;
-            req.max_inline_data = a.cap.max_inline_data;
-            req.sq_sig_all = a.sq_sig_all as u8;
-            req.qp_type = qp_type as u8;
-            kernel::qp::create_qp(u, &req, udata_in, udata_out)?
-        } else {
-            let mut req = ib_uverbs_ex_create_qp::zeroed();
-            req.user_handle = qp as u64;
-            req.pd_handle = pd_handle;
-            req.send_cq_handle = send_cq_handle;
-            req.recv_cq_handle = recv_cq_handle;
-            req.srq_handle = srq_handle;
-            req.is_srq = !a.srq.is_null() as u8;
-            req.max_send_wr = a.cap.max_send_wr;
-            req.max_recv_wr = a.cap.max_recv_wr;
-            req.max_send_sge = a.cap.max_send_sge;
-            req.max_recv_sge = a.cap.max_recv_sge;
-            req.max_inline_data = a.cap.max_inline_data;
-            req.sq_sig_all = a.sq_sig_all as u8;
-            req.qp_type = qp_type as u8;
-            req.create_flags = create_flags;
-            if create_flags & ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
-                req.source_qpn = a.source_qpn;
-            }
-            kernel::qp::create_qp_ex(u, &req, udata_in, udata_out)?.base
+        let resp = match create_qp_cmd(qp, attr, Caller::Native)? {
+            CreateQpCmd::Legacy(req) => kernel::qp::create_qp(u, &req, udata_in, udata_out)?,
+            CreateQpCmd::Ex(req) => kernel::qp::create_qp_ex(u, &req, udata_in, udata_out)?.base,
         };
-        (*qp).handle = resp.qp_handle;
-        (*qp).qp_num = resp.qpn;
+        create_qp_done(qp, attr, &resp);
         (*qp).context = ctx;
-        a.cap.max_recv_sge = resp.max_recv_sge;
-        a.cap.max_send_sge = resp.max_send_sge;
-        a.cap.max_recv_wr = resp.max_recv_wr;
-        a.cap.max_send_wr = resp.max_send_wr;
-        a.cap.max_inline_data = resp.max_inline_data;
     }
     Ok(())
 }
@@ -682,23 +827,119 @@ pub unsafe fn detach_mcast(u: &(impl CmdFd + ?Sized), qp: *mut ibv_qp, gid: *con
 // SRQ
 // ---------------------------------------------------------------------------------------------------------------
 
-const SRQ_INIT_ATTR_TYPE: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TYPE as u32;
-const SRQ_INIT_ATTR_PD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_PD as u32;
-const SRQ_INIT_ATTR_XRCD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_XRCD as u32;
-const SRQ_INIT_ATTR_CQ: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_CQ as u32;
+pub const SRQ_INIT_ATTR_TYPE: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TYPE as u32;
+pub const SRQ_INIT_ATTR_PD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_PD as u32;
+pub const SRQ_INIT_ATTR_XRCD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_XRCD as u32;
+pub const SRQ_INIT_ATTR_CQ: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_CQ as u32;
 const SRQ_INIT_ATTR_TM: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TM as u32;
-const SRQ_INIT_ATTR_RESERVED: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_RESERVED as u32;
-const SRQT_BASIC: u32 = ibv_srq_type::IBV_SRQT_BASIC as u32;
-const SRQT_XRC: u32 = ibv_srq_type::IBV_SRQT_XRC as u32;
+pub const SRQ_INIT_ATTR_RESERVED: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_RESERVED as u32;
+pub const SRQT_BASIC: u32 = ibv_srq_type::IBV_SRQT_BASIC as u32;
+pub const SRQT_XRC: u32 = ibv_srq_type::IBV_SRQT_XRC as u32;
 const SRQT_TM: u32 = ibv_srq_type::IBV_SRQT_TM as u32;
 
-/// rdma-core's `ibv_cmd_create_srq` (`extended` false: a basic SRQ on `pd`, whatever `comp_mask` says) and
-/// `ibv_cmd_create_srq_ex` (`extended`): CREATE_SRQ for a basic SRQ, CREATE_XSRQ for a tag-matching one (XRC SRQs
-/// need an XRC domain, which no provider here creates). Fills `srq.handle`, `srq.context` and `attr.attr` with the
-/// granted sizes.
+/// The first checks of rdma-core's `ibv_cmd_create_srq_ex`: `EOPNOTSUPP` for unknown `comp_mask` bits, `EINVAL`
+/// without a PD.
+pub fn create_srq_ex_check(a: &ibv_srq_init_attr_ex) -> Result<()> {
+    if a.comp_mask >= SRQ_INIT_ATTR_RESERVED {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    if a.comp_mask & SRQ_INIT_ATTR_PD == 0 || a.pd.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
+}
+
+/// The request of an SRQ creation (its `response` left for the write layer).
+pub enum CreateSrqCmd {
+    /// `IB_USER_VERBS_CMD_CREATE_SRQ`: a basic SRQ.
+    Basic(ib_uverbs_create_srq),
+    /// `IB_USER_VERBS_CMD_CREATE_XSRQ`: an XRC or tag-matching SRQ.
+    Xsrq(ib_uverbs_create_xsrq),
+}
+
+/// rdma-core's `ibv_cmd_create_srq_ex` after [`create_srq_ex_check`], up to the command (`ibv_icmd_create_srq`,
+/// write ABI): the checks of the SRQ type `attr.comp_mask` names (`IBV_SRQ_INIT_ATTR_TYPE`, else basic; always
+/// basic unless `extended`), then the request for SRQ `srq` (its `user_handle`) on the PD `pd_handle`: CREATE_SRQ
+/// for a basic SRQ, CREATE_XSRQ with the CQ and the XRC domain or the tag count for the others ([`Caller`] says
+/// which type selects the command).
 ///
-/// Errors (extended): `EOPNOTSUPP` for unknown `comp_mask` bits or an XRC SRQ, `EINVAL` without a PD, a TM SRQ
-/// without CQ, TM capabilities or tags; the kernel's.
+/// Errors: `EINVAL` for an XRC SRQ without XRCD or CQ, a TM SRQ without CQ, TM capabilities or tags, a NULL CQ or
+/// XRCD where the command needs one, a type a native provider does not know; `EOPNOTSUPP` for an XRC SRQ of a
+/// native provider.
+///
+/// # Safety
+/// The object pointers `attr` names are NULL or live objects of the caller's kind.
+pub unsafe fn create_srq_cmd(
+    srq: *mut ibv_srq,
+    a: &ibv_srq_init_attr_ex,
+    extended: bool,
+    pd_handle: u32,
+    caller: Caller,
+) -> Result<CreateSrqCmd> {
+    // SAFETY (whole function): caller's contract; each pointer is checked for NULL before it is read.
+    unsafe {
+        let raw = ffi::enum_raw(addr_of!(a.srq_type));
+        let srq_type = if extended && a.comp_mask & SRQ_INIT_ATTR_TYPE != 0 { raw } else { SRQT_BASIC };
+        match srq_type {
+            SRQT_BASIC => {}
+            SRQT_XRC => {
+                if a.comp_mask & SRQ_INIT_ATTR_XRCD == 0 || a.comp_mask & SRQ_INIT_ATTR_CQ == 0 {
+                    return Err(Errno::EINVAL);
+                }
+                if caller == Caller::Native {
+                    return Err(Errno::EOPNOTSUPP);
+                }
+            }
+            SRQT_TM
+                if a.comp_mask & SRQ_INIT_ATTR_CQ == 0
+                    || a.comp_mask & SRQ_INIT_ATTR_TM == 0
+                    || a.tm_cap.max_num_tags == 0 =>
+            {
+                return Err(Errno::EINVAL)
+            }
+            SRQT_TM => {}
+            _ if caller == Caller::Native => return Err(Errno::EINVAL),
+            _ => {}
+        }
+        // rdma-core's command goes by the `srq_type` field itself.
+        let cmd_type = if caller == Caller::Plugin { raw } else { srq_type };
+        if cmd_type == SRQT_BASIC {
+            let mut req = ib_uverbs_create_srq::zeroed();
+            req.user_handle = srq as u64;
+            req.pd_handle = pd_handle;
+            req.max_wr = a.attr.max_wr;
+            req.max_sge = a.attr.max_sge;
+            req.srq_limit = a.attr.srq_limit;
+            return Ok(CreateSrqCmd::Basic(req));
+        }
+        let mut req = ib_uverbs_create_xsrq::zeroed();
+        req.user_handle = srq as u64;
+        req.srq_type = cmd_type;
+        req.pd_handle = pd_handle;
+        req.max_wr = a.attr.max_wr;
+        req.max_sge = a.attr.max_sge;
+        req.srq_limit = a.attr.srq_limit;
+        if a.cq.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        req.cq_handle = (*a.cq).handle;
+        if cmd_type == SRQT_TM {
+            req.max_num_tags = a.tm_cap.max_num_tags;
+        } else {
+            let xrcd = a.xrcd.cast::<verbs_xrcd>();
+            if xrcd.is_null() {
+                return Err(Errno::EINVAL);
+            }
+            req.xrcd_handle = (*xrcd).handle;
+        }
+        Ok(CreateSrqCmd::Xsrq(req))
+    }
+}
+
+/// rdma-core's `ibv_cmd_create_srq` (`extended` false: a basic SRQ on `attr.pd`, whatever `comp_mask` says) and
+/// `ibv_cmd_create_srq_ex` (`extended`) for a native provider: [`create_srq_ex_check`] (extended),
+/// [`create_srq_cmd`], CREATE_SRQ or CREATE_XSRQ with the driver's udata. Fills `srq.handle`, `srq.context` and
+/// `attr.attr` with the granted sizes. Errors: as those two; the kernel's.
 pub unsafe fn create_srq(
     u: &(impl CmdFd + ?Sized),
     ctx: *mut ibv_context,
@@ -711,58 +952,12 @@ pub unsafe fn create_srq(
     // SAFETY (whole function): caller's contract; object pointers in `attr` checked live by the caller.
     unsafe {
         let a = &mut *attr;
-        let srq_type = if extended {
-            if a.comp_mask >= SRQ_INIT_ATTR_RESERVED {
-                return Err(Errno::EOPNOTSUPP);
-            }
-            if a.comp_mask & SRQ_INIT_ATTR_PD == 0 || a.pd.is_null() {
-                return Err(Errno::EINVAL);
-            }
-            if a.comp_mask & SRQ_INIT_ATTR_TYPE != 0 {
-                ffi::enum_raw(addr_of!(a.srq_type))
-            } else {
-                SRQT_BASIC
-            }
-        } else {
-            SRQT_BASIC
-        };
-        let pd_handle = (*a.pd).handle;
-        let resp = match srq_type {
-            SRQT_BASIC => {
-                let mut req = ib_uverbs_create_srq::zeroed();
-                req.user_handle = srq as u64;
-                req.pd_handle = pd_handle;
-                req.max_wr = a.attr.max_wr;
-                req.max_sge = a.attr.max_sge;
-                req.srq_limit = a.attr.srq_limit;
-                kernel::srq::create_srq(u, &req, udata_in, udata_out)?
-            }
-            SRQT_XRC => {
-                if a.comp_mask & SRQ_INIT_ATTR_XRCD == 0 || a.comp_mask & SRQ_INIT_ATTR_CQ == 0 {
-                    return Err(Errno::EINVAL);
-                }
-                return Err(Errno::EOPNOTSUPP);
-            }
-            SRQT_TM => {
-                if a.comp_mask & SRQ_INIT_ATTR_CQ == 0
-                    || a.comp_mask & SRQ_INIT_ATTR_TM == 0
-                    || a.tm_cap.max_num_tags == 0
-                    || a.cq.is_null()
-                {
-                    return Err(Errno::EINVAL);
-                }
-                let mut req = ib_uverbs_create_xsrq::zeroed();
-                req.user_handle = srq as u64;
-                req.srq_type = SRQT_TM;
-                req.pd_handle = pd_handle;
-                req.max_wr = a.attr.max_wr;
-                req.max_sge = a.attr.max_sge;
-                req.srq_limit = a.attr.srq_limit;
-                req.max_num_tags = a.tm_cap.max_num_tags;
-                req.cq_handle = (*a.cq).handle;
-                kernel::srq::create_xsrq(u, &req, udata_in, udata_out)?
-            }
-            _ => return Err(Errno::EINVAL),
+        if extended {
+            create_srq_ex_check(a)?;
+        }
+        let resp = match create_srq_cmd(srq, a, extended, (*a.pd).handle, Caller::Native)? {
+            CreateSrqCmd::Basic(req) => kernel::srq::create_srq(u, &req, udata_in, udata_out)?,
+            CreateSrqCmd::Xsrq(req) => kernel::srq::create_xsrq(u, &req, udata_in, udata_out)?,
         };
         (*srq).handle = resp.srq_handle;
         (*srq).context = ctx;
@@ -1014,6 +1209,65 @@ mod tests {
             let ex = ibv_query_device_ex_input { comp_mask: 1 };
             assert_eq!(query_device_any(&f, &ex, p, size_of::<ibv_device_attr_ex>()).err(), Some(Errno::EINVAL));
             assert_eq!(query_device_any(&f, std::ptr::null(), p, 8).err(), Some(Errno::EINVAL));
+        }
+    }
+
+    /// The two kinds of caller get the same checks and requests but where [`Caller`] names a difference.
+    #[test]
+    fn native_and_plugin_callers_differ_only_where_named() {
+        let mut pd = ibv_pd { context: std::ptr::null_mut(), handle: 3 };
+        let mut cq: MaybeUninit<ibv_cq> = zeroed();
+        let mut xrcd: MaybeUninit<verbs_xrcd> = zeroed();
+        let qp = 0x1000 as *mut ibv_qp;
+        let mut a: MaybeUninit<ibv_qp_init_attr_ex> = zeroed();
+        // SAFETY: our zeroed structs, enum fields written as numbers; the builders read only what they name.
+        unsafe {
+            (*cq.as_mut_ptr()).handle = 5;
+            (*xrcd.as_mut_ptr()).handle = 12;
+            let x = a.as_mut_ptr();
+            (*x).send_cq = cq.as_mut_ptr();
+            (*x).recv_cq = cq.as_mut_ptr();
+            (*x).pd = &mut pd;
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_RC);
+            // The CREATE_FLAGS bit without a flag: rdma-core's EX_CREATE_QP for a plug-in, CREATE_QP natively.
+            (*x).comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
+            assert!(matches!(create_qp_cmd(qp, x, Caller::Native), Ok(CreateQpCmd::Legacy(_))));
+            assert!(matches!(create_qp_cmd(qp, x, Caller::Plugin), Ok(CreateQpCmd::Ex(_))));
+            // An XRC receive QP: on the XRC domain's handle, which only a plug-in has.
+            ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_XRC_RECV);
+            (*x).comp_mask = IBV_QP_INIT_ATTR_XRCD;
+            (*x).xrcd = xrcd.as_mut_ptr().cast();
+            assert_eq!(create_qp_cmd(qp, x, Caller::Native).err(), Some(Errno::EOPNOTSUPP));
+            match create_qp_cmd(qp, x, Caller::Plugin) {
+                Ok(CreateQpCmd::Legacy(r)) => assert_eq!((r.pd_handle, r.qp_type), (12, QPT_XRC_RECV as u8)),
+                _ => panic!("CREATE_QP expected"),
+            }
+        }
+
+        let srq = 0x2000 as *mut ibv_srq;
+        let mut s: MaybeUninit<ibv_srq_init_attr_ex> = zeroed();
+        // SAFETY: as above.
+        unsafe {
+            let x = s.as_mut_ptr();
+            (*x).comp_mask = SRQ_INIT_ATTR_TYPE | SRQ_INIT_ATTR_PD | SRQ_INIT_ATTR_XRCD | SRQ_INIT_ATTR_CQ;
+            ffi::enum_store(addr_of_mut!((*x).srq_type), SRQT_XRC);
+            (*x).pd = &mut pd;
+            (*x).cq = cq.as_mut_ptr();
+            (*x).xrcd = xrcd.as_mut_ptr().cast();
+            create_srq_ex_check(&*x).unwrap();
+            assert_eq!(create_srq_cmd(srq, &*x, true, 3, Caller::Native).err(), Some(Errno::EOPNOTSUPP));
+            match create_srq_cmd(srq, &*x, true, 3, Caller::Plugin) {
+                Ok(CreateSrqCmd::Xsrq(r)) => {
+                    assert_eq!((r.srq_type, r.pd_handle, r.cq_handle, r.xrcd_handle), (SRQT_XRC, 3, 5, 12))
+                }
+                _ => panic!("CREATE_XSRQ expected"),
+            }
+            // The type field without the TYPE bit: rdma-core's command goes by the field, ours by the mask.
+            (*x).comp_mask &= !SRQ_INIT_ATTR_TYPE;
+            assert!(matches!(create_srq_cmd(srq, &*x, true, 3, Caller::Native), Ok(CreateSrqCmd::Basic(_))));
+            assert!(matches!(create_srq_cmd(srq, &*x, true, 3, Caller::Plugin), Ok(CreateSrqCmd::Xsrq(_))));
+            (*x).comp_mask = SRQ_INIT_ATTR_RESERVED;
+            assert_eq!(create_srq_ex_check(&*x), Err(Errno::EOPNOTSUPP));
         }
     }
 

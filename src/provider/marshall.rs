@@ -1,9 +1,16 @@
-//! The one place where libibverbs converts between the kernel's ABI structs and the verbs structs, both ways: QP
-//! attributes, address vectors, path records. `provider::cmd` (rdma-core's `ibv_cmd_*`) uses them for MODIFY_QP,
-//! QUERY_QP and CREATE_AH; `verbs::marshall` exports the ones rdma-core exports (`ibv_copy_*`, its uninstalled
-//! `marshall.h`), which librdmacm calls as rdma-core's librdmacm does. Field for field as rdma-core 44 copies them,
-//! integers converted as C assignment converts them; C enum fields are written and read as numbers
-//! (`ffi::enum_store` / `ffi::enum_raw`), never as Rust enum values.
+//! The conversions between the kernel's ABI structs and the verbs structs that several commands share, both
+//! ways (rdma-core's `marshall.c`): address vectors (CREATE_AH; MODIFY_QP's and QUERY_QP's `dest`), whole QP
+//! attributes, path records. The one place for those: `provider::cmd` uses them for MODIFY_QP, QUERY_QP and
+//! CREATE_AH, the plug-ins' `ibv_cmd_modify_qp(_ex)` and `ibv_cmd_create_ah` (`crate::private`) for the same
+//! commands; `verbs::marshall` exports the ones rdma-core exports (`ibv_copy_*`, its uninstalled `marshall.h`),
+//! which librdmacm calls as rdma-core's librdmacm does. A conversion only one command needs stays with that
+//! command: QUERY_QP's answer (`provider::cmd::query_qp`, which, as rdma-core, leaves `en_sqd_async_notify`
+//! alone), QUERY_DEVICE's and QUERY_PORT's (`provider::cmd`), the work requests and completions of posting and
+//! polling through the kernel and the flow specifications (`crate::private::{qp, cq, flow}`); the kernel-only
+//! forms (`ib_uverbs_ah_attr` <-> `ib_uverbs_qp_dest`) are `kernel::qp`'s.
+//!
+//! Field for field as rdma-core 44 copies them, integers converted as C assignment converts them; C enum fields
+//! are written and read as numbers (`ffi::enum_store` / `ffi::enum_raw`), never as Rust enum values.
 #![allow(unsafe_code)] // writes through the callers' struct pointers; reads unions of plain bytes
 
 use rdma_common::abi::sa::ibv_sa_path_rec;

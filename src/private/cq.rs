@@ -1,0 +1,493 @@
+//! The provider interface's CQ commands: `verbs_init_cq` and `ibv_cmd_create_cq(_ex)`, `_poll_cq`,
+//! `_req_notify_cq`, `_resize_cq`, `_destroy_cq`, `_modify_cq` (rdma-core's `cmd_cq.c`, `cmd.c`).
+#![allow(unsafe_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
+
+use super::buffers::*;
+use crate::kernel;
+use crate::object::{self, Context};
+use crate::provider::cmd as pcmd;
+use crate::provider::verbs::*;
+use rdma_common::abi::driver::*;
+use rdma_common::errno::{Errno, Result};
+use rdma_common::ffi;
+use rdma_common::uapi::ib_user_verbs::*;
+use rdma_common::uapi::{AsBytes, FromBytes};
+use std::ffi::{c_int, c_void};
+use std::mem::size_of;
+use std::ptr::addr_of_mut;
+
+/// `void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context, struct ibv_comp_channel *channel,
+/// void *cq_context)`.
+///
+/// Initialises the generic fields of a CQ a provider allocated: `context`, `channel` (whose `refcnt` it takes,
+/// under the context's lock), `cq_context`, the event counters (zero) and the public `mutex`/`cond`. NULL `cq` is
+/// ignored. For a context not of this library it still fills the fields, locking the public `context->mutex` as
+/// rdma-core does.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn verbs_init_cq(
+    cq: *mut ibv_cq,
+    context: *mut ibv_context,
+    channel: *mut ibv_comp_channel,
+    cq_context: *mut c_void,
+) {
+    let _ = ffi::boundary("verbs_init_cq", || {
+        let cq = obj(cq)?;
+        // SAFETY: a CQ under construction by the provider; the channel is live (provider contract).
+        unsafe {
+            match Context::from_ibv(context) {
+                Ok(ctx) => object::native::init_cq(ctx, cq, channel, cq_context),
+                Err(_) => {
+                    (*cq).context = context;
+                    (*cq).channel = channel;
+                    if !channel.is_null() && !context.is_null() {
+                        let m = addr_of_mut!((*context).mutex);
+                        libc::pthread_mutex_lock(m);
+                        (*channel).refcnt += 1;
+                        libc::pthread_mutex_unlock(m);
+                    }
+                    (*cq).cq_context = cq_context;
+                    (*cq).comp_events_completed = 0;
+                    (*cq).async_events_completed = 0;
+                    object::init_sync(addr_of_mut!((*cq).mutex), addr_of_mut!((*cq).cond));
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+/// `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
+/// int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size,
+/// struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`.
+///
+/// CREATE_CQ of at least `cqe` entries reporting to `channel` (NULL: none) on `comp_vector`, with the provider's
+/// driver data; `user_handle` is `cq`. Sets `cq->context` (first, as rdma-core), then `handle` and `cqe` (the size
+/// granted). The other generic fields are `verbs_init_cq`'s. Errors: the kernel's.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_create_cq(
+    context: *mut ibv_context,
+    cqe: c_int,
+    channel: *mut ibv_comp_channel,
+    comp_vector: c_int,
+    cq: *mut ibv_cq,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+) -> c_int {
+    ret("ibv_cmd_create_cq", || {
+        let cq = obj(cq)?;
+        // SAFETY: the provider's objects and buffers; a context of ours (checked).
+        unsafe {
+            let u = fd_of(context)?;
+            (*cq).context = context;
+            let req =
+                kernel::cq::create_cq_cmd(cq as u64, cqe as u32, pcmd::comp_channel_fd(channel), comp_vector as u32);
+            let udata = tail(cmd, cmd_size, abi::<ib_uverbs_create_cq>());
+            let r: ib_uverbs_create_cq_resp = write_uhw(
+                &u,
+                IB_USER_VERBS_CMD_CREATE_CQ,
+                &req,
+                udata,
+                resp,
+                resp_size,
+                size_of::<ib_uverbs_create_cq_resp>(),
+            )?;
+            (*cq).handle = r.cq_handle;
+            (*cq).cqe = r.cqe as c_int;
+        }
+        Ok(())
+    })
+}
+
+/// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
+/// struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp,
+/// size_t resp_size, uint32_t cmd_flags)`.
+///
+/// As [`ibv_cmd_create_cq`] from `ibv_cq_init_attr_ex`: creation flags are derived from the attributes
+/// (completion timestamps, `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN`). With none, or only the timestamp flag while
+/// `cmd_flags` has `CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX`, the legacy CREATE_CQ is sent (the kernel's response then
+/// lands right before the provider's driver response, as rdma-core places it); otherwise EX_CREATE_CQ with the
+/// flags. Errors: `EOPNOTSUPP` for `comp_mask` bits beyond FLAGS and PD; the kernel's.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    cq: *mut verbs_cq,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    cmd_flags: u32,
+) -> c_int {
+    ret("ibv_cmd_create_cq_ex", || {
+        let (a, vcq) = (obj(cq_attr.cast_mut())?, obj(cq)?);
+        // SAFETY: the provider's objects and buffers; a context of ours (checked).
+        unsafe {
+            let a = &*a;
+            let flags = pcmd::create_cq_flags(a)?;
+            let u = fd_of(context)?;
+            let cq = addr_of_mut!((*vcq).cq_ex).cast::<ibv_cq>();
+            (*cq).context = context;
+            let udata = tail(cmd, cmd_size, abi_ex::<ib_uverbs_ex_create_cq>());
+            let prov_resp = size_of::<ib_uverbs_ex_create_cq_resp>();
+            let legacy = flags == 0
+                || (flags & !IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION == 0
+                    && cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX != 0);
+            let (handle, cqe) = if legacy {
+                let req = kernel::cq::create_cq_cmd(cq as u64, a.cqe, pcmd::comp_channel_fd(a.channel), a.comp_vector);
+                let r: ib_uverbs_create_cq_resp =
+                    write_uhw(&u, IB_USER_VERBS_CMD_CREATE_CQ, &req, udata, resp, resp_size, prov_resp)?;
+                (r.cq_handle, r.cqe)
+            } else {
+                let req = pcmd::create_cq_ex_cmd(cq, a, flags);
+                let r: ib_uverbs_ex_create_cq_resp =
+                    write_uhw_ex(&u, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req, udata, resp, resp_size, prov_resp)?;
+                (r.base.cq_handle, r.base.cqe)
+            };
+            (*cq).handle = handle;
+            (*cq).cqe = cqe as c_int;
+        }
+        Ok(())
+    })
+}
+
+/// `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`.
+///
+/// POLL_CQ through the kernel (drivers without a user-space CQ): up to `ne` completions into `wc`, each field
+/// rdma-core copies (`wr_id`, `status`, `opcode`, `vendor_err`, `byte_len`, `imm_data`, `qp_num`, `src_qp`,
+/// `wc_flags`, `pkey_index`, `slid`, `sl`, `dlid_path_bits`). Returns the number of completions, or `-1` with
+/// `errno` set (`EINVAL` for NULL pointers or a negative `ne`; the kernel's).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ibv_wc) -> c_int {
+    let r = ffi::boundary("ibv_cmd_poll_cq", || -> Result<c_int> {
+        let cq = obj(cq)?;
+        let n = usize::try_from(ne).map_err(|_| Errno::EINVAL)?;
+        if n > 0 {
+            obj(wc)?;
+        }
+        // SAFETY: the provider's live CQ and its array of `ne` completions.
+        unsafe {
+            let u = fd_of((*cq).context)?;
+            let mut k = vec![ib_uverbs_wc::zeroed(); n];
+            let count = kernel::cq::poll_cq(&u, (*cq).handle, &mut k)?;
+            for (i, s) in k.iter().take(count).enumerate() {
+                let d = wc.add(i);
+                (*d).wr_id = s.wr_id;
+                ffi::enum_store(addr_of_mut!((*d).status), s.status);
+                ffi::enum_store(addr_of_mut!((*d).opcode), s.opcode);
+                (*d).vendor_err = s.vendor_err;
+                (*d).byte_len = s.byte_len;
+                (*d).imm.imm_data = s.ex.imm_data;
+                (*d).qp_num = s.qp_num;
+                (*d).src_qp = s.src_qp;
+                (*d).wc_flags = s.wc_flags;
+                (*d).pkey_index = s.pkey_index;
+                (*d).slid = s.slid;
+                (*d).sl = s.sl;
+                (*d).dlid_path_bits = s.dlid_path_bits;
+            }
+            Ok(count as c_int)
+        }
+    });
+    ffi::CResult::or_minus_one_errno(r)
+}
+
+/// `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`: REQ_NOTIFY_CQ (arms the CQ in the kernel
+/// for the next completion, or the next solicited one). Errors: the kernel's.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_req_notify_cq(cq: *mut ibv_cq, solicited_only: c_int) -> c_int {
+    ret("ibv_cmd_req_notify_cq", || {
+        let cq = obj(cq)?;
+        // SAFETY: the provider's live CQ.
+        unsafe { kernel::cq::req_notify_cq(&fd_of((*cq).context)?, (*cq).handle, solicited_only != 0) }
+    })
+}
+
+/// `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size,
+/// struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`.
+///
+/// RESIZE_CQ to at least `cqe` entries with the provider's driver data, the response straight into `resp`;
+/// `cq->cqe` becomes the size granted. Errors: the kernel's.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_resize_cq(
+    cq: *mut ibv_cq,
+    cqe: c_int,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+) -> c_int {
+    ret("ibv_cmd_resize_cq", || {
+        let cq = obj(cq)?;
+        // SAFETY: the provider's live CQ and buffers.
+        unsafe {
+            let req = kernel::cq::resize_cq_cmd(core_of(cmd, cmd_size, HDR)?, (*cq).handle, cqe as u32);
+            let u = fd_of((*cq).context)?;
+            let udata = tail(cmd, cmd_size, abi::<ib_uverbs_resize_cq>());
+            let r: ib_uverbs_resize_cq_resp =
+                write_direct(&u, IB_USER_VERBS_CMD_RESIZE_CQ, req.as_bytes(), udata, resp, resp_size)?;
+            (*cq).cqe = r.cqe as c_int;
+        }
+        Ok(())
+    })
+}
+
+/// `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`.
+///
+/// DESTROY_CQ, then waits (under the CQ's public mutex) until the completion and async events the kernel reported
+/// for it were acknowledged. The channel's reference is the caller's to drop. Errors: `EBUSY` while QPs use it; a
+/// forgiven `EIO` (see [`ibv_cmd_dealloc_pd`](super::pd::ibv_cmd_dealloc_pd)) returns 0 at once.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
+    ret("ibv_cmd_destroy_cq", || {
+        let cq = obj(cq)?;
+        // SAFETY: the provider's live CQ, whose mutex/cond were initialised (verbs_init_cq).
+        unsafe {
+            let u = fd_of((*cq).context)?;
+            if let Some(r) = destroyed(kernel::cq::destroy_cq(&u, (*cq).handle))? {
+                wait(addr_of_mut!((*cq).mutex), addr_of_mut!((*cq).cond), || {
+                    object::all_acked(
+                        "ibv_destroy_cq (completion events)",
+                        (*cq).comp_events_completed,
+                        r.comp_events_reported,
+                    ) && object::all_acked(
+                        "ibv_destroy_cq (async events)",
+                        (*cq).async_events_completed,
+                        r.async_events_reported,
+                    )
+                });
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd,
+/// size_t cmd_size)`.
+///
+/// EX_MODIFY_CQ (moderation: `cq_count` completions or `cq_period` microseconds) with the provider's driver data.
+/// Errors: `EINVAL` for `attr_mask` bits from `IBV_CQ_ATTR_RESERVED` up; the kernel's.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_modify_cq(
+    cq: *mut ibv_cq,
+    attr: *mut ibv_modify_cq_attr,
+    cmd: *mut c_void,
+    cmd_size: usize,
+) -> c_int {
+    ret("ibv_cmd_modify_cq", || {
+        let (cq, attr) = (obj(cq)?, obj(attr)?);
+        // SAFETY: the provider's live CQ, attributes and buffers.
+        unsafe {
+            let a = &*attr;
+            if a.attr_mask >= ibv_cq_attr_mask::IBV_CQ_ATTR_RESERVED as u32 {
+                return Err(Errno::EINVAL);
+            }
+            let mut req: ib_uverbs_ex_modify_cq = core_of(cmd, cmd_size, EX_HDR)?;
+            req.cq_handle = (*cq).handle;
+            req.attr_mask = a.attr_mask;
+            req.attr.cq_count = a.moderate.cq_count;
+            req.attr.cq_period = a.moderate.cq_period;
+            req.reserved = 0;
+            let u = fd_of((*cq).context)?;
+            let udata = tail(cmd, cmd_size, abi_ex::<ib_uverbs_ex_modify_cq>());
+            kernel::write_ex_raw(&u, IB_USER_VERBS_EX_CMD_MODIFY_CQ, req.as_bytes(), udata, None)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::private::buffers::testing::*;
+    use std::ptr::{self, addr_of};
+    #[test]
+    fn create_cq_ex_without_flags_sends_legacy_create_cq_before_the_driver_response() {
+        let f = Fake::new();
+        let mut kresp = ib_uverbs_create_cq_resp::zeroed();
+        kresp.cq_handle = 3;
+        kresp.cqe = 63;
+        let mut bytes = kresp.as_bytes().to_vec();
+        bytes.extend_from_slice(&[0xee; 8]);
+        f.reply(Reply::write(&bytes));
+        // ibv_create_cq_ex (24 + 32) + 8 bytes of driver data; response: ex resp (16) + 8 of driver data.
+        let mut cmd = prov_cmd(24, 32, 0x77, &[9; 8]);
+        let mut resp = [0u8; 24];
+        let mut ctx: MaybeUninit<ibv_context> = z();
+        let mut cq: MaybeUninit<verbs_cq> = z();
+        let mut attr: MaybeUninit<ibv_cq_init_attr_ex> = z();
+        let mut ch: MaybeUninit<ibv_comp_channel> = z();
+        unsafe {
+            (*ch.as_mut_ptr()).fd = 42;
+            let a = attr.as_mut_ptr();
+            (*a).cqe = 10;
+            (*a).comp_vector = 2;
+            (*a).channel = ch.as_mut_ptr();
+        }
+        let rc = with_fake(&f, || unsafe {
+            ibv_cmd_create_cq_ex(
+                ctx.as_mut_ptr(),
+                attr.as_ptr(),
+                cq.as_mut_ptr(),
+                cmd.as_mut_ptr().cast(),
+                cmd.len(),
+                resp.as_mut_ptr().cast(),
+                resp.len(),
+                0,
+            )
+        });
+        assert_eq!(rc, 0);
+        let c = unsafe { &(*cq.as_ptr()).cq_ex };
+        assert_eq!((c.handle, c.cqe, c.context), (3, 63, ctx.as_mut_ptr()));
+        let w = f.write(0);
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_CREATE_CQ, (8 + 32 + 8) / 4, (8 + 8) / 4));
+        assert_eq!(u64_at(&w, 8), resp.as_ptr() as u64 + 8, "kernel response right before the driver's");
+        let req = ib_uverbs_create_cq::from_bytes(&w[8..]);
+        assert_eq!(req.user_handle, cq.as_ptr() as u64);
+        assert_eq!((req.cqe, req.comp_vector, req.comp_channel, req.reserved), (10, 2, 42, 0));
+        assert_eq!(&w[40..], &[9; 8]);
+        assert_eq!(&resp[16..], &[0xee; 8]);
+
+        // IGNORE_OVERRUN needs the extended command.
+        f.reply(Reply::write(&[0u8; 24]));
+        unsafe {
+            let a = attr.as_mut_ptr();
+            (*a).comp_mask = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32;
+            (*a).flags = ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32;
+            let rc = with_fake(&f, || {
+                ibv_cmd_create_cq_ex(
+                    ctx.as_mut_ptr(),
+                    attr.as_ptr(),
+                    cq.as_mut_ptr(),
+                    cmd.as_mut_ptr().cast(),
+                    cmd.len(),
+                    resp.as_mut_ptr().cast(),
+                    resp.len(),
+                    0,
+                )
+            });
+            assert_eq!(rc, 0);
+        }
+        let w = f.write(1);
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ, 4, 2));
+        assert_eq!(u64_at(&w, 8), resp.as_ptr() as u64);
+        assert_eq!((u16_at(&w, 16), u16_at(&w, 18)), (1, 1), "provider in/out words");
+        let req = ib_uverbs_ex_create_cq::from_bytes(&w[24..]);
+        assert_eq!(req.flags, IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN);
+
+        // Unknown comp_mask bits.
+        unsafe {
+            (*attr.as_mut_ptr()).comp_mask = 1 << 5;
+            let rc = with_fake(&f, || {
+                ibv_cmd_create_cq_ex(
+                    ctx.as_mut_ptr(),
+                    attr.as_ptr(),
+                    cq.as_mut_ptr(),
+                    ptr::null_mut(),
+                    0,
+                    ptr::null_mut(),
+                    0,
+                    0,
+                )
+            });
+            assert_eq!(rc, libc::EOPNOTSUPP);
+        }
+    }
+
+    #[test]
+    fn poll_cq_converts_completions() {
+        let f = Fake::new();
+        let mut kwc = ib_uverbs_wc::zeroed();
+        kwc.wr_id = 77;
+        kwc.status = 5;
+        kwc.byte_len = 100;
+        kwc.qp_num = 0x10;
+        let mut bytes = 1u32.to_ne_bytes().to_vec();
+        bytes.extend_from_slice(&[0; 4]);
+        bytes.extend_from_slice(kwc.as_bytes());
+        f.reply(Reply::write(&bytes));
+        let mut cq: MaybeUninit<ibv_cq> = z();
+        unsafe { (*cq.as_mut_ptr()).handle = 2 };
+        let mut wc: [MaybeUninit<ibv_wc>; 2] = [z(), z()];
+        let n = with_fake(&f, || unsafe { ibv_cmd_poll_cq(cq.as_mut_ptr(), 2, wc.as_mut_ptr().cast()) });
+        assert_eq!(n, 1);
+        unsafe {
+            let w = &*wc[0].as_ptr();
+            assert_eq!((w.wr_id, w.byte_len, w.qp_num), (77, 100, 0x10));
+            assert_eq!(ffi::enum_raw(addr_of!(w.status)), 5);
+        }
+        let w = f.write(0);
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_POLL_CQ, 6, ((8 + 2 * size_of::<ib_uverbs_wc>()) / 4) as u16));
+        assert_eq!((u32_at(&w, 16), u32_at(&w, 20)), (2, 2));
+    }
+
+    #[test]
+    fn destroy_cq_waits_or_forgives() {
+        let f = Fake::new();
+        // DESTROY_CQ waits for the acknowledgements (already there); EIO is an error unless forgiven.
+        let mut d = ib_uverbs_destroy_cq_resp::zeroed();
+        d.comp_events_reported = 1;
+        f.reply(Reply::write(d.as_bytes()));
+        let mut cq: MaybeUninit<ibv_cq> = z();
+        unsafe {
+            let p = cq.as_mut_ptr();
+            object::init_sync(addr_of_mut!((*p).mutex), addr_of_mut!((*p).cond));
+            (*p).comp_events_completed = 1;
+            assert_eq!(with_fake(&f, || ibv_cmd_destroy_cq(p)), 0);
+            f.reply(Reply::fail(Errno::EIO));
+            assert_eq!(with_fake(&f, || ibv_cmd_destroy_cq(p)), libc::EIO);
+            verbs_allow_disassociate_destroy.store(true, std::sync::atomic::Ordering::Relaxed);
+            f.reply(Reply::fail(Errno::EIO));
+            assert_eq!(with_fake(&f, || ibv_cmd_destroy_cq(p)), 0);
+            verbs_allow_disassociate_destroy.store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn the_other_cq_commands_marshal_as_the_kernel_expects() {
+        let f = Fake::new();
+        objects!(ctx, c, pd, cq, srq, qp, ch);
+        // CREATE_CQ: the channel's fd, the CQ as user handle, driver data; the response in the provider's buffer.
+        let mut cmd = prov_cmd(8, 32, 0x5a, &[7; 8]);
+        let mut resp = [0u8; 16];
+        let w = run(&f, Reply::write(&[1, 0, 0, 0, 64, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9]), &mut || unsafe {
+            ibv_cmd_create_cq(
+                c,
+                50,
+                ch.as_mut_ptr(),
+                1,
+                cq.as_mut_ptr(),
+                cmd.as_mut_ptr().cast(),
+                48,
+                resp.as_mut_ptr().cast(),
+                16,
+            )
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_CREATE_CQ, 12, 4));
+        assert_eq!(u64_at(&w, 8), resp.as_ptr() as u64);
+        let r = ib_uverbs_create_cq::from_bytes(&w[8..]);
+        assert_eq!((r.user_handle, r.cqe, r.comp_vector, r.comp_channel), (cq.as_ptr() as u64, 50, 1, 9));
+        assert_eq!(&w[40..], &[7; 8]);
+        unsafe { assert_eq!(((*cq.as_ptr()).handle, (*cq.as_ptr()).cqe), (1, 64)) };
+        unsafe { (*cq.as_mut_ptr()).handle = 3 };
+
+        // RESIZE_CQ, REQ_NOTIFY_CQ, EX_MODIFY_CQ.
+        let mut cmd = prov_cmd(8, 16, 0x5a, &[]);
+        let w = run(&f, Reply::write(&[200, 0, 0, 0, 0, 0, 0, 0]), &mut || unsafe {
+            ibv_cmd_resize_cq(cq.as_mut_ptr(), 128, cmd.as_mut_ptr().cast(), 24, resp.as_mut_ptr().cast(), 8)
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_RESIZE_CQ, 6, 2));
+        assert_eq!((u32_at(&w, 16), u32_at(&w, 20)), (3, 128));
+        unsafe { assert_eq!((*cq.as_ptr()).cqe, 200) };
+        let w = run(&f, Reply::write(&[]), &mut || unsafe { ibv_cmd_req_notify_cq(cq.as_mut_ptr(), 2) });
+        assert_eq!(w, [IB_USER_VERBS_CMD_REQ_NOTIFY_CQ as u8, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0]);
+        let mut ma = ibv_modify_cq_attr { attr_mask: 1, moderate: ibv_moderate_cq { cq_count: 7, cq_period: 9 } };
+        let mut cmd = prov_cmd(24, 16, 0x5a, &[6; 8]);
+        let w = run(&f, Reply::write(&[]), &mut || unsafe {
+            ibv_cmd_modify_cq(cq.as_mut_ptr(), &mut ma, cmd.as_mut_ptr().cast(), 48)
+        });
+        assert_eq!(hdr(&w), (IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_CQ, 2, 0));
+        assert_eq!(u16_at(&w, 16), 1);
+        assert_eq!((u32_at(&w, 24), u32_at(&w, 28), u16_at(&w, 32), u16_at(&w, 34), u32_at(&w, 36)), (3, 1, 7, 9, 0));
+    }
+}

@@ -19,7 +19,7 @@
 //! # Safety (every `unsafe fn` here)
 //! The pointers are what the entry-point layer passes: live objects of `ctx` (of this driver), attribute structs
 //! readable and writable as their C prototypes imply.
-#![allow(clippy::missing_safety_doc)] // the module's doc states the one contract of every method
+#![allow(unsafe_code, clippy::missing_safety_doc)] // unsafe fns only; the module's doc states their one contract
 
 use super::{Context, Device};
 use rdma_common::abi::verbs::*;

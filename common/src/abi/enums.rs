@@ -1241,6 +1241,7 @@ mod check {
     use crate::uapi::rdma_user_ioctl_cmds::*;
     use crate::uapi::rdma_user_rxe::*;
     use crate::uapi::siw_abi::*;
+    use crate::uapi::types::*;
 
     macro_rules! same {
         ($($m:ident::$e:ident { $($v:ident),+ })+) => {

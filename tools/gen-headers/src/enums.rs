@@ -35,31 +35,26 @@ pub const TYPES: &[(&str, &str, &str)] = &[
     ("ibv_tmh_op", "u8", "`ibv_tmh.opcode`"),
 ];
 
-/// The modules the check module glob-imports beside this one: every ABI module and every kernel uapi module, but a
-/// uapi module that holds one of our names in another type (listed in the generated header).
-const GLOBS: &[&str] = &[
-    "crate::abi::driver",
-    "crate::abi::ib",
-    "crate::abi::ib_user_ioctl_verbs",
-    "crate::abi::marshall",
-    "crate::abi::opcode",
-    "crate::abi::rdma_cma",
-    "crate::abi::rsocket",
-    "crate::abi::sa",
-    "crate::abi::tm_types",
-    "crate::abi::verbs",
-    "crate::abi::verbs_api",
-    "crate::uapi::ib_user_ioctl_cmds",
-    "crate::uapi::ib_user_ioctl_verbs",
-    "crate::uapi::ib_user_sa",
-    "crate::uapi::ib_user_verbs",
-    "crate::uapi::rdma_netlink",
-    "crate::uapi::rdma_user_cm",
-    "crate::uapi::rdma_user_ioctl",
-    "crate::uapi::rdma_user_ioctl_cmds",
-    "crate::uapi::rdma_user_rxe",
-    "crate::uapi::siw_abi",
-];
+/// The modules the check module glob-imports beside this one: the `pub mod`s of `common/src/abi/mod.rs` and
+/// `common/src/uapi/mod.rs` (but this module and bindgen's raw `bindings`), less a uapi module that holds one of our
+/// names in another type (listed in the generated header).
+fn glob_modules(root: &Path) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for dir in ["abi", "uapi"] {
+        let path = root.join("common/src").join(dir).join("mod.rs");
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let ast = syn::parse_file(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        for item in ast.items {
+            if let syn::Item::Mod(m) = item {
+                let name = m.ident.to_string();
+                if matches!(m.vis, syn::Visibility::Public(_)) && name != "enums" && name != "bindings" {
+                    out.push(format!("crate::{dir}::{name}"));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
 
 /// One C enum.
 struct Enum {
@@ -377,7 +372,7 @@ pub fn generate(root: &Path) -> Result<String, String> {
          name here\n/// clashes with a glob import of another ABI or kernel uapi module (an ambiguous name is an \
          error where it is used).\n#[allow(unused_imports)]\nmod check {\n    use super::*;\n",
     );
-    for g in GLOBS.iter().filter(|g| !clashes.iter().any(|(_, m)| g.ends_with(&format!("uapi::{m}")))) {
+    for g in glob_modules(root)?.iter().filter(|g| !clashes.iter().any(|(_, m)| g.ends_with(&format!("uapi::{m}")))) {
         writeln!(out, "    use {g}::*;").unwrap();
     }
     out.push_str(

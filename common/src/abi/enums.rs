@@ -20,6 +20,9 @@
 //! - a glob of a kernel uapi module that holds one of these names in another type: `uapi::ib_user_ioctl_verbs::*`
 //!   (`IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS`, `IB_UVERBS_QPF_GRH_REQUIRED`).
 //!
+//! The other `abi` modules never use this one: it is generated from them, and an import would be a cycle
+//! (`tools/import-cycles.py`).
+//!
 //! C enumerators that repeat another's value (`IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TUNNEL`, `RDMA_DRIVER_IRDMA`, the
 //! `IBV_FLOW_ACTION_*` / `IBV_ADVISE_MR_*` aliases of `verbs_api.h`) are constants of the enum type in their own
 //! modules, not here.

@@ -283,6 +283,9 @@ const HEADER: &str = r#"//! Every enumerator of the C enums of the installed hea
 //! - a glob of an enum's variants (`use ibv_qp_type::*;`, `use rdma_cm_event_type::*;`) at module level, which
 //!   brings the same names as enum values (one inside a function shadows this glob instead, without an error);
 {CLASHES}//!
+//! The other `abi` modules never use this one: it is generated from them, and an import would be a cycle
+//! (`tools/import-cycles.py`).
+//!
 //! C enumerators that repeat another's value (`IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TUNNEL`, `RDMA_DRIVER_IRDMA`, the
 //! `IBV_FLOW_ACTION_*` / `IBV_ADVISE_MR_*` aliases of `verbs_api.h`) are constants of the enum type in their own
 //! modules, not here.

@@ -180,51 +180,28 @@ fn transition(t: T, cur: u32, next: u32) -> Option<(c_int, c_int)> {
             T::Raw => (0, 0),
             _ => (0, IBV_QP_EN_SQD_ASYNC_NOTIFY),
         },
-        (IBV_QPS_SQD, IBV_QPS_SQD) => match t {
-            T::Ud => (0, IBV_QP_PKEY_INDEX | IBV_QP_QKEY),
-            T::Uc => (0, IBV_QP_AV | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX | IBV_QP_PATH_MIG_STATE),
-            T::Rc => (
-                0,
-                IBV_QP_PORT
-                    | IBV_QP_AV
-                    | IBV_QP_TIMEOUT
-                    | IBV_QP_RETRY_CNT
-                    | IBV_QP_RNR_RETRY
-                    | IBV_QP_MAX_QP_RD_ATOMIC
-                    | IBV_QP_MAX_DEST_RD_ATOMIC
-                    | IBV_QP_ALT_PATH
-                    | IBV_QP_ACCESS_FLAGS
-                    | IBV_QP_PKEY_INDEX
-                    | IBV_QP_MIN_RNR_TIMER
-                    | IBV_QP_PATH_MIG_STATE,
-            ),
-            T::XrcIni => (
-                0,
-                IBV_QP_PORT
-                    | IBV_QP_AV
-                    | IBV_QP_TIMEOUT
-                    | IBV_QP_RETRY_CNT
-                    | IBV_QP_RNR_RETRY
-                    | IBV_QP_MAX_QP_RD_ATOMIC
-                    | IBV_QP_ALT_PATH
-                    | IBV_QP_ACCESS_FLAGS
-                    | IBV_QP_PKEY_INDEX
-                    | IBV_QP_PATH_MIG_STATE,
-            ),
-            T::XrcTgt => (
-                0,
-                IBV_QP_PORT
-                    | IBV_QP_AV
-                    | IBV_QP_TIMEOUT
-                    | IBV_QP_MAX_DEST_RD_ATOMIC
-                    | IBV_QP_ALT_PATH
-                    | IBV_QP_ACCESS_FLAGS
-                    | IBV_QP_PKEY_INDEX
-                    | IBV_QP_MIN_RNR_TIMER
-                    | IBV_QP_PATH_MIG_STATE,
-            ),
-            T::Raw => (0, 0),
-        },
+        (IBV_QPS_SQD, IBV_QPS_SQD) => {
+            // What every connected type may change while drained; then the initiator's and the responder's own.
+            let sqd = IBV_QP_PORT
+                | IBV_QP_AV
+                | IBV_QP_TIMEOUT
+                | IBV_QP_ALT_PATH
+                | IBV_QP_ACCESS_FLAGS
+                | IBV_QP_PKEY_INDEX
+                | IBV_QP_PATH_MIG_STATE;
+            let initiator = IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+            let responder = IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+            match t {
+                T::Ud => (0, IBV_QP_PKEY_INDEX | IBV_QP_QKEY),
+                T::Uc => {
+                    (0, IBV_QP_AV | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX | IBV_QP_PATH_MIG_STATE)
+                }
+                T::Rc => (0, sqd | initiator | responder),
+                T::XrcIni => (0, sqd | initiator),
+                T::XrcTgt => (0, sqd | responder),
+                T::Raw => (0, 0),
+            }
+        }
         (IBV_QPS_SQE, IBV_QPS_RTS) => match t {
             T::Ud => (0, IBV_QP_CUR_STATE | IBV_QP_QKEY),
             T::Uc => (0, IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS),
@@ -326,6 +303,16 @@ mod tests {
             check(IBV_QPT_RC, 1, 1, IBV_QP_STATE | IBV_QP_CUR_STATE).as_deref(),
             Some("INIT->INIT: IBV_QP_CUR_STATE is only allowed from RTR, RTS, SQD or SQE, not INIT")
         );
+    }
+
+    #[test]
+    fn sqd_to_sqd_splits_initiator_and_responder_bits() {
+        let (ini, resp) = (IBV_QP_STATE | IBV_QP_RETRY_CNT, IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER);
+        assert_eq!(check(IBV_QPT_RC, 4, 4, ini | resp | IBV_QP_PORT), None);
+        assert_eq!(check(IBV_QPT_XRC_SEND, 4, 4, ini | IBV_QP_PORT), None);
+        assert_eq!(check(IBV_QPT_XRC_RECV, 4, 4, resp | IBV_QP_PORT), None);
+        assert_eq!(check(IBV_QPT_XRC_SEND, 4, 4, resp).as_deref(), Some("SQD->SQD: extra IBV_QP_MIN_RNR_TIMER"));
+        assert_eq!(check(IBV_QPT_XRC_RECV, 4, 4, ini).as_deref(), Some("SQD->SQD: extra IBV_QP_RETRY_CNT"));
     }
 
     #[test]

@@ -384,12 +384,18 @@ pub fn generate(root: &Path) -> Result<String, String> {
          };\n    }\n\n    same! {\n",
     );
     for e in &enums {
-        writeln!(out, "        {}::{} {{", e.module, e.name).unwrap();
+        // The names filled into lines of 120 columns (rustfmt leaves a macro call in braces as it is).
+        let mut line = format!("        {}::{} {{", e.module, e.name);
         for (i, v) in e.variants.iter().enumerate() {
-            let sep = if i + 1 == e.variants.len() { "" } else { "," };
-            writeln!(out, "            {v}{sep}").unwrap();
+            let word = if i + 1 == e.variants.len() { format!("{v} }}") } else { format!("{v},") };
+            if line.len() + 1 + word.len() > 120 {
+                writeln!(out, "{line}").unwrap();
+                line = String::from("           ");
+            }
+            line.push(' ');
+            line.push_str(&word);
         }
-        writeln!(out, "        }}").unwrap();
+        writeln!(out, "{line}").unwrap();
     }
     out.push_str("    }\n}\n");
     Ok(out)

@@ -3,7 +3,8 @@
 #   make                 libraries into build/lib, headers into include/
 #   make test            everything: cargo tests, header/layout/export checks, and the Soft-RoCE guest suite
 #   make install PREFIX=/usr/local   libraries, headers and pkg-config files
-#   make headers         regenerate include/ from the Rust definitions (cbindgen) + cbindgen/ fragments
+#   make headers         regenerate include/ from the Rust definitions (cbindgen) + cbindgen/ fragments, and
+#                        common/src/abi/enums.rs (the C enums' integer constants)
 #   make deps            install what the tests need (qemu, Debian kernel, rdma-core 44 for comparison, siw.ko, ...)
 
 CARGO    ?= cargo

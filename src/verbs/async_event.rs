@@ -7,6 +7,7 @@
 
 use crate::kernel;
 use crate::object::{self, registry, Context, Kind};
+use rdma_common::abi::enums::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CResult};
@@ -26,22 +27,18 @@ enum Element {
 }
 
 fn element_of(event_type: u32) -> Element {
-    use ibv_event_type::*;
     match event_type {
-        t if t == IBV_EVENT_CQ_ERR as u32 => Element::Cq,
-        t if t == IBV_EVENT_QP_FATAL as u32
-            || t == IBV_EVENT_QP_REQ_ERR as u32
-            || t == IBV_EVENT_QP_ACCESS_ERR as u32
-            || t == IBV_EVENT_COMM_EST as u32
-            || t == IBV_EVENT_SQ_DRAINED as u32
-            || t == IBV_EVENT_PATH_MIG as u32
-            || t == IBV_EVENT_PATH_MIG_ERR as u32
-            || t == IBV_EVENT_QP_LAST_WQE_REACHED as u32 =>
-        {
-            Element::Qp
-        }
-        t if t == IBV_EVENT_SRQ_ERR as u32 || t == IBV_EVENT_SRQ_LIMIT_REACHED as u32 => Element::Srq,
-        t if t == IBV_EVENT_WQ_FATAL as u32 => Element::Wq,
+        IBV_EVENT_CQ_ERR => Element::Cq,
+        IBV_EVENT_QP_FATAL
+        | IBV_EVENT_QP_REQ_ERR
+        | IBV_EVENT_QP_ACCESS_ERR
+        | IBV_EVENT_COMM_EST
+        | IBV_EVENT_SQ_DRAINED
+        | IBV_EVENT_PATH_MIG
+        | IBV_EVENT_PATH_MIG_ERR
+        | IBV_EVENT_QP_LAST_WQE_REACHED => Element::Qp,
+        IBV_EVENT_SRQ_ERR | IBV_EVENT_SRQ_LIMIT_REACHED => Element::Srq,
+        IBV_EVENT_WQ_FATAL => Element::Wq,
         _ => Element::Port,
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::kernel::{self, sysfs, Uverbs};
 use crate::object::Context;
+use rdma_common::abi::enums::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CResult};
@@ -168,16 +169,16 @@ fn sysfs_gid_entry(
     }
     if mask & GID_ATTR_TYPE != 0 {
         e.gid_type = match sysfs::read_gid_type(ibdev, port, index).map_err(|_| Errno::EINVAL)? {
-            sysfs::GidTypeSysfs::RoceV2 => ibv_gid_type::IBV_GID_TYPE_ROCE_V2 as u32,
+            sysfs::GidTypeSysfs::RoceV2 => IBV_GID_TYPE_ROCE_V2,
             sysfs::GidTypeSysfs::IbRoceV1 => {
                 let ll = match link_layer {
                     Some(ll) => ll,
                     None => port_link_layer(ctx, port)?,
                 };
                 if ll == IBV_LINK_LAYER_ETHERNET {
-                    ibv_gid_type::IBV_GID_TYPE_ROCE_V1 as u32
+                    IBV_GID_TYPE_ROCE_V1
                 } else {
-                    ibv_gid_type::IBV_GID_TYPE_IB as u32
+                    IBV_GID_TYPE_IB
                 }
             }
         };
@@ -312,10 +313,7 @@ pub(crate) unsafe fn query_gid_type(context: *mut ibv_context, port_num: u8, ind
         let ctx = unsafe { Context::from_ibv(context) }?;
         let out = ffi::nonnull(type_)?;
         let v2 = match query_gid_entry(ctx, port_num.into(), index, 0, GID_ATTR_TYPE) {
-            Ok(e) => {
-                e.gid_type != ibv_gid_type::IBV_GID_TYPE_IB as u32
-                    && e.gid_type != ibv_gid_type::IBV_GID_TYPE_ROCE_V1 as u32
-            }
+            Ok(e) => e.gid_type != IBV_GID_TYPE_IB && e.gid_type != IBV_GID_TYPE_ROCE_V1,
             Err(e) if e == Errno::ENODATA => false,
             Err(e) => return Err(e),
         };

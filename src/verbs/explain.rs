@@ -8,7 +8,8 @@
 //! `drivers/infiniband/core/verbs.c`): `IBV_QP_STATE` is always allowed, `IBV_QP_CUR_STATE` only from RTR, RTS,
 //! SQD and SQE, and every transition to RESET or ERR needs nothing else.
 
-use rdma_common::abi::verbs::{ibv_qp_attr_mask, ibv_qp_state, ibv_qp_type};
+use rdma_common::abi::enums::*;
+use std::ffi::c_int;
 
 /// The names of the `enum ibv_qp_attr_mask` bits, lowest first.
 const MASK_NAMES: [&str; 26] = [
@@ -75,41 +76,17 @@ pub fn state_name(s: u32) -> String {
 
 /// The name of a QP type number (`RC`, `UD`, ...).
 pub fn qp_type_name(t: u32) -> String {
-    use ibv_qp_type::*;
     match t {
-        x if x == IBV_QPT_RC as u32 => "RC".into(),
-        x if x == IBV_QPT_UC as u32 => "UC".into(),
-        x if x == IBV_QPT_UD as u32 => "UD".into(),
-        x if x == IBV_QPT_RAW_PACKET as u32 => "RAW_PACKET".into(),
-        x if x == IBV_QPT_XRC_SEND as u32 => "XRC_SEND".into(),
-        x if x == IBV_QPT_XRC_RECV as u32 => "XRC_RECV".into(),
-        x if x == IBV_QPT_DRIVER as u32 => "DRIVER".into(),
+        IBV_QPT_RC => "RC".into(),
+        IBV_QPT_UC => "UC".into(),
+        IBV_QPT_UD => "UD".into(),
+        IBV_QPT_RAW_PACKET => "RAW_PACKET".into(),
+        IBV_QPT_XRC_SEND => "XRC_SEND".into(),
+        IBV_QPT_XRC_RECV => "XRC_RECV".into(),
+        IBV_QPT_DRIVER => "DRIVER".into(),
         n => format!("type {n}"),
     }
 }
-
-// The attribute bits, as u32.
-const STATE: u32 = ibv_qp_attr_mask::IBV_QP_STATE as u32;
-const CUR_STATE: u32 = ibv_qp_attr_mask::IBV_QP_CUR_STATE as u32;
-const EN_SQD: u32 = ibv_qp_attr_mask::IBV_QP_EN_SQD_ASYNC_NOTIFY as u32;
-const ACCESS: u32 = ibv_qp_attr_mask::IBV_QP_ACCESS_FLAGS as u32;
-const PKEY: u32 = ibv_qp_attr_mask::IBV_QP_PKEY_INDEX as u32;
-const PORT: u32 = ibv_qp_attr_mask::IBV_QP_PORT as u32;
-const QKEY: u32 = ibv_qp_attr_mask::IBV_QP_QKEY as u32;
-const AV: u32 = ibv_qp_attr_mask::IBV_QP_AV as u32;
-const MTU: u32 = ibv_qp_attr_mask::IBV_QP_PATH_MTU as u32;
-const TIMEOUT: u32 = ibv_qp_attr_mask::IBV_QP_TIMEOUT as u32;
-const RETRY: u32 = ibv_qp_attr_mask::IBV_QP_RETRY_CNT as u32;
-const RNR_RETRY: u32 = ibv_qp_attr_mask::IBV_QP_RNR_RETRY as u32;
-const RQ_PSN: u32 = ibv_qp_attr_mask::IBV_QP_RQ_PSN as u32;
-const RD_ATOMIC: u32 = ibv_qp_attr_mask::IBV_QP_MAX_QP_RD_ATOMIC as u32;
-const ALT_PATH: u32 = ibv_qp_attr_mask::IBV_QP_ALT_PATH as u32;
-const RNR_TIMER: u32 = ibv_qp_attr_mask::IBV_QP_MIN_RNR_TIMER as u32;
-const SQ_PSN: u32 = ibv_qp_attr_mask::IBV_QP_SQ_PSN as u32;
-const DEST_RD_ATOMIC: u32 = ibv_qp_attr_mask::IBV_QP_MAX_DEST_RD_ATOMIC as u32;
-const MIG: u32 = ibv_qp_attr_mask::IBV_QP_PATH_MIG_STATE as u32;
-const DEST_QPN: u32 = ibv_qp_attr_mask::IBV_QP_DEST_QPN as u32;
-const RATE_LIMIT: u32 = ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as u32;
 
 /// The QP types the table distinguishes (XRC_SEND is the kernel's XRC_INI, XRC_RECV its XRC_TGT).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -123,98 +100,111 @@ enum T {
 }
 
 fn table_type(t: u32) -> Option<T> {
-    use ibv_qp_type::*;
     Some(match t {
-        x if x == IBV_QPT_RC as u32 => T::Rc,
-        x if x == IBV_QPT_UC as u32 => T::Uc,
-        x if x == IBV_QPT_UD as u32 => T::Ud,
-        x if x == IBV_QPT_RAW_PACKET as u32 => T::Raw,
-        x if x == IBV_QPT_XRC_SEND as u32 => T::XrcIni,
-        x if x == IBV_QPT_XRC_RECV as u32 => T::XrcTgt,
+        IBV_QPT_RC => T::Rc,
+        IBV_QPT_UC => T::Uc,
+        IBV_QPT_UD => T::Ud,
+        IBV_QPT_RAW_PACKET => T::Raw,
+        IBV_QPT_XRC_SEND => T::XrcIni,
+        IBV_QPT_XRC_RECV => T::XrcTgt,
         _ => return None,
     })
 }
 
 /// For a legal transition `cur -> next` of QP type `t`: the required and the optional attribute bits (beside
 /// `IBV_QP_STATE`). `None` for an illegal transition.
-fn transition(t: T, cur: u32, next: u32) -> Option<(u32, u32)> {
-    use ibv_qp_state::*;
-    const RESET: u32 = IBV_QPS_RESET as u32;
-    const INIT: u32 = IBV_QPS_INIT as u32;
-    const RTR: u32 = IBV_QPS_RTR as u32;
-    const RTS: u32 = IBV_QPS_RTS as u32;
-    const SQD: u32 = IBV_QPS_SQD as u32;
-    const SQE: u32 = IBV_QPS_SQE as u32;
-    const ERR: u32 = IBV_QPS_ERR as u32;
-    if cur > ERR || next > ERR {
+fn transition(t: T, cur: u32, next: u32) -> Option<(c_int, c_int)> {
+    if cur > IBV_QPS_ERR || next > IBV_QPS_ERR {
         return None;
     }
-    if next == RESET || next == ERR {
+    if next == IBV_QPS_RESET || next == IBV_QPS_ERR {
         return Some((0, 0));
     }
     let rc_like = matches!(t, T::Rc | T::XrcTgt);
     Some(match (cur, next) {
-        (RESET, INIT) => match t {
-            T::Ud => (PKEY | PORT | QKEY, 0),
-            T::Raw => (PORT, 0),
-            _ => (PKEY | PORT | ACCESS, 0),
+        (IBV_QPS_RESET, IBV_QPS_INIT) => match t {
+            T::Ud => (IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, 0),
+            T::Raw => (IBV_QP_PORT, 0),
+            _ => (IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, 0),
         },
-        (INIT, INIT) => match t {
-            T::Ud => (0, PKEY | PORT | QKEY),
+        (IBV_QPS_INIT, IBV_QPS_INIT) => match t {
+            T::Ud => (0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY),
             T::Raw => (0, 0),
-            _ => (0, PKEY | PORT | ACCESS),
+            _ => (0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS),
         },
-        (INIT, RTR) => match t {
-            T::Ud => (0, PKEY | QKEY),
+        (IBV_QPS_INIT, IBV_QPS_RTR) => match t {
+            T::Ud => (0, IBV_QP_PKEY_INDEX | IBV_QP_QKEY),
             T::Raw => (0, 0),
-            _ if rc_like => (AV | MTU | DEST_QPN | RQ_PSN | DEST_RD_ATOMIC | RNR_TIMER, ALT_PATH | ACCESS | PKEY),
-            _ => (AV | MTU | DEST_QPN | RQ_PSN, ALT_PATH | ACCESS | PKEY),
-        },
-        (RTR, RTS) => match t {
-            T::Ud => (SQ_PSN, CUR_STATE | QKEY),
-            T::Raw => (0, RATE_LIMIT),
-            T::Uc => (SQ_PSN, CUR_STATE | ALT_PATH | ACCESS | MIG),
-            T::Rc => {
-                (TIMEOUT | RETRY | RNR_RETRY | SQ_PSN | RD_ATOMIC, CUR_STATE | ALT_PATH | ACCESS | RNR_TIMER | MIG)
-            }
-            T::XrcIni => (TIMEOUT | RETRY | RNR_RETRY | SQ_PSN | RD_ATOMIC, CUR_STATE | ALT_PATH | ACCESS | MIG),
-            T::XrcTgt => (TIMEOUT | SQ_PSN, CUR_STATE | ALT_PATH | ACCESS | RNR_TIMER | MIG),
-        },
-        (RTS, RTS) | (SQD, RTS) => match t {
-            T::Ud => (0, CUR_STATE | QKEY),
-            T::Raw if cur == RTS => (0, RATE_LIMIT),
-            T::Raw => (0, 0),
-            _ if rc_like => (0, CUR_STATE | ACCESS | ALT_PATH | MIG | RNR_TIMER),
-            _ => (0, CUR_STATE | ACCESS | ALT_PATH | MIG),
-        },
-        (RTS, SQD) => match t {
-            T::Raw => (0, 0),
-            _ => (0, EN_SQD),
-        },
-        (SQD, SQD) => match t {
-            T::Ud => (0, PKEY | QKEY),
-            T::Uc => (0, AV | ALT_PATH | ACCESS | PKEY | MIG),
-            T::Rc => (
-                0,
-                PORT | AV
-                    | TIMEOUT
-                    | RETRY
-                    | RNR_RETRY
-                    | RD_ATOMIC
-                    | DEST_RD_ATOMIC
-                    | ALT_PATH
-                    | ACCESS
-                    | PKEY
-                    | RNR_TIMER
-                    | MIG,
+            _ if rc_like => (
+                IBV_QP_AV
+                    | IBV_QP_PATH_MTU
+                    | IBV_QP_DEST_QPN
+                    | IBV_QP_RQ_PSN
+                    | IBV_QP_MAX_DEST_RD_ATOMIC
+                    | IBV_QP_MIN_RNR_TIMER,
+                IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX,
             ),
-            T::XrcIni => (0, PORT | AV | TIMEOUT | RETRY | RNR_RETRY | RD_ATOMIC | ALT_PATH | ACCESS | PKEY | MIG),
-            T::XrcTgt => (0, PORT | AV | TIMEOUT | DEST_RD_ATOMIC | ALT_PATH | ACCESS | PKEY | RNR_TIMER | MIG),
-            T::Raw => (0, 0),
+            _ => (
+                IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
+                IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX,
+            ),
         },
-        (SQE, RTS) => match t {
-            T::Ud => (0, CUR_STATE | QKEY),
-            T::Uc => (0, CUR_STATE | ACCESS),
+        (IBV_QPS_RTR, IBV_QPS_RTS) => match t {
+            T::Ud => (IBV_QP_SQ_PSN, IBV_QP_CUR_STATE | IBV_QP_QKEY),
+            T::Raw => (0, IBV_QP_RATE_LIMIT),
+            T::Uc => (IBV_QP_SQ_PSN, IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PATH_MIG_STATE),
+            T::Rc => (
+                IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+                IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER | IBV_QP_PATH_MIG_STATE,
+            ),
+            T::XrcIni => (
+                IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+                IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PATH_MIG_STATE,
+            ),
+            T::XrcTgt => (
+                IBV_QP_TIMEOUT | IBV_QP_SQ_PSN,
+                IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER | IBV_QP_PATH_MIG_STATE,
+            ),
+        },
+        (IBV_QPS_RTS, IBV_QPS_RTS) | (IBV_QPS_SQD, IBV_QPS_RTS) => match t {
+            T::Ud => (0, IBV_QP_CUR_STATE | IBV_QP_QKEY),
+            T::Raw if cur == IBV_QPS_RTS => (0, IBV_QP_RATE_LIMIT),
+            T::Raw => (0, 0),
+            _ if rc_like => (
+                0,
+                IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE | IBV_QP_MIN_RNR_TIMER,
+            ),
+            _ => (0, IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE),
+        },
+        (IBV_QPS_RTS, IBV_QPS_SQD) => match t {
+            T::Raw => (0, 0),
+            _ => (0, IBV_QP_EN_SQD_ASYNC_NOTIFY),
+        },
+        (IBV_QPS_SQD, IBV_QPS_SQD) => {
+            // What every connected type may change while drained; then the initiator's and the responder's own.
+            let sqd = IBV_QP_PORT
+                | IBV_QP_AV
+                | IBV_QP_TIMEOUT
+                | IBV_QP_ALT_PATH
+                | IBV_QP_ACCESS_FLAGS
+                | IBV_QP_PKEY_INDEX
+                | IBV_QP_PATH_MIG_STATE;
+            let initiator = IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+            let responder = IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+            match t {
+                T::Ud => (0, IBV_QP_PKEY_INDEX | IBV_QP_QKEY),
+                T::Uc => {
+                    (0, IBV_QP_AV | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX | IBV_QP_PATH_MIG_STATE)
+                }
+                T::Rc => (0, sqd | initiator | responder),
+                T::XrcIni => (0, sqd | initiator),
+                T::XrcTgt => (0, sqd | responder),
+                T::Raw => (0, 0),
+            }
+        }
+        (IBV_QPS_SQE, IBV_QPS_RTS) => match t {
+            T::Ud => (0, IBV_QP_CUR_STATE | IBV_QP_QKEY),
+            T::Uc => (0, IBV_QP_CUR_STATE | IBV_QP_ACCESS_FLAGS),
             _ => (0, 0),
         },
         _ => return None,
@@ -225,22 +215,24 @@ fn transition(t: T, cur: u32, next: u32) -> Option<(u32, u32)> {
 /// `None` when the table allows it (or does not know the type). For example
 /// `"INIT->RTR: missing IBV_QP_AV, IBV_QP_DEST_QPN; extra IBV_QP_SQ_PSN"`.
 pub fn qp_transition(qp_type: u32, cur: u32, next: u32, mask: u32) -> Option<String> {
+    // The caller's `int attr_mask`, as it handed it over.
+    let mask = mask as c_int;
     let t = table_type(qp_type)?;
     let step = format!("{}->{}", state_name(cur), state_name(next));
     let Some((req, opt)) = transition(t, cur, next) else {
         return Some(format!("{step}: not a legal transition for {}", qp_type_name(qp_type)));
     };
     let mut why = Vec::new();
-    if mask & CUR_STATE != 0 && !matches!(cur, 2..=5) {
+    if mask & IBV_QP_CUR_STATE != 0 && !matches!(cur, 2..=5) {
         why.push(format!("IBV_QP_CUR_STATE is only allowed from RTR, RTS, SQD or SQE, not {}", state_name(cur)));
     }
     let missing = req & !mask;
     if missing != 0 {
-        why.push(format!("missing {}", mask_names(missing)));
+        why.push(format!("missing {}", mask_names(missing as u32)));
     }
-    let extra = mask & !(req | opt | STATE) & !(if why.is_empty() { 0 } else { CUR_STATE });
+    let extra = mask & !(req | opt | IBV_QP_STATE) & !(if why.is_empty() { 0 } else { IBV_QP_CUR_STATE });
     if extra != 0 {
-        why.push(format!("extra {}", mask_names(extra)));
+        why.push(format!("extra {}", mask_names(extra as u32)));
     }
     if why.is_empty() {
         None
@@ -252,44 +244,82 @@ pub fn qp_transition(qp_type: u32, cur: u32, next: u32, mask: u32) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ibv_qp_type::*;
 
-    const RC: u32 = IBV_QPT_RC as u32;
-    const UD: u32 = IBV_QPT_UD as u32;
+    /// [`qp_transition`] with the mask as C's `int`.
+    fn check(qp_type: u32, cur: u32, next: u32, mask: c_int) -> Option<String> {
+        qp_transition(qp_type, cur, next, mask as u32)
+    }
 
     #[test]
     fn the_pingpong_sequence_is_legal() {
-        assert_eq!(qp_transition(RC, 0, 1, STATE | PKEY | PORT | ACCESS), None);
-        let rtr = STATE | AV | MTU | DEST_QPN | RQ_PSN | DEST_RD_ATOMIC | RNR_TIMER;
-        assert_eq!(qp_transition(RC, 1, 2, rtr), None);
-        assert_eq!(qp_transition(RC, 2, 3, STATE | TIMEOUT | RETRY | RNR_RETRY | SQ_PSN | RD_ATOMIC), None);
-        assert_eq!(qp_transition(UD, 0, 1, STATE | PKEY | PORT | QKEY), None);
-        assert_eq!(qp_transition(UD, 1, 2, STATE), None);
-        assert_eq!(qp_transition(UD, 2, 3, STATE | SQ_PSN), None);
-        assert_eq!(qp_transition(RC, 3, 6, STATE), None);
-        assert_eq!(qp_transition(RC, 6, 0, STATE), None);
+        assert_eq!(check(IBV_QPT_RC, 0, 1, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), None);
+        let rtr = IBV_QP_STATE
+            | IBV_QP_AV
+            | IBV_QP_PATH_MTU
+            | IBV_QP_DEST_QPN
+            | IBV_QP_RQ_PSN
+            | IBV_QP_MAX_DEST_RD_ATOMIC
+            | IBV_QP_MIN_RNR_TIMER;
+        assert_eq!(check(IBV_QPT_RC, 1, 2, rtr), None);
+        assert_eq!(
+            check(
+                IBV_QPT_RC,
+                2,
+                3,
+                IBV_QP_STATE
+                    | IBV_QP_TIMEOUT
+                    | IBV_QP_RETRY_CNT
+                    | IBV_QP_RNR_RETRY
+                    | IBV_QP_SQ_PSN
+                    | IBV_QP_MAX_QP_RD_ATOMIC
+            ),
+            None
+        );
+        assert_eq!(check(IBV_QPT_UD, 0, 1, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY), None);
+        assert_eq!(check(IBV_QPT_UD, 1, 2, IBV_QP_STATE), None);
+        assert_eq!(check(IBV_QPT_UD, 2, 3, IBV_QP_STATE | IBV_QP_SQ_PSN), None);
+        assert_eq!(check(IBV_QPT_RC, 3, 6, IBV_QP_STATE), None);
+        assert_eq!(check(IBV_QPT_RC, 6, 0, IBV_QP_STATE), None);
     }
 
     #[test]
     fn missing_and_extra_bits_are_named() {
-        let mask = STATE | MTU | RQ_PSN | DEST_RD_ATOMIC | RNR_TIMER | SQ_PSN;
+        let mask = IBV_QP_STATE
+            | IBV_QP_PATH_MTU
+            | IBV_QP_RQ_PSN
+            | IBV_QP_MAX_DEST_RD_ATOMIC
+            | IBV_QP_MIN_RNR_TIMER
+            | IBV_QP_SQ_PSN;
         assert_eq!(
-            qp_transition(RC, 1, 2, mask).as_deref(),
+            check(IBV_QPT_RC, 1, 2, mask).as_deref(),
             Some("INIT->RTR: missing IBV_QP_AV, IBV_QP_DEST_QPN; extra IBV_QP_SQ_PSN")
         );
-        assert_eq!(qp_transition(UD, 0, 1, STATE | PKEY | PORT).as_deref(), Some("RESET->INIT: missing IBV_QP_QKEY"));
-        assert_eq!(qp_transition(RC, 0, 3, STATE).as_deref(), Some("RESET->RTS: not a legal transition for RC"));
         assert_eq!(
-            qp_transition(RC, 1, 1, STATE | CUR_STATE).as_deref(),
+            check(IBV_QPT_UD, 0, 1, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT).as_deref(),
+            Some("RESET->INIT: missing IBV_QP_QKEY")
+        );
+        assert_eq!(check(IBV_QPT_RC, 0, 3, IBV_QP_STATE).as_deref(), Some("RESET->RTS: not a legal transition for RC"));
+        assert_eq!(
+            check(IBV_QPT_RC, 1, 1, IBV_QP_STATE | IBV_QP_CUR_STATE).as_deref(),
             Some("INIT->INIT: IBV_QP_CUR_STATE is only allowed from RTR, RTS, SQD or SQE, not INIT")
         );
     }
 
     #[test]
+    fn sqd_to_sqd_splits_initiator_and_responder_bits() {
+        let (ini, resp) = (IBV_QP_STATE | IBV_QP_RETRY_CNT, IBV_QP_STATE | IBV_QP_MIN_RNR_TIMER);
+        assert_eq!(check(IBV_QPT_RC, 4, 4, ini | resp | IBV_QP_PORT), None);
+        assert_eq!(check(IBV_QPT_XRC_SEND, 4, 4, ini | IBV_QP_PORT), None);
+        assert_eq!(check(IBV_QPT_XRC_RECV, 4, 4, resp | IBV_QP_PORT), None);
+        assert_eq!(check(IBV_QPT_XRC_SEND, 4, 4, resp).as_deref(), Some("SQD->SQD: extra IBV_QP_MIN_RNR_TIMER"));
+        assert_eq!(check(IBV_QPT_XRC_RECV, 4, 4, ini).as_deref(), Some("SQD->SQD: extra IBV_QP_RETRY_CNT"));
+    }
+
+    #[test]
     fn names() {
-        assert_eq!(mask_names(STATE | DEST_QPN), "IBV_QP_STATE, IBV_QP_DEST_QPN");
-        assert_eq!(mask_names(RATE_LIMIT), "IBV_QP_RATE_LIMIT");
+        assert_eq!(mask_names((IBV_QP_STATE | IBV_QP_DEST_QPN) as u32), "IBV_QP_STATE, IBV_QP_DEST_QPN");
+        assert_eq!(mask_names(IBV_QP_RATE_LIMIT as u32), "IBV_QP_RATE_LIMIT");
         assert_eq!(state_name(9), "state 9");
-        assert_eq!(qp_type_name(UD), "UD");
+        assert_eq!(qp_type_name(IBV_QPT_UD), "UD");
     }
 }

@@ -11,24 +11,22 @@
 
 use super::fork;
 use crate::object::{registry, Kind, Mr};
+use rdma_common::abi::enums::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::{c_int, c_uint, c_void};
 
-const ACCESS_ON_DEMAND: u32 = ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32;
-const OPTIONAL_MR_ACCESS: u64 = ib_uverbs_core_support::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS as u64;
-
 /// rdma-core's `ibv_reg_mr_iova2`.
 fn reg_mr(pd: *mut ibv_pd, addr: *mut c_void, length: usize, iova: u64, access: c_uint) -> Result<*mut ibv_mr> {
     // SAFETY: entry-point contract.
     let (pd, ctx) = unsafe { super::pd(pd) }?;
     let mut access = access;
-    if ctx.core_support() & OPTIONAL_MR_ACCESS == 0 {
+    if ctx.core_support() & IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS == 0 {
         access &= !IBV_ACCESS_OPTIONAL_RANGE;
     }
-    let odp = access & ACCESS_ON_DEMAND != 0;
+    let odp = access & IBV_ACCESS_ON_DEMAND != 0;
     if !odp {
         fork::dontfork_range(addr, length)?;
     }
@@ -105,11 +103,6 @@ pub unsafe extern "C" fn ibv_reg_dmabuf_mr(
     .or_null_errno()
 }
 
-const REREG_TRANSLATION: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_TRANSLATION as c_int;
-const REREG_PD: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD as c_int;
-const REREG_ACCESS: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_ACCESS as c_int;
-const REREG_SUPPORTED: c_int = ibv_rereg_mr_flags::IBV_REREG_MR_FLAGS_SUPPORTED as c_int;
-
 /// `ibv_rereg_mr(3)`: changes the translation (`addr`, `length`), PD and/or access of a memory region, as `flags`
 /// (`enum ibv_rereg_mr_flags`) selects.
 ///
@@ -128,28 +121,27 @@ pub unsafe extern "C" fn ibv_rereg_mr(
     length: usize,
     access: c_int,
 ) -> c_int {
-    use ibv_rereg_mr_err_code::*;
-    let r = ffi::boundary("ibv_rereg_mr", || -> Result<std::result::Result<(), (ibv_rereg_mr_err_code, Errno)>> {
+    let r = ffi::boundary("ibv_rereg_mr", || -> Result<std::result::Result<(), (c_int, Errno)>> {
         let input = |e| Ok(Err((IBV_REREG_MR_ERR_INPUT, e)));
         // SAFETY: entry-point contract.
         let Ok((mr, ctx)) = (unsafe { super::object(mr, Kind::Mr) }) else { return input(Errno::EINVAL) };
-        if flags & !REREG_SUPPORTED != 0 {
+        if flags & !IBV_REREG_MR_FLAGS_SUPPORTED != 0 {
             return input(Errno::EINVAL);
         }
-        if flags & REREG_TRANSLATION != 0 && (length == 0 || addr.is_null()) {
+        if flags & IBV_REREG_MR_CHANGE_TRANSLATION != 0 && (length == 0 || addr.is_null()) {
             return input(Errno::EINVAL);
         }
-        if access != 0 && flags & REREG_ACCESS == 0 {
+        if access != 0 && flags & IBV_REREG_MR_CHANGE_ACCESS == 0 {
             return input(Errno::EINVAL);
         }
-        if flags & REREG_PD != 0 {
+        if flags & IBV_REREG_MR_CHANGE_PD != 0 {
             // SAFETY: entry-point contract.
             match unsafe { super::pd(pd) } {
                 Ok((_, pctx)) if std::ptr::eq(pctx, ctx) => {}
                 _ => return input(Errno::EINVAL),
             }
         }
-        let dofork_onfail = flags & REREG_TRANSLATION != 0;
+        let dofork_onfail = flags & IBV_REREG_MR_CHANGE_TRANSLATION != 0;
         if dofork_onfail && fork::dontfork_range(addr, length).is_err() {
             return Ok(Err((IBV_REREG_MR_ERR_DONT_FORK_NEW, Errno::last())));
         }
@@ -165,13 +157,13 @@ pub unsafe extern "C" fn ibv_rereg_mr(
         }
         // SAFETY: a live MR; plain fields.
         unsafe {
-            if flags & REREG_PD != 0 {
+            if flags & IBV_REREG_MR_CHANGE_PD != 0 {
                 (*mr).pd = pd;
             }
-            if flags & REREG_ACCESS != 0 {
+            if flags & IBV_REREG_MR_CHANGE_ACCESS != 0 {
                 (*mr.cast::<Mr>()).access = access;
             }
-            if flags & REREG_TRANSLATION != 0 {
+            if flags & IBV_REREG_MR_CHANGE_TRANSLATION != 0 {
                 (*mr).addr = addr;
                 (*mr).length = length;
                 if let Err(e) = fork::dofork_range(old_addr, old_len) {
@@ -185,11 +177,11 @@ pub unsafe extern "C" fn ibv_rereg_mr(
         Ok(Ok(())) => 0,
         Ok(Err((code, e))) => {
             e.set();
-            code as c_int
+            code
         }
         Err(e) => {
             e.set();
-            IBV_REREG_MR_ERR_INPUT as c_int
+            IBV_REREG_MR_ERR_INPUT
         }
     }
 }
@@ -215,7 +207,7 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
             // SAFETY: checked live and of this context.
             unsafe { ctx.driver.dereg_mr(ctx, mr) }
         })?;
-        if mr_type == 0 && access as u32 & ACCESS_ON_DEMAND == 0 {
+        if mr_type == 0 && access as c_uint & IBV_ACCESS_ON_DEMAND == 0 {
             let _ = fork::dofork_range(addr, length);
         }
         Ok(())

@@ -5,15 +5,13 @@
 
 use crate::object::stats::Kind as StatsKind;
 use crate::object::{registry, Context, Kind};
+use rdma_common::abi::enums::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::c_int;
 use std::mem::MaybeUninit;
-
-const SRQ_INIT_ATTR_PD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_PD as u32;
-const SRQ_INIT_ATTR_CQ: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_CQ as u32;
 
 /// Creates an SRQ: checks the objects the attributes name, lets the provider create it, fills the generic
 /// fields (`context`, `srq_context`, `pd`, the event counter).
@@ -24,10 +22,10 @@ unsafe fn create_srq(ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: b
     // SAFETY (whole function): caller's contract; object pointers checked before the provider reads them.
     unsafe {
         let a = &*attr;
-        if (!extended || a.comp_mask & SRQ_INIT_ATTR_PD != 0) && !a.pd.is_null() {
+        if (!extended || a.comp_mask & IBV_SRQ_INIT_ATTR_PD != 0) && !a.pd.is_null() {
             super::same_context(ctx, super::pd(a.pd)?.1)?;
         }
-        if extended && a.comp_mask & SRQ_INIT_ATTR_CQ != 0 && !a.cq.is_null() {
+        if extended && a.comp_mask & IBV_SRQ_INIT_ATTR_CQ != 0 && !a.cq.is_null() {
             super::same_context(ctx, super::cq(a.cq)?.1)?;
         }
         let srq = ctx.driver.create_srq(ctx, attr, extended)?;

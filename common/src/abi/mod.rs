@@ -6,9 +6,12 @@
 //! layout test (`tests/layout`) checks all of it against the system's headers.
 //!
 //! Rule for C enums: fields that applications write are typed with the Rust enum (so the header says
-//! `enum ibv_x`), but the library reads them only through [`crate::ffi::enum_raw`] and validates the number.
+//! `enum ibv_x`), but the library reads them only through [`crate::ffi::enum_raw`] and validates the number. Code
+//! that compares or masks such numbers takes the enumerators as integers from [`enums`] (generated:
+//! `use rdma_common::abi::enums::*;`), not from local copies.
 
 pub mod driver;
+pub mod enums;
 pub mod ib;
 pub mod ib_user_ioctl_verbs;
 pub mod marshall;

@@ -6,6 +6,7 @@
 //! aliases are Rust type aliases and consts, for the library's own use.
 
 use super::ib_user_ioctl_verbs::*;
+use crate::uapi::ib_user_ioctl_verbs::{IB_UVERBS_ACCESS_OPTIONAL_RANGE, IB_UVERBS_ADVISE_MR_FLAG_FLUSH};
 
 /// `struct ibv_flow_action_esp_keymat` is `enum ib_uverbs_flow_action_esp_keymat`.
 pub type ibv_flow_action_esp_keymat = ib_uverbs_flow_action_esp_keymat;
@@ -67,13 +68,16 @@ pub const IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE: ibv_advise_mr_advice =
 pub const IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT: ibv_advise_mr_advice =
     ib_uverbs_advise_mr_advice::IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT;
 /// Complete the advice before returning.
-pub const IBV_ADVISE_MR_FLAG_FLUSH: u32 = ib_uverbs_advise_mr_flag::IB_UVERBS_ADVISE_MR_FLAG_FLUSH as u32;
+pub const IBV_ADVISE_MR_FLAG_FLUSH: u32 = IB_UVERBS_ADVISE_MR_FLAG_FLUSH;
 
 /// The port requires a GRH on every address handle (`ibv_port_attr.flags`).
+///
+/// Defined from the enum, not from `abi::enums` (which is generated from this module and the others: a use of it
+/// here would be an import cycle), and not from the kernel's `u32` constant (a cast either way).
 pub const IBV_QPF_GRH_REQUIRED: u8 = ib_uverbs_query_port_flags::IB_UVERBS_QPF_GRH_REQUIRED as u8;
 
 /// The access flags the kernel may silently drop when it does not know them (bits 20..=29).
-pub const IBV_ACCESS_OPTIONAL_RANGE: u32 = ib_uverbs_access_flags::IB_UVERBS_ACCESS_OPTIONAL_RANGE as u32;
+pub const IBV_ACCESS_OPTIONAL_RANGE: u32 = IB_UVERBS_ACCESS_OPTIONAL_RANGE;
 /// The first optional access flag.
 pub const IBV_ACCESS_OPTIONAL_FIRST: u32 = IB_UVERBS_ACCESS_OPTIONAL_FIRST;
 

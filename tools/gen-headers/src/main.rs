@@ -7,7 +7,12 @@
 //! functions, macros, structs cbindgen cannot express) are spliced in when present. A header with `-` is the
 //! `.post` fragment alone, under the same banner.
 //!
-//! With `--check`, nothing is written; a header that differs from the committed one is an error (CI uses this).
+//! It also writes `common/src/abi/enums.rs`, the C enums' integer constants (see `enums.rs`).
+//!
+//! With `--check`, nothing is written; a header (or `enums.rs`) that differs from the committed one is an error (CI
+//! uses this).
+
+mod enums;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -86,6 +91,23 @@ fn main() -> ExitCode {
                 std::fs::write(&dest, text).unwrap();
                 println!("gen-headers: wrote include/{header}");
             }
+        }
+    }
+    match enums::generate(&root) {
+        Ok(text) => {
+            let dest = root.join(enums::OUT);
+            let stale = read_opt(&dest).as_deref() != Some(text.as_str());
+            if stale && check {
+                eprintln!("gen-headers: {} is stale: run `make headers` and commit the result", enums::OUT);
+                failed = true;
+            } else if stale {
+                std::fs::write(&dest, text).unwrap();
+                println!("gen-headers: wrote {}", enums::OUT);
+            }
+        }
+        Err(e) => {
+            eprintln!("gen-headers: {e}");
+            failed = true;
         }
     }
     if failed {

@@ -82,11 +82,11 @@ pub(crate) mod fake;
 
 use rdma_common::errno::{Errno, Result};
 use rdma_common::sys;
-use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::ib_user_ioctl_cmds::{
     UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD,
     UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
 };
+use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::rdma_user_ioctl_cmds::*;
 use rdma_common::uapi::{AsBytes, FromBytes};
 use std::marker::PhantomData;
@@ -586,7 +586,11 @@ impl<'a> Ioctl<'a> {
     /// when more than [`MAX_ATTRS`] attributes were added.
     pub(crate) fn execute<F: CmdFd + ?Sized>(self, fd: &F) -> Result<IoctlDone> {
         if self.overflow {
-            log::debug!("uverbs ioctl object {} method {}: more than {MAX_ATTRS} attributes", self.object_id, self.method_id);
+            log::debug!(
+                "uverbs ioctl object {} method {}: more than {MAX_ATTRS} attributes",
+                self.object_id,
+                self.method_id
+            );
             return Err(Errno::EINVAL);
         }
         const HDR_LEN: usize = size_of::<ib_uverbs_ioctl_hdr>();

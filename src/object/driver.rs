@@ -65,7 +65,8 @@ pub trait Driver: Sync + Send + 'static {
     /// `ibv_dealloc_mw(3)`.
     unsafe fn dealloc_mw(&self, ctx: &Context, mw: *mut ibv_mw) -> Result<()>;
     /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)` (`extended`).
-    unsafe fn create_cq(&self, ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: bool) -> Result<*mut ibv_cq_ex>;
+    unsafe fn create_cq(&self, ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: bool)
+        -> Result<*mut ibv_cq_ex>;
     /// `ibv_destroy_cq(3)`.
     unsafe fn destroy_cq(&self, ctx: &Context, cq: *mut ibv_cq) -> Result<()>;
     /// `ibv_create_qp(3)` / `ibv_create_qp_ex(3)` (`extended`: through the extended op).

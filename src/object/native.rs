@@ -24,8 +24,8 @@ use super::{
     Pending, Qp, Srq,
 };
 use crate::kernel;
-use crate::provider::{by_driver_name, DeviceMatch, Provider, Rxe, Siw};
 use crate::provider::verbs::*;
+use crate::provider::{by_driver_name, DeviceMatch, Provider, Rxe, Siw};
 use parking_lot::Mutex;
 use rdma_common::abi::driver::VERBS_QP_EX;
 use rdma_common::errno::Result;
@@ -91,7 +91,6 @@ pub unsafe fn finish_destroyed(
         destroy_sync(mutex, cond);
     }
 }
-
 
 /// A native (Rust) provider's objects, assembled here around its fine-grained verbs (`Context.provider`).
 pub struct Native {
@@ -267,7 +266,12 @@ impl Driver for Native {
     }
 
     /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)`, with rdma-core's `verbs_init_cq`.
-    unsafe fn create_cq(&self, ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: bool) -> Result<*mut ibv_cq_ex> {
+    unsafe fn create_cq(
+        &self,
+        ctx: &Context,
+        attr: *mut ibv_cq_init_attr_ex,
+        extended: bool,
+    ) -> Result<*mut ibv_cq_ex> {
         let mut obj = Pending::<Cq>::new();
         let p = obj.as_ptr();
         // SAFETY: our zeroed allocation; the provider filled handle and cqe (and the polling functions).
@@ -338,7 +342,12 @@ impl Driver for Native {
     }
 
     /// `ibv_create_srq(3)` / `ibv_create_srq_ex(3)`, with the generic SRQ fields.
-    unsafe fn create_srq(&self, ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: bool) -> Result<*mut ibv_srq> {
+    unsafe fn create_srq(
+        &self,
+        ctx: &Context,
+        attr: *mut ibv_srq_init_attr_ex,
+        extended: bool,
+    ) -> Result<*mut ibv_srq> {
         let mut obj = Pending::<Srq>::new();
         let p = obj.as_ptr();
         // SAFETY: our zeroed allocation; the caller's attributes.

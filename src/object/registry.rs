@@ -16,8 +16,8 @@
 #![allow(unsafe_code)]
 
 use parking_lot::{Mutex, MutexGuard};
-use rdma_common::{errno::Result, Errno};
 use rdma_common::registry::AddrHasher;
+use rdma_common::{errno::Result, Errno};
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::ptr::NonNull;

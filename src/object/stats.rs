@@ -418,7 +418,9 @@ impl Table {
 
     /// The live contexts.
     pub fn contexts(&self) -> Vec<u32> {
-        (1..NSLOTS as u32).filter(|&i| self.slot(i).live() && self.slot(i).kind_id().0 == Kind::Context as u32).collect()
+        (1..NSLOTS as u32)
+            .filter(|&i| self.slot(i).live() && self.slot(i).kind_id().0 == Kind::Context as u32)
+            .collect()
     }
 
     /// A context's totals: its own slot (objects destroyed, async events) plus its live objects; `(counters,
@@ -572,7 +574,8 @@ mod tests {
         assert_eq!(c2[Counter::SendWrs as usize], 5, "folded into the context");
         assert_eq!((st[0], st[12]), (1, 1));
         // A freed slot does not end the probe of a later key in the same chain.
-        let many: Vec<u32> = (0..600).map(|i| t.insert(0x10_0000 + i * 64, Kind::Cq, i as u32, c, 0, "").unwrap()).collect();
+        let many: Vec<u32> =
+            (0..600).map(|i| t.insert(0x10_0000 + i * 64, Kind::Cq, i as u32, c, 0, "").unwrap()).collect();
         for (i, &idx) in many.iter().enumerate().step_by(2) {
             t.remove(idx);
             assert_eq!(t.lookup(0x10_0000 + i * 64), None);

@@ -16,14 +16,13 @@
 //! (`_verbs_init_and_alloc_context`, `verbs_set_ops`, ...) is in `crate::private` and lands here.
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
-
-use rdma_common::abi::driver::*;
-use crate::provider::{DataPathOps, DeviceMatch, Provider};
 use crate::kernel::discover::DeviceInfo;
 use crate::object::{self, registry, Context, Device, Driver, Kind, Pending};
 use crate::provider::verbs::*;
+use crate::provider::{DataPathOps, DeviceMatch, Provider};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
+use rdma_common::abi::driver::*;
 use rdma_common::errno::Result;
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
@@ -633,17 +632,12 @@ impl Provider for Plugin {
 }
 
 impl Driver for Plugin {
-
     fn public_device(&self) -> Option<*mut ibv_device> {
         // SAFETY: `device` is the first member of the plug-in's verbs_device.
         Some(unsafe { &raw mut (*self.vdev).device })
     }
 
-    unsafe fn open_context(
-        &self,
-        dev: &'static Device,
-        private_data: *mut c_void,
-    ) -> Result<*mut ibv_context> {
+    unsafe fn open_context(&self, dev: &'static Device, private_data: *mut c_void) -> Result<*mut ibv_context> {
         (|| {
             let fd = crate::kernel::open_uverbs(&dev.info.uverbs_dev_path)?.into_raw_fd();
             let alloc = self.ops.alloc_context.ok_or(Errno::EOPNOTSUPP)?;
@@ -795,12 +789,7 @@ impl Driver for Plugin {
         Ok(())
     }
 
-    unsafe fn create_qp(
-        &self,
-        ctx: &Context,
-        attr: *mut ibv_qp_init_attr_ex,
-        extended: bool,
-    ) -> Result<*mut ibv_qp> {
+    unsafe fn create_qp(&self, ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: bool) -> Result<*mut ibv_qp> {
         Errno(0).set();
         // SAFETY: the caller's attributes; the plug-in's ops.
         let qp = unsafe {
@@ -904,7 +893,6 @@ impl Driver for Plugin {
         // SAFETY: the plug-in's op.
         int_ret(unsafe { f(ah) })
     }
-
 
     fn counts_doorbells(&self) -> bool {
         false

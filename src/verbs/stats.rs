@@ -83,7 +83,13 @@ pub(crate) fn on() -> bool {
 ///
 /// # Safety
 /// `obj` is a live QP, CQ or SRQ (as `kind` says) of the live context `ctx`, not yet returned to C.
-pub(crate) unsafe fn object_created(ctx: *mut ibv_context, obj: *mut std::ffi::c_void, kind: Kind, id: u32, extended: bool) {
+pub(crate) unsafe fn object_created(
+    ctx: *mut ibv_context,
+    obj: *mut std::ffi::c_void,
+    kind: Kind,
+    id: u32,
+    extended: bool,
+) {
     let Some(t) = table_if_made() else { return };
     let Some(c) = t.lookup(ctx as usize) else { return };
     let Some(idx) = t.insert(obj as usize, kind, id, c, 0, "") else { return };

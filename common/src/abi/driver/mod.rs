@@ -82,11 +82,9 @@ pub struct verbs_device_ops {
     pub match_table: *const verbs_match_ent,
     pub static_providers: *const *const verbs_device_ops,
     pub match_device: Option<unsafe extern "C" fn(*mut verbs_sysfs_dev) -> bool>,
-    pub alloc_context: Option<
-        unsafe extern "C" fn(*mut ibv_device, c_int, *mut c_void) -> *mut crate::abi::verbs::verbs_context,
-    >,
-    pub import_context:
-        Option<unsafe extern "C" fn(*mut ibv_device, c_int) -> *mut crate::abi::verbs::verbs_context>,
+    pub alloc_context:
+        Option<unsafe extern "C" fn(*mut ibv_device, c_int, *mut c_void) -> *mut crate::abi::verbs::verbs_context>,
+    pub import_context: Option<unsafe extern "C" fn(*mut ibv_device, c_int) -> *mut crate::abi::verbs::verbs_context>,
     pub alloc_device: Option<unsafe extern "C" fn(*mut verbs_sysfs_dev) -> *mut verbs_device>,
     pub uninit_device: Option<unsafe extern "C" fn(*mut verbs_device)>,
 }

@@ -14,6 +14,7 @@
 //! others are read field by field out of `MaybeUninit` storage.
 #![allow(unsafe_code)]
 
+use rdma_common::abi::enums::*;
 use rdma_common::abi::marshall::{ibv_copy_ah_attr_from_kern, ibv_copy_path_rec_from_kern, ibv_copy_qp_attr_from_kern};
 use rdma_common::abi::sa::ibv_sa_path_rec;
 use rdma_common::abi::verbs::*;
@@ -260,7 +261,7 @@ pub(crate) unsafe fn create_qp_ex(ctx: *mut ibv_context, attr: *mut ibv_qp_init_
     // SAFETY: the caller's contract; `ibv_qp_init_attr` is the prefix of `ibv_qp_init_attr_ex`.
     unsafe {
         let mask = addr_of!((*attr).comp_mask).read();
-        if mask == ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32 {
+        if mask == IBV_QP_INIT_ATTR_PD {
             return ptr(ibv_create_qp(addr_of!((*attr).pd).read(), attr.cast()));
         }
         match vctx_op!(ctx, create_qp_ex) {
@@ -284,7 +285,7 @@ pub(crate) unsafe fn create_srq_ex(ctx: *mut ibv_context, attr: *mut ibv_srq_ini
         let srq_type = rdma_common::ffi::enum_raw(addr_of!((*attr).srq_type));
         if mask & !(pd_bit | type_bit) == 0
             && mask & pd_bit != 0
-            && (mask & type_bit == 0 || srq_type == ibv_srq_type::IBV_SRQT_BASIC as u32)
+            && (mask & type_bit == 0 || srq_type == IBV_SRQT_BASIC)
         {
             return ptr(ibv_create_srq(addr_of!((*attr).pd).read(), attr.cast()));
         }
@@ -301,8 +302,7 @@ pub(crate) unsafe fn create_srq_ex(ctx: *mut ibv_context, attr: *mut ibv_srq_ini
 /// `ctx` is an open context.
 pub(crate) unsafe fn open_xrcd(ctx: *mut ibv_context) -> Result<*mut ibv_xrcd> {
     let mut attr = ibv_xrcd_init_attr {
-        comp_mask: ibv_xrcd_init_attr_mask::IBV_XRCD_INIT_ATTR_FD as u32
-            | ibv_xrcd_init_attr_mask::IBV_XRCD_INIT_ATTR_OFLAGS as u32,
+        comp_mask: IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
         fd: -1,
         oflags: libc::O_CREAT,
     };

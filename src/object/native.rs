@@ -28,6 +28,7 @@ use crate::provider::verbs::*;
 use crate::provider::{by_driver_name, DeviceMatch, Provider, Rxe, Siw};
 use parking_lot::Mutex;
 use rdma_common::abi::driver::VERBS_QP_EX;
+use rdma_common::abi::enums::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi;
 use rdma_common::Errno;
@@ -36,9 +37,6 @@ use std::marker::PhantomData;
 use std::mem::size_of;
 use std::os::fd::{AsFd, AsRawFd, IntoRawFd};
 use std::ptr::{addr_of, addr_of_mut};
-
-const QP_INIT_ATTR_PD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
-const QPS_RESET: u32 = ibv_qp_state::IBV_QPS_RESET as u32;
 
 /// rdma-core's `verbs_init_cq`: the generic fields of a new CQ (context, channel reference, user context, event
 /// counters, mutex and condition variable).
@@ -307,7 +305,7 @@ impl Driver for Native {
             let st = ctx.provider.create_qp(ctx.ibv(), qpx, attr, extended)?;
             let q = &raw mut (*qpx).qp_base;
             let a = &*attr;
-            let pd = if a.comp_mask & QP_INIT_ATTR_PD != 0 { a.pd } else { std::ptr::null_mut() };
+            let pd = if a.comp_mask & IBV_QP_INIT_ATTR_PD != 0 { a.pd } else { std::ptr::null_mut() };
             (*q).context = ctx.ibv();
             (*q).qp_context = a.qp_context;
             (*q).pd = pd;
@@ -315,7 +313,7 @@ impl Driver for Native {
             (*q).recv_cq = a.recv_cq;
             (*q).srq = a.srq;
             ffi::enum_store(addr_of_mut!((*q).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
-            ffi::enum_store(addr_of_mut!((*q).state), QPS_RESET);
+            ffi::enum_store(addr_of_mut!((*q).state), IBV_QPS_RESET);
             (*q).events_completed = 0;
             init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
             addr_of_mut!((*p).comp_mask).write(if extended { VERBS_QP_EX } else { 0 });

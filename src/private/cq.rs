@@ -8,6 +8,7 @@ use crate::object::{self, Context};
 use crate::provider::cmd as pcmd;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
+use rdma_common::abi::enums::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
 use rdma_common::uapi::ib_user_verbs::*;
@@ -280,7 +281,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
         // SAFETY: the provider's live CQ, attributes and buffers.
         unsafe {
             let a = &*attr;
-            if a.attr_mask >= ibv_cq_attr_mask::IBV_CQ_ATTR_RESERVED as u32 {
+            if a.attr_mask >= IBV_CQ_ATTR_RESERVED {
                 return Err(Errno::EINVAL);
             }
             let mut req: ib_uverbs_ex_modify_cq = core_of(cmd, cmd_size, EX_HDR)?;
@@ -352,8 +353,8 @@ mod tests {
         f.reply(Reply::write(&[0u8; 24]));
         unsafe {
             let a = attr.as_mut_ptr();
-            (*a).comp_mask = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32;
-            (*a).flags = ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32;
+            (*a).comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
+            (*a).flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
             let rc = with_fake(&f, || {
                 ibv_cmd_create_cq_ex(
                     ctx.as_mut_ptr(),

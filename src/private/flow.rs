@@ -8,6 +8,7 @@ use super::ioctl::Cmdb;
 use crate::kernel;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
+use rdma_common::abi::enums::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
 use rdma_common::uapi::ib_user_ioctl_cmds::*;
@@ -243,7 +244,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_flow(flow_id: *mut ibv_flow) -> c_int {
 unsafe fn esp_attrs(c: &mut Cmdb, esp: &ibv_flow_action_esp_attr) -> Result<()> {
     // SAFETY: caller's contract; enum fields read as numbers.
     unsafe {
-        if esp.comp_mask & ibv_flow_action_esp_mask::IBV_FLOW_ACTION_ESP_MASK_ESN as u32 != 0 {
+        if esp.comp_mask & IBV_FLOW_ACTION_ESP_MASK_ESN != 0 {
             c.in_ptr(UVERBS_ATTR_FLOW_ACTION_ESP_ESN, addr_of!(esp.esn).cast(), 4)?;
         }
         if !esp.keymat_ptr.is_null() {

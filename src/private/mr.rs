@@ -9,6 +9,7 @@ use crate::kernel;
 use crate::provider::cmd as pcmd;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
+use rdma_common::abi::enums::*;
 use rdma_common::errno::Errno;
 use rdma_common::ffi;
 use rdma_common::uapi::ib_user_ioctl_cmds::*;
@@ -305,7 +306,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dm(
             c.exec(&u, link)?;
             (*dm).handle = c.data(h) as u32;
             (*dm).dm.handle = (*dm).handle;
-            (*dm).dm.comp_mask = ibv_dm_mask::IBV_DM_MASK_HANDLE as u32;
+            (*dm).dm.comp_mask = IBV_DM_MASK_HANDLE;
             (*dm).dm.context = ctx;
         }
         Ok(())

@@ -6,6 +6,7 @@ use super::buffers::*;
 use crate::kernel;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
+use rdma_common::abi::enums::*;
 use rdma_common::errno::Errno;
 use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::AsBytes;
@@ -80,11 +81,10 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
         // SAFETY: the provider's objects and buffers; a context of ours (checked).
         unsafe {
             let a = &*attr;
-            if a.comp_mask >= ibv_xrcd_init_attr_mask::IBV_XRCD_INIT_ATTR_RESERVED as u32 {
+            if a.comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED {
                 return Err(Errno::EOPNOTSUPP);
             }
-            let need = ibv_xrcd_init_attr_mask::IBV_XRCD_INIT_ATTR_FD as u32
-                | ibv_xrcd_init_attr_mask::IBV_XRCD_INIT_ATTR_OFLAGS as u32;
+            let need = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
             if a.comp_mask & need != need {
                 return Err(Errno::EINVAL);
             }

@@ -10,6 +10,7 @@ use crate::provider::cmd::{self as pcmd, QPT_UD, QPT_XRC_RECV, QP_INIT_ATTR_IND_
 use crate::provider::marshall;
 use crate::provider::verbs::*;
 use rdma_common::abi::driver::*;
+use rdma_common::abi::enums::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
 use rdma_common::uapi::ib_user_verbs::*;
@@ -18,9 +19,6 @@ use std::ffi::{c_int, c_void};
 use std::mem::{offset_of, size_of};
 use std::ptr::{self, addr_of, addr_of_mut};
 use std::slice;
-
-const QP_INIT_ATTR_MAX_TSO_HEADER: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_MAX_TSO_HEADER as u32;
-const QP_INIT_ATTR_RX_HASH: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_RX_HASH as u32;
 
 /// rdma-core's `set_qp`: the generic QP fields after creation, and the `verbs_qp` ones when there is one.
 ///
@@ -35,7 +33,7 @@ unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: &ibv_qp_init_attr_ex, v
         (*qp).recv_cq = a.recv_cq;
         (*qp).srq = a.srq;
         ffi::enum_store(addr_of_mut!((*qp).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
-        ffi::enum_store(addr_of_mut!((*qp).state), ibv_qp_state::IBV_QPS_RESET as u32);
+        ffi::enum_store(addr_of_mut!((*qp).state), IBV_QPS_RESET);
         (*qp).events_completed = 0;
         object::init_sync(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond));
         if !vqp.is_null() {
@@ -223,9 +221,9 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
             let sup = IBV_QP_INIT_ATTR_PD
                 | IBV_QP_INIT_ATTR_XRCD
                 | IBV_QP_INIT_ATTR_CREATE_FLAGS
-                | QP_INIT_ATTR_MAX_TSO_HEADER
+                | IBV_QP_INIT_ATTR_MAX_TSO_HEADER
                 | QP_INIT_ATTR_IND_TABLE
-                | QP_INIT_ATTR_RX_HASH
+                | IBV_QP_INIT_ATTR_RX_HASH
                 | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
             if (*a).comp_mask & !sup != 0 {
                 return Err(Errno::EINVAL);
@@ -271,12 +269,10 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
         // SAFETY: the provider's objects and buffers; `verbs_xrcd` begins with its `ibv_xrcd`.
         unsafe {
             let a = &*attr;
-            if a.comp_mask >= ibv_qp_open_attr_mask::IBV_QP_OPEN_ATTR_RESERVED as u32 {
+            if a.comp_mask >= IBV_QP_OPEN_ATTR_RESERVED {
                 return Err(Errno::EOPNOTSUPP);
             }
-            let need = ibv_qp_open_attr_mask::IBV_QP_OPEN_ATTR_XRCD as u32
-                | ibv_qp_open_attr_mask::IBV_QP_OPEN_ATTR_NUM as u32
-                | ibv_qp_open_attr_mask::IBV_QP_OPEN_ATTR_TYPE as u32;
+            let need = IBV_QP_OPEN_ATTR_XRCD | IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_TYPE;
             if a.comp_mask & need != need {
                 return Err(Errno::EINVAL);
             }
@@ -298,7 +294,7 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
             (*q).srq = ptr::null_mut();
             (*q).qp_num = a.qp_num;
             ffi::enum_store(addr_of_mut!((*q).qp_type), qp_type);
-            ffi::enum_store(addr_of_mut!((*q).state), ibv_qp_state::IBV_QPS_UNKNOWN as u32);
+            ffi::enum_store(addr_of_mut!((*q).state), IBV_QPS_UNKNOWN);
             (*q).events_completed = 0;
             object::init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
             (*vqp).comp_mask = 0;
@@ -707,7 +703,7 @@ mod tests {
             let q = &(*qp.as_ptr()).qp_ex.qp_base;
             assert_eq!((q.handle, q.qp_num, q.context, q.pd), (11, 0x123, ctxp, &mut pd as *mut _));
             assert_eq!(q.qp_context, 0x1234 as *mut c_void);
-            assert_eq!(ffi::enum_raw(addr_of!(q.state)), ibv_qp_state::IBV_QPS_RESET as u32);
+            assert_eq!(ffi::enum_raw(addr_of!(q.state)), IBV_QPS_RESET);
             assert_eq!((*a.as_ptr()).cap.max_send_wr, 64);
             assert_eq!((*qp.as_ptr()).comp_mask, 0);
         }
@@ -717,7 +713,7 @@ mod tests {
         unsafe {
             let x = a.as_mut_ptr();
             (*x).comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
-            (*x).create_flags = ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32;
+            (*x).create_flags = IBV_QP_CREATE_SOURCE_QPN;
             (*x).source_qpn = 0x77;
         }
         assert_eq!(call(qp.as_mut_ptr(), a.as_mut_ptr(), &mut cmd, &mut resp), 0);
@@ -727,7 +723,7 @@ mod tests {
         let req = ib_uverbs_ex_create_qp::from_bytes(&w[24..]);
         assert_eq!(
             (req.create_flags, req.source_qpn, req.user_handle),
-            (ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32, 0x77, qp.as_ptr() as u64)
+            (IBV_QP_CREATE_SOURCE_QPN, 0x77, qp.as_ptr() as u64)
         );
         assert_eq!(&w[24 + ex_core..], &[4; 8]);
 
@@ -754,7 +750,7 @@ mod tests {
             (*attr.as_mut_ptr()).qkey = 0xdead;
             (*attr.as_mut_ptr()).sq_psn = 0x42;
         }
-        let mask = ibv_qp_attr_mask::IBV_QP_STATE as c_int | ibv_qp_attr_mask::IBV_QP_SQ_PSN as c_int;
+        let mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
         let rc = with_fake(&f, || unsafe {
             ibv_cmd_modify_qp(qp.as_mut_ptr(), attr.as_mut_ptr(), mask, cmd.as_mut_ptr().cast(), cmd.len())
         });
@@ -765,7 +761,7 @@ mod tests {
         assert_eq!((c.qp_handle, c.attr_mask, c.qp_state, c.sq_psn), (9, mask as u32, 3, 0x42));
         assert_eq!(c.qkey, 0xcccc_cccc, "not in the mask: the provider's bytes");
         assert_eq!(c.reserved, [0, 0]);
-        let rl = ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as c_int;
+        let rl = IBV_QP_RATE_LIMIT;
         let rc = with_fake(&f, || unsafe {
             ibv_cmd_modify_qp(qp.as_mut_ptr(), attr.as_mut_ptr(), rl, cmd.as_mut_ptr().cast(), cmd.len())
         });
@@ -781,7 +777,7 @@ mod tests {
             ibv_cmd_modify_qp_ex(
                 qp.as_mut_ptr(),
                 attr.as_mut_ptr(),
-                rl | ibv_qp_attr_mask::IBV_QP_STATE as c_int,
+                rl | IBV_QP_STATE,
                 cmd.as_mut_ptr().cast(),
                 cmd.len(),
                 resp.as_mut_ptr().cast(),
@@ -805,8 +801,7 @@ mod tests {
         let mut ctx: MaybeUninit<ibv_context> = z();
         let mut xrcd: MaybeUninit<verbs_xrcd> = z();
         let mut attr = ibv_xrcd_init_attr {
-            comp_mask: ibv_xrcd_init_attr_mask::IBV_XRCD_INIT_ATTR_FD as u32
-                | ibv_xrcd_init_attr_mask::IBV_XRCD_INIT_ATTR_OFLAGS as u32,
+            comp_mask: IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
             fd: -1,
             oflags: libc::O_CREAT,
         };
@@ -863,7 +858,7 @@ mod tests {
             assert_eq!(req.reserved, [0xaa; 7], "left as the provider wrote them, as rdma-core");
             let q = &*qp.as_ptr();
             assert_eq!((q.qp_ex.qp_base.handle, q.qp_ex.qp_base.qp_num, q.comp_mask), (17, 0x456, VERBS_QP_XRCD));
-            assert_eq!(ffi::enum_raw(addr_of!(q.qp_ex.qp_base.state)), ibv_qp_state::IBV_QPS_UNKNOWN as u32);
+            assert_eq!(ffi::enum_raw(addr_of!(q.qp_ex.qp_base.state)), IBV_QPS_UNKNOWN);
         }
     }
 

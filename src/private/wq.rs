@@ -7,6 +7,7 @@ use super::buffers::*;
 use crate::kernel;
 use crate::object;
 use crate::provider::verbs::*;
+use rdma_common::abi::enums::*;
 use rdma_common::errno::Errno;
 use rdma_common::ffi;
 use rdma_common::uapi::ib_user_verbs::*;
@@ -37,7 +38,7 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
         // SAFETY: the provider's objects and buffers; a context of ours (checked).
         unsafe {
             let a = &mut *a;
-            if a.comp_mask >= ibv_wq_init_attr_mask::IBV_WQ_INIT_ATTR_RESERVED as u32 {
+            if a.comp_mask >= IBV_WQ_INIT_ATTR_RESERVED {
                 return Err(Errno::EINVAL);
             }
             let u = fd_of(context)?;
@@ -46,9 +47,7 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
             (*wq).cq = a.cq;
             (*wq).pd = a.pd;
             ffi::enum_store(addr_of_mut!((*wq).wq_type), wq_type);
-            if a.comp_mask & ibv_wq_init_attr_mask::IBV_WQ_INIT_ATTR_FLAGS as u32 != 0
-                && a.create_flags & !(ibv_wq_flags::IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0
-            {
+            if a.comp_mask & IBV_WQ_INIT_ATTR_FLAGS != 0 && a.create_flags & !(IBV_WQ_FLAGS_RESERVED - 1) != 0 {
                 return Err(Errno::EOPNOTSUPP);
             }
             let mut req = ib_uverbs_ex_create_wq::zeroed();
@@ -96,7 +95,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
         // SAFETY: the provider's live WQ, attributes and buffers.
         unsafe {
             let a = &*attr;
-            if a.attr_mask >= ibv_wq_attr_mask::IBV_WQ_ATTR_RESERVED as u32 {
+            if a.attr_mask >= IBV_WQ_ATTR_RESERVED {
                 return Err(Errno::EINVAL);
             }
             let full = abi_ex::<ib_uverbs_ex_modify_wq>();
@@ -106,8 +105,8 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
             let mut req = ib_uverbs_ex_modify_wq::zeroed();
             req.curr_wq_state = ffi::enum_raw(addr_of!(a.curr_wq_state));
             req.wq_state = ffi::enum_raw(addr_of!(a.wq_state));
-            if a.attr_mask & ibv_wq_attr_mask::IBV_WQ_ATTR_FLAGS as u32 != 0 {
-                if a.flags_mask & !(ibv_wq_flags::IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0 {
+            if a.attr_mask & IBV_WQ_ATTR_FLAGS != 0 {
+                if a.flags_mask & !(IBV_WQ_FLAGS_RESERVED - 1) != 0 {
                     return Err(Errno::EOPNOTSUPP);
                 }
                 req.flags = a.flags;
@@ -118,7 +117,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
             let u = fd_of((*wq).context)?;
             let udata = tail(cmd, cmd_size, full);
             kernel::write_ex_raw(&u, IB_USER_VERBS_EX_CMD_MODIFY_WQ, req.as_bytes(), udata, None)?;
-            if a.attr_mask & ibv_wq_attr_mask::IBV_WQ_ATTR_STATE as u32 != 0 {
+            if a.attr_mask & IBV_WQ_ATTR_STATE != 0 {
                 ffi::enum_store(addr_of_mut!((*wq).state), ffi::enum_raw(addr_of!(a.wq_state)));
             }
         }
@@ -173,7 +172,7 @@ pub unsafe extern "C" fn ibv_cmd_create_rwq_ind_table(
         // SAFETY: the provider's objects, its array of WQ pointers and its response buffer.
         unsafe {
             let a = &*a;
-            if a.comp_mask >= ibv_ind_table_init_attr_mask::IBV_CREATE_IND_TABLE_RESERVED as u32 {
+            if a.comp_mask >= IBV_CREATE_IND_TABLE_RESERVED {
                 return Err(Errno::EINVAL);
             }
             if a.log_ind_tbl_size > 16 {
@@ -279,7 +278,7 @@ mod tests {
         f.reply(Reply::write(&[]));
         let mut cmd = prov_cmd(24, size_of::<ib_uverbs_ex_modify_wq>(), 0x5a, &[]);
         let mut wa = ibv_wq_attr {
-            attr_mask: ibv_wq_attr_mask::IBV_WQ_ATTR_STATE as u32,
+            attr_mask: IBV_WQ_ATTR_STATE,
             wq_state: ibv_wq_state::IBV_WQS_RDY,
             curr_wq_state: ibv_wq_state::IBV_WQS_RESET,
             flags: 0,

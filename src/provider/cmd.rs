@@ -25,6 +25,7 @@ use super::verbs::*;
 use super::CqEventsReported;
 use crate::kernel::{self, CmdFd, Uverbs};
 use rdma_common::abi::driver::verbs_xrcd;
+use rdma_common::abi::enums::*;
 use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::{AsBytes, FromBytes};
 use rdma_common::{errno::Result, ffi, Errno};
@@ -362,7 +363,7 @@ pub unsafe fn reg_mr(
 /// `ibv_cmd_reg_mr`): `length`, except for the implicit on-demand MR (`IBV_ACCESS_ON_DEMAND`, `SIZE_MAX` bytes at
 /// NULL), which is `u64::MAX`. Errors: `EINVAL` for `SIZE_MAX` on-demand bytes at a non-NULL address.
 pub fn reg_mr_length(addr: *mut c_void, length: usize, access: c_int) -> Result<u64> {
-    if access as u32 & ibv_access_flags::IBV_ACCESS_ON_DEMAND as u32 != 0 && length == usize::MAX {
+    if access as u32 & IBV_ACCESS_ON_DEMAND != 0 && length == usize::MAX {
         if !addr.is_null() {
             return Err(Errno::EINVAL);
         }
@@ -411,9 +412,6 @@ pub unsafe fn dealloc_mw(u: &(impl CmdFd + ?Sized), mw: *mut ibv_mw) -> Result<(
 // CQ
 // ---------------------------------------------------------------------------------------------------------------
 
-const CQ_INIT_ATTR_MASK_FLAGS: u32 = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32;
-const CQ_INIT_ATTR_MASK_PD: u32 = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_PD as u32;
-
 /// The fd a CQ request names for completion channel `channel` (`comp_channel`), `-1` for NULL.
 ///
 /// # Safety
@@ -432,18 +430,15 @@ pub unsafe fn comp_channel_fd(channel: *const ibv_comp_channel) -> c_int {
 /// either completion timestamp, `IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN` for `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN` in
 /// `flags` (with the FLAGS bit). No flag: the legacy CREATE_CQ does.
 pub fn create_cq_flags(a: &ibv_cq_init_attr_ex) -> Result<u32> {
-    if a.comp_mask & !(CQ_INIT_ATTR_MASK_FLAGS | CQ_INIT_ATTR_MASK_PD) != 0 {
+    if a.comp_mask & !(IBV_CQ_INIT_ATTR_MASK_FLAGS | IBV_CQ_INIT_ATTR_MASK_PD) != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
-    let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP
-        | ibv_create_cq_wc_flags::IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
+    let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK;
     let mut flags = 0u32;
     if a.wc_flags & ts != 0 {
         flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION;
     }
-    if a.comp_mask & CQ_INIT_ATTR_MASK_FLAGS != 0
-        && a.flags & ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32 != 0
-    {
+    if a.comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS != 0 && a.flags & IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN != 0 {
         flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
     }
     Ok(flags)
@@ -528,26 +523,23 @@ pub unsafe fn destroy_cq(u: &(impl CmdFd + ?Sized), cq: *mut ibv_cq) -> Result<C
 // QP
 // ---------------------------------------------------------------------------------------------------------------
 
-pub const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
-pub const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
-pub const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
-const QPT_RAW_PACKET: u32 = ibv_qp_type::IBV_QPT_RAW_PACKET as u32;
-const QPT_XRC_SEND: u32 = ibv_qp_type::IBV_QPT_XRC_SEND as u32;
-pub const QPT_XRC_RECV: u32 = ibv_qp_type::IBV_QPT_XRC_RECV as u32;
-const QPT_DRIVER: u32 = ibv_qp_type::IBV_QPT_DRIVER as u32;
-pub const QP_INIT_ATTR_IND_TABLE: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_IND_TABLE as u32;
+pub(crate) use rdma_common::abi::enums::IBV_QPT_RC as QPT_RC;
+pub(crate) use rdma_common::abi::enums::IBV_QPT_UC as QPT_UC;
+pub(crate) use rdma_common::abi::enums::IBV_QPT_UD as QPT_UD;
+pub(crate) use rdma_common::abi::enums::IBV_QPT_XRC_RECV as QPT_XRC_RECV;
+pub(crate) use rdma_common::abi::enums::IBV_QP_INIT_ATTR_IND_TABLE as QP_INIT_ATTR_IND_TABLE;
 
 /// The QP types the verbs API knows (`enum ibv_qp_type`); anything else is `EINVAL` at creation.
 pub fn known_qp_type(t: u32) -> bool {
-    matches!(t, QPT_RC | QPT_UC | QPT_UD | QPT_RAW_PACKET | QPT_XRC_SEND | QPT_XRC_RECV | QPT_DRIVER)
+    matches!(t, QPT_RC | QPT_UC | QPT_UD | IBV_QPT_RAW_PACKET | IBV_QPT_XRC_SEND | QPT_XRC_RECV | IBV_QPT_DRIVER)
 }
 
 /// Creation flags the kernel's EX_CREATE_QP accepts (rdma-core's `CREATE_QP_EX2_SUP_CREATE_FLAGS`).
-const CREATE_QP_EX_SUP_CREATE_FLAGS: u32 = ibv_qp_create_flags::IBV_QP_CREATE_BLOCK_SELF_MCAST_LB as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_SCATTER_FCS as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_CVLAN_STRIPPING as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32
-    | ibv_qp_create_flags::IBV_QP_CREATE_PCI_WRITE_END_PADDING as u32;
+const CREATE_QP_EX_SUP_CREATE_FLAGS: u32 = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB
+    | IBV_QP_CREATE_SCATTER_FCS
+    | IBV_QP_CREATE_CVLAN_STRIPPING
+    | IBV_QP_CREATE_SOURCE_QPN
+    | IBV_QP_CREATE_PCI_WRITE_END_PADDING;
 
 /// Whose objects a create command's attributes name, where that changes what rdma-core's generic command does.
 /// A plug-in's objects are rdma-core's own (an XRC domain is a `verbs_xrcd`, an indirection table a kernel
@@ -607,7 +599,7 @@ pub unsafe fn create_qp_cmd(qp: *mut ibv_qp, attr: *mut ibv_qp_init_attr_ex, cal
                 obj(xrcd.is_null())?;
                 req.pd_handle = (*xrcd).handle;
             }
-            QPT_RC | QPT_UD | QPT_UC | QPT_RAW_PACKET | QPT_XRC_SEND | QPT_DRIVER => {
+            QPT_RC | QPT_UD | QPT_UC | IBV_QPT_RAW_PACKET | IBV_QPT_XRC_SEND | IBV_QPT_DRIVER => {
                 if !has(IBV_QP_INIT_ATTR_PD) {
                     return Err(Errno::EINVAL);
                 }
@@ -630,12 +622,12 @@ pub unsafe fn create_qp_cmd(qp: *mut ibv_qp, attr: *mut ibv_qp_init_attr_ex, cal
                 } else {
                     obj(a.send_cq.is_null())?;
                     req.send_cq_handle = (*a.send_cq).handle;
-                    if qp_type != QPT_XRC_SEND {
+                    if qp_type != IBV_QPT_XRC_SEND {
                         obj(a.recv_cq.is_null())?;
                         req.recv_cq_handle = (*a.recv_cq).handle;
                     }
                 }
-                if qp_type == QPT_XRC_SEND {
+                if qp_type == IBV_QPT_XRC_SEND {
                     a.cap.max_recv_wr = 0;
                     a.cap.max_recv_sge = 0;
                 }
@@ -648,7 +640,7 @@ pub unsafe fn create_qp_cmd(qp: *mut ibv_qp, attr: *mut ibv_qp_init_attr_ex, cal
             }
             ex |= caller == Caller::Plugin || a.create_flags != 0;
             req.create_flags = a.create_flags;
-            if a.create_flags & ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+            if a.create_flags & IBV_QP_CREATE_SOURCE_QPN != 0 {
                 req.source_qpn = a.source_qpn;
             }
         }
@@ -827,15 +819,13 @@ pub unsafe fn detach_mcast(u: &(impl CmdFd + ?Sized), qp: *mut ibv_qp, gid: *con
 // SRQ
 // ---------------------------------------------------------------------------------------------------------------
 
-pub const SRQ_INIT_ATTR_TYPE: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TYPE as u32;
-pub const SRQ_INIT_ATTR_PD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_PD as u32;
-pub const SRQ_INIT_ATTR_XRCD: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_XRCD as u32;
-pub const SRQ_INIT_ATTR_CQ: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_CQ as u32;
-const SRQ_INIT_ATTR_TM: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_TM as u32;
-pub const SRQ_INIT_ATTR_RESERVED: u32 = ibv_srq_init_attr_mask::IBV_SRQ_INIT_ATTR_RESERVED as u32;
-pub const SRQT_BASIC: u32 = ibv_srq_type::IBV_SRQT_BASIC as u32;
-pub const SRQT_XRC: u32 = ibv_srq_type::IBV_SRQT_XRC as u32;
-const SRQT_TM: u32 = ibv_srq_type::IBV_SRQT_TM as u32;
+pub(crate) use rdma_common::abi::enums::IBV_SRQT_BASIC as SRQT_BASIC;
+pub(crate) use rdma_common::abi::enums::IBV_SRQT_XRC as SRQT_XRC;
+pub(crate) use rdma_common::abi::enums::IBV_SRQ_INIT_ATTR_CQ as SRQ_INIT_ATTR_CQ;
+pub(crate) use rdma_common::abi::enums::IBV_SRQ_INIT_ATTR_PD as SRQ_INIT_ATTR_PD;
+pub(crate) use rdma_common::abi::enums::IBV_SRQ_INIT_ATTR_RESERVED as SRQ_INIT_ATTR_RESERVED;
+pub(crate) use rdma_common::abi::enums::IBV_SRQ_INIT_ATTR_TYPE as SRQ_INIT_ATTR_TYPE;
+pub(crate) use rdma_common::abi::enums::IBV_SRQ_INIT_ATTR_XRCD as SRQ_INIT_ATTR_XRCD;
 
 /// The first checks of rdma-core's `ibv_cmd_create_srq_ex`: `EOPNOTSUPP` for unknown `comp_mask` bits, `EINVAL`
 /// without a PD.
@@ -890,14 +880,14 @@ pub unsafe fn create_srq_cmd(
                     return Err(Errno::EOPNOTSUPP);
                 }
             }
-            SRQT_TM
+            IBV_SRQT_TM
                 if a.comp_mask & SRQ_INIT_ATTR_CQ == 0
-                    || a.comp_mask & SRQ_INIT_ATTR_TM == 0
+                    || a.comp_mask & IBV_SRQ_INIT_ATTR_TM == 0
                     || a.tm_cap.max_num_tags == 0 =>
             {
                 return Err(Errno::EINVAL)
             }
-            SRQT_TM => {}
+            IBV_SRQT_TM => {}
             _ if caller == Caller::Native => return Err(Errno::EINVAL),
             _ => {}
         }
@@ -923,7 +913,7 @@ pub unsafe fn create_srq_cmd(
             return Err(Errno::EINVAL);
         }
         req.cq_handle = (*a.cq).handle;
-        if cmd_type == SRQT_TM {
+        if cmd_type == IBV_SRQT_TM {
             req.max_num_tags = a.tm_cap.max_num_tags;
         } else {
             let xrcd = a.xrcd.cast::<verbs_xrcd>();
@@ -1099,7 +1089,7 @@ mod tests {
                 ibv_qp_cap { max_send_wr: 10, max_recv_wr: 11, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 };
             ffi::enum_store(addr_of_mut!((*x).qp_type), QPT_RC);
             (*x).sq_sig_all = 1;
-            (*x).comp_mask = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
+            (*x).comp_mask = IBV_QP_INIT_ATTR_PD;
             (*x).pd = &mut pd;
             create_qp(&f, std::ptr::null_mut(), qp.as_mut_ptr(), x, &[], &mut udata).unwrap();
             assert_eq!(((*qp.as_ptr()).handle, (*qp.as_ptr()).qp_num), (7, 0x11));
@@ -1140,24 +1130,18 @@ mod tests {
         unsafe {
             (*qp.as_mut_ptr()).handle = 4;
             let a = attr.as_mut_ptr();
-            ffi::enum_store(addr_of_mut!((*a).qp_state), ibv_qp_state::IBV_QPS_RTR as u32);
+            ffi::enum_store(addr_of_mut!((*a).qp_state), IBV_QPS_RTR);
             ffi::enum_store(addr_of_mut!((*a).path_mtu), 3);
             (*a).dest_qp_num = 0x22;
             (*a).ah_attr.is_global = 1;
             (*a).ah_attr.grh.sgid_index = 1;
-            let mask = (ibv_qp_attr_mask::IBV_QP_STATE as c_int)
-                | (ibv_qp_attr_mask::IBV_QP_AV as c_int)
-                | (ibv_qp_attr_mask::IBV_QP_PATH_MTU as c_int)
-                | (ibv_qp_attr_mask::IBV_QP_DEST_QPN as c_int);
+            let mask = (IBV_QP_STATE) | (IBV_QP_AV) | (IBV_QP_PATH_MTU) | (IBV_QP_DEST_QPN);
             modify_qp(&f, qp.as_mut_ptr(), a, mask).unwrap();
             let w = f.write(0);
             let c = ib_uverbs_modify_qp::from_bytes(&w[8..]);
             assert_eq!((c.qp_handle, c.attr_mask, c.qp_state, c.path_mtu, c.dest_qp_num), (4, mask as u32, 2, 3, 0x22));
             assert_eq!((c.dest.is_global, c.dest.sgid_index), (1, 1));
-            assert_eq!(
-                modify_qp(&f, qp.as_mut_ptr(), a, ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as c_int),
-                Err(Errno::EOPNOTSUPP)
-            );
+            assert_eq!(modify_qp(&f, qp.as_mut_ptr(), a, IBV_QP_RATE_LIMIT), Err(Errno::EOPNOTSUPP));
 
             let mut r = ib_uverbs_query_qp_resp::zeroed();
             r.qp_state = 3;
@@ -1168,7 +1152,7 @@ mod tests {
             f.reply(Reply::write(r.as_bytes()));
             let mut init: MaybeUninit<ibv_qp_init_attr> = zeroed();
             (*a).en_sqd_async_notify = 0x5a;
-            query_qp(&f, qp.as_mut_ptr(), a, ibv_qp_attr_mask::IBV_QP_STATE as c_int, init.as_mut_ptr()).unwrap();
+            query_qp(&f, qp.as_mut_ptr(), a, IBV_QP_STATE, init.as_mut_ptr()).unwrap();
             assert_eq!(ffi::enum_raw(addr_of!((*a).qp_state)), 3);
             assert_eq!(((*a).dest_qp_num, (*a).cap.max_send_wr, (*a).ah_attr.grh.dgid.raw), (0x33, 9, [7; 16]));
             assert_eq!((*a).en_sqd_async_notify, 0x5a, "not reported, left alone as rdma-core");

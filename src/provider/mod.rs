@@ -25,48 +25,11 @@ pub mod rxe;
 pub mod siw;
 pub mod spin;
 
-/// The public C types the providers use, and the numbers of the C enums they compare against.
+/// The public C types the providers use, and the C enumerators as the integers the C fields hold
+/// (`rdma_common::abi::enums`).
 pub mod verbs {
+    pub use rdma_common::abi::enums::*;
     pub use rdma_common::abi::verbs::*;
-    use std::ffi::c_uint;
-
-    // C enums used as bit masks or compared as numbers (fields holding them are integers in the C structs).
-    pub const IBV_SEND_FENCE: c_uint = ibv_send_flags::IBV_SEND_FENCE as c_uint;
-    pub const IBV_SEND_SIGNALED: c_uint = ibv_send_flags::IBV_SEND_SIGNALED as c_uint;
-    pub const IBV_SEND_SOLICITED: c_uint = ibv_send_flags::IBV_SEND_SOLICITED as c_uint;
-    pub const IBV_SEND_INLINE: c_uint = ibv_send_flags::IBV_SEND_INLINE as c_uint;
-    pub const IBV_ACCESS_ZERO_BASED: c_uint = ibv_access_flags::IBV_ACCESS_ZERO_BASED as c_uint;
-
-    pub const IBV_WC_EX_WITH_BYTE_LEN: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_BYTE_LEN as u64;
-    pub const IBV_WC_EX_WITH_IMM: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_IMM as u64;
-    pub const IBV_WC_EX_WITH_QP_NUM: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_QP_NUM as u64;
-    pub const IBV_WC_EX_WITH_SRC_QP: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_SRC_QP as u64;
-    pub const IBV_WC_EX_WITH_SLID: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_SLID as u64;
-    pub const IBV_WC_EX_WITH_SL: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_SL as u64;
-    pub const IBV_WC_EX_WITH_DLID_PATH_BITS: u64 = ibv_create_cq_wc_flags::IBV_WC_EX_WITH_DLID_PATH_BITS as u64;
-    pub const IBV_WC_EX_WITH_COMPLETION_TIMESTAMP: u64 =
-        ibv_create_cq_wc_flags::IBV_WC_EX_WITH_COMPLETION_TIMESTAMP as u64;
-
-    pub const IBV_QP_INIT_ATTR_PD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
-    pub const IBV_QP_INIT_ATTR_XRCD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_XRCD as u32;
-    pub const IBV_QP_INIT_ATTR_CREATE_FLAGS: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_CREATE_FLAGS as u32;
-    pub const IBV_QP_INIT_ATTR_SEND_OPS_FLAGS: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
-
-    pub const IBV_QP_EX_WITH_RDMA_WRITE: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_RDMA_WRITE as u64;
-    pub const IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM: u64 =
-        ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM as u64;
-    pub const IBV_QP_EX_WITH_SEND: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_SEND as u64;
-    pub const IBV_QP_EX_WITH_SEND_WITH_IMM: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_SEND_WITH_IMM as u64;
-    pub const IBV_QP_EX_WITH_RDMA_READ: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_RDMA_READ as u64;
-    pub const IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP: u64 =
-        ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP as u64;
-    pub const IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD: u64 =
-        ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD as u64;
-    pub const IBV_QP_EX_WITH_LOCAL_INV: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_LOCAL_INV as u64;
-    pub const IBV_QP_EX_WITH_BIND_MW: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_BIND_MW as u64;
-    pub const IBV_QP_EX_WITH_SEND_WITH_INV: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_SEND_WITH_INV as u64;
-    pub const IBV_QP_EX_WITH_TSO: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_TSO as u64;
-    pub const IBV_QP_EX_WITH_ATOMIC_WRITE: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_ATOMIC_WRITE as u64;
 }
 
 use self::verbs::*;

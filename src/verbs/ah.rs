@@ -6,6 +6,7 @@
 #![allow(unsafe_code)]
 
 use crate::object::{registry, Kind};
+use rdma_common::abi::enums::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
@@ -16,7 +17,7 @@ use std::mem::MaybeUninit;
 /// Whether `rate` is a value of `enum ibv_rate` (`IBV_RATE_MAX` 0, then 2 to `IBV_RATE_1200_GBPS` 24; 1 is none).
 /// rdma-core passes any byte to the kernel, which stores it unchecked; we refuse the others with `EINVAL`.
 pub(crate) fn valid_static_rate(rate: u8) -> bool {
-    rate == ibv_rate::IBV_RATE_MAX as u8 || (2..=ibv_rate::IBV_RATE_1200_GBPS as u8).contains(&rate)
+    rate == IBV_RATE_MAX || (2..=IBV_RATE_1200_GBPS).contains(&rate)
 }
 
 /// `ibv_create_ah(3)`: creates an address handle for UD sends on `pd` from `attr`.
@@ -155,7 +156,7 @@ unsafe fn init_ah_from_wc(
     // SAFETY: caller's contract.
     unsafe {
         let w = &*wc;
-        let has_grh = w.wc_flags & ibv_wc_flags::IBV_WC_GRH as u32 != 0;
+        let has_grh = w.wc_flags & IBV_WC_GRH != 0;
         if has_grh && grh.is_null() {
             return Err(Errno::EINVAL);
         }

@@ -10,6 +10,7 @@
 use crate::object::stats::Kind as StatsKind;
 use crate::object::{registry, Context, Kind};
 use crate::provider::cmd::known_qp_type;
+use rdma_common::abi::enums::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
@@ -17,15 +18,6 @@ use rdma_common::Errno;
 use std::ffi::{c_int, c_uint};
 use std::mem::MaybeUninit;
 use std::ptr::{addr_of, addr_of_mut};
-
-const QP_INIT_ATTR_PD: u32 = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
-const QP_STATE: c_int = ibv_qp_attr_mask::IBV_QP_STATE as c_int;
-const QP_AV: c_int = ibv_qp_attr_mask::IBV_QP_AV as c_int;
-const QP_ALT_PATH: c_int = ibv_qp_attr_mask::IBV_QP_ALT_PATH as c_int;
-const QP_DEST_QPN: c_int = ibv_qp_attr_mask::IBV_QP_DEST_QPN as c_int;
-const QP_CUR_STATE: c_int = ibv_qp_attr_mask::IBV_QP_CUR_STATE as c_int;
-const QP_PATH_MTU: c_int = ibv_qp_attr_mask::IBV_QP_PATH_MTU as c_int;
-const QP_PORT: c_int = ibv_qp_attr_mask::IBV_QP_PORT as c_int;
 
 /// What `ibv_modify_qp` refuses before the kernel sees it (rdma-core passes these on and the kernel stores them
 /// unchecked): a `dest_qp_num` wider than the 24 bits of a QP number, a `static_rate` in the primary or alternate
@@ -37,11 +29,11 @@ unsafe fn check_modify_attr(attr: *const ibv_qp_attr, mask: c_int) -> Result<()>
     // SAFETY: caller's contract; plain integers.
     let (dqpn, rate, alt_rate) =
         unsafe { ((*attr).dest_qp_num, (*attr).ah_attr.static_rate, (*attr).alt_ah_attr.static_rate) };
-    if mask & QP_DEST_QPN != 0 && dqpn > 0x00ff_ffff {
+    if mask & IBV_QP_DEST_QPN != 0 && dqpn > 0x00ff_ffff {
         log::debug!("ibv_modify_qp: dest_qp_num {dqpn:#x} is wider than 24 bits: EINVAL");
         return Err(Errno::EINVAL);
     }
-    for (bit, r, what) in [(QP_AV, rate, "ah_attr"), (QP_ALT_PATH, alt_rate, "alt_ah_attr")] {
+    for (bit, r, what) in [(IBV_QP_AV, rate, "ah_attr"), (IBV_QP_ALT_PATH, alt_rate, "alt_ah_attr")] {
         if mask & bit != 0 && !super::ah::valid_static_rate(r) {
             log::debug!("ibv_modify_qp: {what}.static_rate {r} is not an enum ibv_rate: EINVAL");
             return Err(Errno::EINVAL);
@@ -67,8 +59,9 @@ unsafe fn explain_modify_failure(ctx: &Context, qp: *mut ibv_qp, attr: *const ib
     let (qpn, qp_type, state) =
         unsafe { ((*qp).qp_num, ffi::enum_raw(addr_of!((*qp).qp_type)), ffi::enum_raw(addr_of!((*qp).state))) };
     // SAFETY (both): the caller's readable attributes; enum fields read as numbers.
-    let cur = if mask & QP_CUR_STATE != 0 { unsafe { ffi::enum_raw(addr_of!((*attr).cur_qp_state)) } } else { state };
-    let next = if mask & QP_STATE != 0 { unsafe { ffi::enum_raw(addr_of!((*attr).qp_state)) } } else { cur };
+    let cur =
+        if mask & IBV_QP_CUR_STATE != 0 { unsafe { ffi::enum_raw(addr_of!((*attr).cur_qp_state)) } } else { state };
+    let next = if mask & IBV_QP_STATE != 0 { unsafe { ffi::enum_raw(addr_of!((*attr).qp_state)) } } else { cur };
     let head = format!(
         "ibv_modify_qp(qpn {qpn:#x}, {}, {}->{})",
         explain::qp_type_name(qp_type),
@@ -83,14 +76,14 @@ unsafe fn explain_modify_failure(ctx: &Context, qp: *mut ibv_qp, attr: *const ib
     let (dqpn, rate, mtu_raw, port) = unsafe {
         ((*attr).dest_qp_num, (*attr).ah_attr.static_rate, ffi::enum_raw(addr_of!((*attr).path_mtu)), (*attr).port_num)
     };
-    if mask & QP_DEST_QPN != 0 && dqpn > 0x00ff_ffff {
+    if mask & IBV_QP_DEST_QPN != 0 && dqpn > 0x00ff_ffff {
         why.push(format!("dest_qp_num {dqpn:#x} is wider than 24 bits"));
     }
-    if mask & QP_AV != 0 && !super::ah::valid_static_rate(rate) {
+    if mask & IBV_QP_AV != 0 && !super::ah::valid_static_rate(rate) {
         why.push(format!("ah_attr.static_rate {rate} is not an enum ibv_rate"));
     }
-    if mask & QP_PATH_MTU != 0 {
-        let port = if mask & QP_PORT != 0 { port } else { 1 };
+    if mask & IBV_QP_PATH_MTU != 0 {
+        let port = if mask & IBV_QP_PORT != 0 { port } else { 1 };
         let mut pa = MaybeUninit::<ibv_port_attr>::zeroed();
         // SAFETY: a live context and a writable port attribute struct.
         if unsafe { ctx.provider.query_port(ctx.ibv(), port, pa.as_mut_ptr()) }.is_ok() {
@@ -181,7 +174,7 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
         if !known_qp_type(qp_type) {
             return Err(Errno::EINVAL);
         }
-        let pd = if a.comp_mask & QP_INIT_ATTR_PD != 0 { a.pd } else { std::ptr::null_mut() };
+        let pd = if a.comp_mask & IBV_QP_INIT_ATTR_PD != 0 { a.pd } else { std::ptr::null_mut() };
         if !pd.is_null() {
             super::same_context(ctx, super::pd(pd)?.1)?;
         }
@@ -233,7 +226,7 @@ pub unsafe extern "C" fn ibv_create_qp(pd: *mut ibv_pd, qp_init_attr: *mut ibv_q
             (*x).cap = (*ia).cap;
             ffi::enum_store(addr_of_mut!((*x).qp_type), ffi::enum_raw(addr_of!((*ia).qp_type)));
             (*x).sq_sig_all = (*ia).sq_sig_all;
-            (*x).comp_mask = QP_INIT_ATTR_PD;
+            (*x).comp_mask = IBV_QP_INIT_ATTR_PD;
             (*x).pd = pd;
             let qp = create_qp(ctx, x, false)?;
             (*ia).cap = (*x).cap;
@@ -286,7 +279,7 @@ pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, 
             unsafe { explain_modify_failure(ctx, qp, attr, attr_mask, e) };
             return Err(e);
         }
-        if attr_mask & QP_STATE != 0 {
+        if attr_mask & IBV_QP_STATE != 0 {
             // SAFETY: a live QP; the kernel accepted this state number.
             unsafe { ffi::enum_store(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
         }
@@ -315,7 +308,7 @@ pub unsafe extern "C" fn ibv_query_qp(
         let init_attr = ffi::nonnull(init_attr)?.as_ptr();
         // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
         unsafe { ctx.provider.query_qp(qp, attr, attr_mask, init_attr) }?;
-        if attr_mask & QP_STATE != 0 {
+        if attr_mask & IBV_QP_STATE != 0 {
             // SAFETY: a live QP; the state number comes from the kernel.
             unsafe { ffi::enum_store(addr_of_mut!((*qp).state), ffi::enum_raw(addr_of!((*attr).qp_state))) };
         }

@@ -11,6 +11,7 @@
 use super::addr::port_of;
 use crate::state;
 use libc::{addrinfo, sockaddr, sockaddr_in6, socklen_t};
+use rdma_common::abi::enums::{RDMA_PS_IB, RDMA_PS_IPOIB, RDMA_PS_TCP, RDMA_PS_UDP};
 use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::ibv_qp_type::*;
@@ -192,11 +193,11 @@ fn to_ai(rai: &rdma_addrinfo) -> addrinfo {
         ai.ai_socktype = libc::SOCK_DGRAM;
     }
     let ps = rai.ai_port_space as u32;
-    if ps == rdma_port_space::RDMA_PS_TCP as u32 {
+    if ps == RDMA_PS_TCP {
         ai.ai_protocol = libc::IPPROTO_TCP;
-    } else if ps == rdma_port_space::RDMA_PS_IPOIB as u32 || ps == rdma_port_space::RDMA_PS_UDP as u32 {
+    } else if ps == RDMA_PS_IPOIB || ps == RDMA_PS_UDP {
         ai.ai_protocol = libc::IPPROTO_UDP;
-    } else if ps == rdma_port_space::RDMA_PS_IB as u32 {
+    } else if ps == RDMA_PS_IB {
         if ai.ai_socktype == libc::SOCK_STREAM {
             ai.ai_protocol = libc::IPPROTO_TCP;
         } else if ai.ai_socktype == libc::SOCK_DGRAM {
@@ -390,11 +391,11 @@ mod tests {
     #[test]
     fn sid() {
         let mut sib: sockaddr_ib = unsafe { std::mem::zeroed() };
-        set_sid(rdma_port_space::RDMA_PS_TCP as u32, 7471u16.to_be(), &mut sib);
+        set_sid(RDMA_PS_TCP, 7471u16.to_be(), &mut sib);
         assert_eq!(u64::from_be(sib.sib_sid), 0x0106_1d2f);
         assert_eq!(u64::from_be(sib.sib_sid_mask), u64::MAX);
         let mut sib: sockaddr_ib = unsafe { std::mem::zeroed() };
-        set_sid(rdma_port_space::RDMA_PS_IB as u32, 0, &mut sib);
+        set_sid(RDMA_PS_IB, 0, &mut sib);
         assert_eq!(u64::from_be(sib.sib_sid), 0x013f_0000);
         assert_eq!(u64::from_be(sib.sib_sid_mask), RDMA_IB_IP_PS_MASK);
     }

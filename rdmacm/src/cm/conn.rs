@@ -9,6 +9,7 @@ use super::qp::{modify_qp_err, modify_qp_rtr, modify_qp_rts, modify_qp_sqd, proc
 use super::query::{query_addr, query_route};
 use crate::kernel;
 use crate::state::{self, CmId, TRANSPORT_IB, TRANSPORT_IWARP};
+use rdma_common::abi::enums::RDMA_PS_TCP;
 use rdma_common::abi::rdma_cma::rdma_cm_event_type::*;
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::errno::{Errno, Result};
@@ -200,7 +201,7 @@ fn dev_limits(id: &CmId) -> Result<(u8, u8)> {
 /// `ucma_valid_param`: on `RDMA_PS_TCP`, parameters are required without a QP, and depths must be within the
 /// device's (255 meaning "the device's maximum").
 fn valid_param(id: &CmId, param: Option<&rdma_conn_param>) -> Result<()> {
-    if id.ps() != rdma_port_space::RDMA_PS_TCP as u32 {
+    if id.ps() != RDMA_PS_TCP {
         return Ok(());
     }
     let Some(p) = param else {

@@ -10,6 +10,7 @@
 use crate::kernel;
 use crate::state::{self, CmId};
 use crate::verbs::{self, QpAttr};
+use rdma_common::abi::enums::*;
 use rdma_common::abi::rdma_cma::{rdma_cm_id, RDMA_MAX_INIT_DEPTH, RDMA_MAX_RESP_RES, RDMA_UDP_QKEY};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
@@ -110,11 +111,8 @@ pub unsafe extern "C" fn rdma_create_srq(id: *mut rdma_cm_id, pd: *mut ibv_pd, a
         let mut ex = MaybeUninit::<ibv_srq_init_attr_ex>::zeroed();
         let p = ex.as_mut_ptr();
         let n = size_of::<ibv_srq_init_attr>();
-        let srq_type = if id.qp_type() == ibv_qp_type::IBV_QPT_XRC_RECV as u32 {
-            ibv_srq_type::IBV_SRQT_XRC
-        } else {
-            ibv_srq_type::IBV_SRQT_BASIC
-        };
+        let srq_type =
+            if id.qp_type() == IBV_QPT_XRC_RECV { ibv_srq_type::IBV_SRQT_XRC } else { ibv_srq_type::IBV_SRQT_BASIC };
         // SAFETY: `attr` is a readable/writable ibv_srq_init_attr, the prefix of ibv_srq_init_attr_ex; `ex` is ours.
         unsafe {
             std::ptr::copy_nonoverlapping(attr.cast::<u8>(), p.cast::<u8>(), n);
@@ -184,7 +182,7 @@ fn recv_cq(id: &CmId) -> *mut ibv_cq {
 /// `ucma_destroy_cqs`: the CQs and completion channels created for the id (not for an XRC receive id with an SRQ,
 /// whose CQ belongs to the SRQ).
 fn destroy_cqs(id: &CmId) {
-    if id.qp_type() == ibv_qp_type::IBV_QPT_XRC_RECV as u32 && !id.srq().is_null() {
+    if id.qp_type() == IBV_QPT_XRC_RECV && !id.srq().is_null() {
         return;
     }
     // SAFETY: the id's public struct; the CQs and channels are ours (created by create_cqs) or NULL.
@@ -293,7 +291,7 @@ pub(crate) unsafe fn create_qp_ex(id: &Arc<CmId>, attr: *mut ibv_qp_init_attr_ex
         {
             return Err(Errno::EINVAL);
         }
-        if id.qp_type() == ibv_qp_type::IBV_QPT_XRC_RECV as u32 {
+        if id.qp_type() == IBV_QPT_XRC_RECV {
             let xrcd = addr_of_mut!((*attr).xrcd);
             if mask.read() & IBV_QP_INIT_ATTR_XRCD as u32 == 0 || xrcd.read().is_null() {
                 xrcd.write(state::get_xrcd(id.dev())?);
@@ -399,7 +397,7 @@ fn pkey_index(id: &CmId) -> Result<u16> {
 fn init_conn_qp(id: &CmId, qp: *mut ibv_qp) -> Result<()> {
     use ibv_qp_attr_mask::*;
     if state::abi_version() == 3 {
-        let mut a = QpAttr::with_state(ibv_qp_state::IBV_QPS_INIT as u32);
+        let mut a = QpAttr::with_state(IBV_QPS_INIT);
         a.pkey_index = pkey_index(id)?;
         a.port_num = id.port_num();
         let mask =
@@ -407,7 +405,7 @@ fn init_conn_qp(id: &CmId, qp: *mut ibv_qp) -> Result<()> {
         // SAFETY: `qp` is live.
         return unsafe { verbs::modify_qp(qp, &mut a, mask) };
     }
-    let mut a = QpAttr::with_state(ibv_qp_state::IBV_QPS_INIT as u32);
+    let mut a = QpAttr::with_state(IBV_QPS_INIT);
     let mask = init_qp_attr(id, &mut a)?;
     // SAFETY: as above.
     unsafe { verbs::modify_qp(qp, &mut a, mask) }
@@ -416,7 +414,7 @@ fn init_conn_qp(id: &CmId, qp: *mut ibv_qp) -> Result<()> {
 /// `ucma_init_ud_qp`: a UD QP to INIT (the CM's attributes: port, P_Key, Q_Key), RTR and RTS (send PSN 0).
 fn init_ud_qp(id: &CmId, qp: *mut ibv_qp) -> Result<()> {
     use ibv_qp_attr_mask::*;
-    let mut a = QpAttr::with_state(ibv_qp_state::IBV_QPS_INIT as u32);
+    let mut a = QpAttr::with_state(IBV_QPS_INIT);
     let mask = if state::abi_version() == 3 {
         a.pkey_index = pkey_index(id)?;
         a.port_num = id.port_num();
@@ -428,9 +426,9 @@ fn init_ud_qp(id: &CmId, qp: *mut ibv_qp) -> Result<()> {
     // SAFETY: `qp` is live.
     unsafe {
         verbs::modify_qp(qp, &mut a, mask)?;
-        a.qp_state = ibv_qp_state::IBV_QPS_RTR as u32;
+        a.qp_state = IBV_QPS_RTR;
         verbs::modify_qp(qp, &mut a, IBV_QP_STATE as c_int)?;
-        a.qp_state = ibv_qp_state::IBV_QPS_RTS as u32;
+        a.qp_state = IBV_QPS_RTS;
         a.sq_psn = 0;
         verbs::modify_qp(qp, &mut a, IBV_QP_STATE as c_int | IBV_QP_SQ_PSN as c_int)
     }
@@ -456,7 +454,7 @@ pub(crate) unsafe fn create_srq_ex(id: &Arc<CmId>, attr: *mut ibv_srq_init_attr_
             apd.write(id.pd());
             mask.write(mask.read() | IBV_SRQ_INIT_ATTR_PD as u32);
         }
-        if ffi::enum_raw(addr_of!((*attr).srq_type)) == ibv_srq_type::IBV_SRQT_XRC as u32 {
+        if ffi::enum_raw(addr_of!((*attr).srq_type)) == IBV_SRQT_XRC {
             let xrcd = addr_of_mut!((*attr).xrcd);
             if mask.read() & IBV_SRQ_INIT_ATTR_XRCD as u32 == 0 || xrcd.read().is_null() {
                 xrcd.write(state::get_xrcd(id.dev())?);
@@ -507,11 +505,11 @@ pub(crate) fn modify_qp_rtr(id: &CmId, resp_res: u8) -> Result<()> {
     if qp.is_null() {
         return Ok(());
     }
-    let mut attr = QpAttr::with_state(ibv_qp_state::IBV_QPS_INIT as u32);
+    let mut attr = QpAttr::with_state(IBV_QPS_INIT);
     let mask = init_qp_attr(id, &mut attr)?;
     // SAFETY: the id's live QP.
     unsafe { verbs::modify_qp(qp, &mut attr, mask) }?;
-    attr.qp_state = ibv_qp_state::IBV_QPS_RTR as u32;
+    attr.qp_state = IBV_QPS_RTR;
     let mut mask = init_qp_attr(id, &mut attr)?;
     // rdma-core's workaround for a kernel bug: on InfiniBand ports, drop mask bits 21-24 (RoCE only).
     let port = id.port_num();
@@ -535,7 +533,7 @@ pub(crate) fn modify_qp_rts(id: &CmId, init_depth: u8) -> Result<()> {
     if qp.is_null() {
         return Ok(());
     }
-    let mut attr = QpAttr::with_state(ibv_qp_state::IBV_QPS_RTS as u32);
+    let mut attr = QpAttr::with_state(IBV_QPS_RTS);
     let mask = init_qp_attr(id, &mut attr)?;
     if init_depth as c_int != RDMA_MAX_INIT_DEPTH {
         attr.max_rd_atomic = init_depth;

@@ -14,6 +14,7 @@ use super::verbs::{cm_call, id_cq, req_notify, set_nonblock, RegBuf};
 use super::wire::*;
 use crate::cm;
 use parking_lot::MutexGuard;
+use rdma_common::abi::enums::*;
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
@@ -156,7 +157,7 @@ impl Rs {
             let ev = id.event();
             // SAFETY: the id's current event, live until the next complete or destroy.
             let kind = unsafe { ffi::enum_raw(addr_of!((*ev).event)) };
-            if kind == rdma_cm_event_type::RDMA_CM_EVENT_DISCONNECTED as u32 && self.state & RS_CONNECTED != 0 {
+            if kind == RDMA_CM_EVENT_DISCONNECTED && self.state & RS_CONNECTED != 0 {
                 log::debug!("rsocket {}: peer disconnected", self.cm_fd());
                 self.state = RS_DISCONNECTED;
             }

@@ -39,7 +39,8 @@ use super::IoCursor;
 use crate::cm;
 use once_cell::sync::Lazy;
 use parking_lot::{Mutex, MutexGuard};
-use rdma_common::abi::rdma_cma::{rdma_cm_id, rdma_port_space, RDMA_UDP_QKEY};
+use rdma_common::abi::enums::*;
+use rdma_common::abi::rdma_cma::{rdma_cm_id, RDMA_UDP_QKEY};
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
@@ -597,9 +598,7 @@ impl Ds {
     fn create_qp(&mut self, src: &DsAddr) -> Result<usize> {
         let mut id = null_mut();
         // SAFETY: a synchronous id stored in our out-parameter.
-        cm_call(unsafe {
-            cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), rdma_port_space::RDMA_PS_UDP as u32)
-        })?;
+        cm_call(unsafe { cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), RDMA_PS_UDP) })?;
         let r = self.create_qp_on(id, src);
         if r.is_err() {
             // SAFETY: the id is ours; its QP (if any) was created on it.
@@ -722,7 +721,7 @@ impl Ds {
         wr.sg_list = sge.as_mut_ptr();
         wr.num_sge = 1;
         wr.opcode = ibv_wr_opcode::IBV_WR_SEND;
-        wr.send_flags = if total <= u32::from(self.sq_inline) { ibv_send_flags::IBV_SEND_INLINE as u32 } else { 0 };
+        wr.send_flags = if total <= u32::from(self.sq_inline) { IBV_SEND_INLINE } else { 0 };
         wr.wr.ud = ibv_send_wr_ud { ah: dest.ah, remote_qpn: dest.qpn, remote_qkey: RDMA_UDP_QKEY as u32 };
         // SAFETY: the QP is live; the slot stays ours until its completion.
         let r = unsafe { post_send(addr_of!((*q.id).qp).read(), &mut wr) };
@@ -801,7 +800,7 @@ impl Ds {
                             addr_of!((*p).byte_len).read(),
                         )
                     };
-                    let ok = status == ibv_wc_status::IBV_WC_SUCCESS as u32;
+                    let ok = status == IBV_WC_SUCCESS;
                     let off = wr_id as u32;
                     if wr_id & WR_ID_RECV == 0 {
                         if !ok {
@@ -944,9 +943,7 @@ impl Ds {
         let q = &self.qps[qi];
         let mut id = null_mut();
         // SAFETY: a synchronous id in our out-parameter, destroyed below.
-        cm_call(unsafe {
-            cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), rdma_port_space::RDMA_PS_UDP as u32)
-        })?;
+        cm_call(unsafe { cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), RDMA_PS_UDP) })?;
         let r = (|| -> Result<*mut ibv_ah> {
             let (mut s, _) = to_sockaddr(&with_port(&q.src, [0, 0]));
             let (mut t, _) = to_sockaddr(dst);
@@ -1044,7 +1041,7 @@ fn sgid_index(ctx: *mut ibv_context, port: u8, gid: &ibv_gid, len: c_int) -> u8 
         if r != 0 || unsafe { e.gid.raw } != want {
             continue;
         }
-        if e.gid_type == ibv_gid_type::IBV_GID_TYPE_ROCE_V2 as u32 {
+        if e.gid_type == IBV_GID_TYPE_ROCE_V2 {
             return i as u8;
         }
         found.get_or_insert(i as u8);

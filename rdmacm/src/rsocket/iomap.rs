@@ -8,6 +8,7 @@
 use super::maps::IomapMr;
 use super::stream::{Rs, Rsocket};
 use super::wire::*;
+use rdma_common::abi::enums::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
 use std::ffi::{c_int, c_void};
@@ -94,7 +95,7 @@ pub(super) fn send_queued<'a>(
         };
         let mut from = 0usize;
         let (mut sges, n) = g.stage(&mut |d, n| src(d, n, &mut from), bytes.len() as u32);
-        let flags = if usize::from(g.sq_inline) >= bytes.len() { ibv_send_flags::IBV_SEND_INLINE as u32 } else { 0 };
+        let flags = if usize::from(g.sq_inline) >= bytes.len() { IBV_SEND_INLINE } else { 0 };
         g.sqe_avail -= if g.opts & super::stream::OPT_MSG_SEND != 0 { 2 } else { 1 };
         g.sbuf_bytes_avail -= size_of::<RsIomap>() as u32;
         let dest = g.remote_iomap.addr + (i * size_of::<RsIomap>()) as u64;
@@ -157,7 +158,7 @@ pub(super) fn write(s: &Rsocket, buf: *const u8, count: usize, mut offset: u64, 
             },
             xfer as u32,
         );
-        let fl = if xfer <= usize::from(g.sq_inline) { ibv_send_flags::IBV_SEND_INLINE as u32 } else { 0 };
+        let fl = if xfer <= usize::from(g.sq_inline) { IBV_SEND_INLINE } else { 0 };
         g.sqe_avail -= 1;
         g.sbuf_bytes_avail -= xfer as u32;
         let addr = m.sge.addr + offset - m.offset;

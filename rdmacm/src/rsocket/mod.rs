@@ -52,8 +52,8 @@ use crate::cm;
 use libc::{fd_set, iovec, msghdr, nfds_t, off_t, pollfd, sockaddr, socklen_t, ssize_t, timeval};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
+use rdma_common::abi::enums::*;
 use rdma_common::abi::ib::AF_IB;
-use rdma_common::abi::rdma_cma::rdma_port_space;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi::{self, CResult};
 use std::collections::HashMap;
@@ -223,11 +223,7 @@ fn send(s: &Rsocket, src: &mut IoCursor, flags: c_int) -> Result<usize> {
         let t = g.target(g_target_sge(&g));
         xfer = xfer.min(g.sbuf_bytes_avail as usize).min(t.length as usize);
         let (mut sges, n) = g.stage(&mut |d, n| src.read(d, n), xfer as u32);
-        let fl = if xfer <= usize::from(g.sq_inline) {
-            rdma_common::abi::verbs::ibv_send_flags::IBV_SEND_INLINE as u32
-        } else {
-            0
-        };
+        let fl = if xfer <= usize::from(g.sq_inline) { IBV_SEND_INLINE } else { 0 };
         if let Err(e) = g.write_data(&mut sges[..n], xfer as u32, fl) {
             ret = Err(e);
             break;
@@ -324,9 +320,7 @@ pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) 
         }
         let mut id = null_mut();
         // SAFETY: a synchronous id (NULL channel) stored in our out-parameter.
-        verbs::cm_call(unsafe {
-            cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), rdma_port_space::RDMA_PS_TCP as u32)
-        })?;
+        verbs::cm_call(unsafe { cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), RDMA_PS_TCP) })?;
         // SAFETY: the new id is live; its source family says which family the rsocket was made for, as rdma-core.
         unsafe { addr_of_mut!((*id).route.addr.src.src_addr.sa_family).write(domain as libc::sa_family_t) };
         let rs = Rs::new(id, None);

@@ -26,6 +26,7 @@ use super::wire::*;
 use crate::cm;
 use crate::verbs::QpAttr;
 use parking_lot::{Mutex, MutexGuard};
+use rdma_common::abi::enums::*;
 use rdma_common::abi::ib::AF_IB;
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::*;
@@ -329,7 +330,7 @@ impl Rs {
         wr.sg_list = sge.as_mut_ptr();
         wr.num_sge = 1;
         wr.opcode = ibv_wr_opcode::IBV_WR_SEND;
-        wr.send_flags = ibv_send_flags::IBV_SEND_INLINE as u32;
+        wr.send_flags = IBV_SEND_INLINE;
         // SAFETY: the QP is live; the data is inline (copied at post time).
         unsafe { post_send(self.qp(), &mut wr) }
     }
@@ -456,7 +457,7 @@ impl Rs {
             let rkey = self.remote_sgl.key;
             let r = if usize::from(self.sq_inline) >= bytes.len() {
                 let mut s = [ibv_sge { addr: bytes.as_ptr() as u64, length: bytes.len() as u32, lkey: 0 }];
-                self.post_write_msg(&mut s, grant, ibv_send_flags::IBV_SEND_INLINE as u32, dest, rkey)
+                self.post_write_msg(&mut s, grant, IBV_SEND_INLINE, dest, rkey)
             } else {
                 // The control slots after the send ring.
                 let Some(sbuf) = self.sbuf.as_ref() else { return };
@@ -535,14 +536,14 @@ impl Rs {
                         addr_of!((*p).imm.imm_data).read(),
                     )
                 };
-                let ok = status == ibv_wc_status::IBV_WC_SUCCESS as u32;
+                let ok = status == IBV_WC_SUCCESS;
                 if wr_id & WR_ID_RECV != 0 {
                     if !ok {
                         continue;
                     }
                     rcnt += 1;
                     self.await_peer = false;
-                    let m = if flags & ibv_wc_flags::IBV_WC_WITH_IMM as u32 != 0 {
+                    let m = if flags & IBV_WC_WITH_IMM != 0 {
                         u32::from_be(imm)
                     } else if self.opts & OPT_MSG_SEND != 0 {
                         let slot = u64::from(wr_id as u32).min(u64::from(self.rq_size.saturating_sub(1)));
@@ -701,9 +702,9 @@ impl Rs {
         if qp.is_null() {
             return;
         }
-        let mut attr = QpAttr::with_state(ibv_qp_state::IBV_QPS_ERR as u32);
+        let mut attr = QpAttr::with_state(IBV_QPS_ERR);
         // SAFETY: the QP is live.
-        let _ = unsafe { crate::verbs::modify_qp(qp, &mut attr, ibv_qp_attr_mask::IBV_QP_STATE as c_int) };
+        let _ = unsafe { crate::verbs::modify_qp(qp, &mut attr, IBV_QP_STATE) };
     }
 
     /// Copies up to `len` received bytes into `dst` (an iovec cursor), consuming them unless `peek`. Returns the

@@ -18,6 +18,7 @@ use super::device::{get_device, put_device, with_device, CmaDevice};
 use crate::kernel;
 use once_cell::sync::Lazy;
 use parking_lot::{Condvar, Mutex};
+use rdma_common::abi::enums::*;
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
@@ -283,7 +284,7 @@ impl CmId {
         unsafe { rdma_common::ffi::enum_raw(addr_of!((*self.c()).qp_type)) }
     }
     pub(crate) fn is_ud(&self) -> bool {
-        self.qp_type() == ibv_qp_type::IBV_QPT_UD as u32
+        self.qp_type() == IBV_QPT_UD
     }
     pub(crate) fn port_num(&self) -> u8 {
         // SAFETY: as above.
@@ -370,9 +371,9 @@ pub(crate) fn free_path_rec(id: *mut rdma_cm_id) {
 }
 
 /// `IBV_TRANSPORT_IB` as the integer [`CmId::transport`] returns.
-pub(crate) const TRANSPORT_IB: i32 = ibv_transport_type::IBV_TRANSPORT_IB as i32;
+pub(crate) use rdma_common::abi::enums::IBV_TRANSPORT_IB as TRANSPORT_IB;
 /// `IBV_TRANSPORT_IWARP` as the integer [`CmId::transport`] returns.
-pub(crate) const TRANSPORT_IWARP: i32 = ibv_transport_type::IBV_TRANSPORT_IWARP as i32;
+pub(crate) use rdma_common::abi::enums::IBV_TRANSPORT_IWARP as TRANSPORT_IWARP;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Multicast memberships.

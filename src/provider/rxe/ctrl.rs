@@ -17,6 +17,7 @@ use crate::provider::{
     cmd, CqEventsReported, DataPathOps, DeviceMatch, Provider, ProviderAh, ProviderCq, ProviderHost, ProviderQp,
     ProviderSrq, Rxe,
 };
+use rdma_common::abi::enums::*;
 use rdma_common::ffi;
 use rdma_common::uapi::{AsBytes, FromBytes};
 use std::ffi::c_void;
@@ -30,8 +31,6 @@ unsafe fn fd_of<'a>(ctx: *const ibv_context) -> crate::kernel::Uverbs<'a> {
     // SAFETY: caller's contract.
     unsafe { cmd::uverbs(ctx, RDMA_DRIVER_RXE) }
 }
-
-const SRQ_MAX_WR: c_int = ibv_srq_attr_mask::IBV_SRQ_MAX_WR as c_int;
 
 // Every method receives pointers the entry-point layer checked (live objects of this provider, attribute structs
 // of the right type): the `unsafe` blocks below rely on that contract of `Provider`.
@@ -245,7 +244,7 @@ impl<H: ProviderHost> Provider for Rxe<H> {
                 cmd::modify_srq(&u, srq, attr, attr_mask, drv.as_bytes())?;
                 Ok(mi_ptr.read_volatile())
             };
-            if attr_mask & SRQ_MAX_WR != 0 {
+            if attr_mask & IBV_SRQ_MAX_WR != 0 {
                 st.resize(u.fd(), run)
             } else {
                 run().map(|_| ())

@@ -36,8 +36,7 @@ use std::mem::size_of;
 use std::os::fd::BorrowedFd;
 use std::sync::atomic::AtomicU32;
 
-/// `RDMA_DRIVER_RXE` from `<rdma/ib_user_ioctl_verbs.h>`.
-pub const RDMA_DRIVER_RXE: u32 = rdma_common::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_RXE;
+pub use rdma_common::abi::enums::RDMA_DRIVER_RXE;
 
 /// How the rxe data path reaches its state and the kernel. Implemented once by the object layer (and by a fake in
 /// the unit tests); the `extern "C"` functions of [`post`] and [`poll`] are generic over it and monomorphised
@@ -407,9 +406,9 @@ pub fn check_qp_init_attr(comp_mask: u32, create_flags: u32, qp_type: u32, send_
     }
     if comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS != 0 {
         let sup = match qp_type {
-            t if t == ibv_qp_type::IBV_QPT_RC as u32 => RXE_SUP_RC_QP_SEND_OPS_FLAGS,
-            t if t == ibv_qp_type::IBV_QPT_UC as u32 => RXE_SUP_UC_QP_SEND_OPS_FLAGS,
-            t if t == ibv_qp_type::IBV_QPT_UD as u32 => RXE_SUP_UD_QP_SEND_OPS_FLAGS,
+            t if t == IBV_QPT_RC => RXE_SUP_RC_QP_SEND_OPS_FLAGS,
+            t if t == IBV_QPT_UC => RXE_SUP_UC_QP_SEND_OPS_FLAGS,
+            t if t == IBV_QPT_UD => RXE_SUP_UD_QP_SEND_OPS_FLAGS,
             _ => return Err(Errno::EOPNOTSUPP),
         };
         if send_ops_flags & !sup != 0 {

@@ -24,6 +24,7 @@ use super::queue::Producer;
 use super::{Rq, RxeHost, Sq};
 use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
+use rdma_common::abi::enums::*;
 use rdma_common::{errno::Result, ffi, Errno};
 use std::ffi::c_int;
 use std::mem::{offset_of, size_of, MaybeUninit};
@@ -37,22 +38,17 @@ const _: () = {
     assert!(offset_of!(ibv_sge, lkey) == offset_of!(abi::rxe_sge, lkey));
 };
 
-pub(super) const WR_RDMA_WRITE: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE as u32;
-pub(super) const WR_RDMA_WRITE_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE_WITH_IMM as u32;
-pub(super) const WR_SEND: u32 = ibv_wr_opcode::IBV_WR_SEND as u32;
-pub(super) const WR_SEND_WITH_IMM: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_IMM as u32;
-pub(super) const WR_RDMA_READ: u32 = ibv_wr_opcode::IBV_WR_RDMA_READ as u32;
-pub(super) const WR_ATOMIC_CMP_AND_SWP: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP as u32;
-pub(super) const WR_ATOMIC_FETCH_AND_ADD: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD as u32;
-pub(super) const WR_LOCAL_INV: u32 = ibv_wr_opcode::IBV_WR_LOCAL_INV as u32;
-pub(super) const WR_BIND_MW: u32 = ibv_wr_opcode::IBV_WR_BIND_MW as u32;
-pub(super) const WR_SEND_WITH_INV: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_INV as u32;
-pub(super) const WR_ATOMIC_WRITE: u32 = ibv_wr_opcode::IBV_WR_ATOMIC_WRITE as u32;
-
-const QPT_RC: u32 = ibv_qp_type::IBV_QPT_RC as u32;
-const QPT_UC: u32 = ibv_qp_type::IBV_QPT_UC as u32;
-const QPT_UD: u32 = ibv_qp_type::IBV_QPT_UD as u32;
-const QPS_RESET: u32 = ibv_qp_state::IBV_QPS_RESET as u32;
+pub(super) const WR_RDMA_WRITE: u32 = IBV_WR_RDMA_WRITE;
+pub(super) const WR_RDMA_WRITE_WITH_IMM: u32 = IBV_WR_RDMA_WRITE_WITH_IMM;
+pub(super) const WR_SEND: u32 = IBV_WR_SEND;
+pub(super) const WR_SEND_WITH_IMM: u32 = IBV_WR_SEND_WITH_IMM;
+pub(super) const WR_RDMA_READ: u32 = IBV_WR_RDMA_READ;
+pub(super) const WR_ATOMIC_CMP_AND_SWP: u32 = IBV_WR_ATOMIC_CMP_AND_SWP;
+pub(super) const WR_ATOMIC_FETCH_AND_ADD: u32 = IBV_WR_ATOMIC_FETCH_AND_ADD;
+pub(super) const WR_LOCAL_INV: u32 = IBV_WR_LOCAL_INV;
+pub(super) const WR_BIND_MW: u32 = IBV_WR_BIND_MW;
+pub(super) const WR_SEND_WITH_INV: u32 = IBV_WR_SEND_WITH_INV;
+pub(super) const WR_ATOMIC_WRITE: u32 = IBV_WR_ATOMIC_WRITE;
 
 /// The SGEs of a work request, checked: `EINVAL` for a negative count, more than `max_sge`, or a NULL list.
 ///
@@ -102,7 +98,7 @@ unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
 fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
     // Not an `enum ibv_wr_opcode` value (0..=11, 15): refused here, where rdma-core posts it and the kernel
     // completes it with an error and moves the QP to ERROR.
-    if opcode > ibv_wr_opcode::IBV_WR_DRIVER1 as u32 && opcode != WR_ATOMIC_WRITE {
+    if opcode > IBV_WR_DRIVER1 && opcode != WR_ATOMIC_WRITE {
         return Err(Errno::EINVAL);
     }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
@@ -115,7 +111,7 @@ fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) ->
         if length != 0 || wr.num_sge != 0 || wr.imm_data() != 0 {
             return Err(Errno::EINVAL);
         }
-        if qp_type != QPT_RC && qp_type != QPT_UC {
+        if qp_type != IBV_QPT_RC && qp_type != IBV_QPT_UC {
             return Err(Errno::EINVAL);
         }
     }
@@ -156,7 +152,7 @@ unsafe fn write_send_wqe<H: RxeHost>(
             w.wr.wr.rdma.remote_addr = remote_addr;
             w.wr.wr.rdma.rkey = rkey;
         }
-        WR_SEND | WR_SEND_WITH_IMM if qp_type == QPT_UD => {
+        WR_SEND | WR_SEND_WITH_IMM if qp_type == IBV_QPT_UD => {
             // SAFETY: caller's contract.
             unsafe { write_ud::<H>(w, wr)? };
         }
@@ -570,7 +566,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
     if wr.send_flags & IBV_SEND_INLINE != 0 && length > u64::from(max_inline) {
         return format!("IBV_SEND_INLINE with {length} bytes > max_inline_data {max_inline}");
     }
-    if opcode > ibv_wr_opcode::IBV_WR_DRIVER1 as u32 && opcode != WR_ATOMIC_WRITE {
+    if opcode > IBV_WR_DRIVER1 && opcode != WR_ATOMIC_WRITE {
         return format!("{name} is not an enum ibv_wr_opcode value");
     }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
@@ -586,7 +582,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
         if length != 0 || wr.num_sge != 0 || wr.imm_data() != 0 {
             return format!("{name} carries data, SGEs or immediate data");
         }
-        if qp_type != QPT_RC && qp_type != QPT_UC {
+        if qp_type != IBV_QPT_RC && qp_type != IBV_QPT_UC {
             return format!("{name} on a QP that is neither RC nor UC");
         }
         if wr.bind_mw().mw.is_null() {
@@ -599,7 +595,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
                 larger cap.max_send_wr)"
             .into();
     }
-    if qp_type == QPT_UD {
+    if qp_type == IBV_QPT_UD {
         if wr.ud().ah.is_null() {
             return "UD send without an address handle (wr.ud.ah is NULL)".into();
         }
@@ -813,7 +809,7 @@ pub unsafe extern "C" fn post_recv<H: RxeHost>(
         let qp = unsafe { H::qp(ibqp) }.ok_or(Errno::EIO)?;
         // The object layer keeps `ibv_qp.state` current on every modify/query, as rdma-core's core does.
         // SAFETY: live QP; a 4-byte C enum.
-        if unsafe { ffi::enum_raw(ptr::addr_of!((*ibqp).state)) } == QPS_RESET {
+        if unsafe { ffi::enum_raw(ptr::addr_of!((*ibqp).state)) } == IBV_QPS_RESET {
             // SAFETY: live QP, readable WR.
             unsafe { explain::qp_recv_refused(ibqp, wr_list, 1) };
             return Ok(Errno::EINVAL.0);

@@ -7,6 +7,7 @@ use super::abi::{ib_uverbs_wc, rxe_recv_wqe, rxe_send_wqe};
 use super::queue::testing::{queue, Kernel};
 use super::queue::RxeQueue;
 use super::*;
+use rdma_common::abi::enums::*;
 use std::mem::MaybeUninit;
 use std::ptr::addr_of_mut;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -57,7 +58,7 @@ unsafe impl RxeHost for Host {
         let t = unsafe { &*qp.cast::<TestQp>() };
         t.doorbells.fetch_add(1, Ordering::SeqCst);
         let state = unsafe { rdma_common::ffi::enum_raw(std::ptr::addr_of!((*qp).state)) };
-        if state == ibv_qp_state::IBV_QPS_RTS as u32 || state == ibv_qp_state::IBV_QPS_SQD as u32 {
+        if state == IBV_QPS_RTS || state == IBV_QPS_SQD {
             Ok(())
         } else {
             Err(Errno::EINVAL)

@@ -36,8 +36,7 @@ pub use rdma_common::uapi::siw_abi::{
 };
 pub use rdma_common::uapi::{AsBytes, FromBytes};
 
-/// `RDMA_DRIVER_SIW` from `<rdma/ib_user_ioctl_verbs.h>`.
-pub const RDMA_DRIVER_SIW: u32 = rdma_common::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_SIW;
+pub use rdma_common::abi::enums::RDMA_DRIVER_SIW;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Byte offsets inside the slots (the ring is written and read through these).

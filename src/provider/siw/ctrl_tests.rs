@@ -8,6 +8,7 @@ use super::testing::Host;
 use crate::kernel::fake::{Fake, Reply};
 use crate::provider::verbs::*;
 use crate::provider::{by_driver_name, select_native, DeviceMatch};
+use rdma_common::abi::enums::*;
 use rdma_common::uapi::ib_user_ioctl_cmds::UVERBS_ATTR_UHW_OUT;
 use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::rdma_user_ioctl_cmds::ib_uverbs_ioctl_hdr;
@@ -190,7 +191,7 @@ fn create_cq_maps_cqes_and_notification_word() {
 fn qp_attr(srq: *mut ibv_srq, sig_all: bool) -> *mut ibv_qp_init_attr_ex {
     let a = zeroed::<ibv_qp_init_attr_ex>();
     unsafe {
-        rdma_common::ffi::enum_store(std::ptr::addr_of_mut!((*a).qp_type), ibv_qp_type::IBV_QPT_RC as u32);
+        rdma_common::ffi::enum_store(std::ptr::addr_of_mut!((*a).qp_type), IBV_QPT_RC);
         (*a).comp_mask = IBV_QP_INIT_ATTR_PD;
         (*a).pd = zeroed::<ibv_pd>();
         (*a).send_cq = zeroed::<ibv_cq>();

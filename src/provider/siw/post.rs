@@ -35,23 +35,19 @@ use super::queue::{WqeQueue, WqeWriter};
 use super::{Rq, SiwHost, SiwQp, Sq};
 use crate::provider::explain::{self, Queue};
 use crate::provider::verbs::*;
+use rdma_common::abi::enums::*;
 use rdma_common::{errno::Result, ffi, Errno};
 use std::ffi::{c_int, c_uint};
 use std::ptr;
-
-const WR_RDMA_WRITE: u32 = ibv_wr_opcode::IBV_WR_RDMA_WRITE as u32;
-const WR_SEND: u32 = ibv_wr_opcode::IBV_WR_SEND as u32;
-const WR_RDMA_READ: u32 = ibv_wr_opcode::IBV_WR_RDMA_READ as u32;
-const WR_SEND_WITH_INV: u32 = ibv_wr_opcode::IBV_WR_SEND_WITH_INV as u32;
 
 /// rdma-core's `map_send_opcode`: the siw opcode of a send WR, or `None` for what siw cannot post.
 #[inline(always)]
 pub fn siw_send_opcode(opcode: u32) -> Option<u8> {
     Some(match opcode {
-        WR_RDMA_WRITE => SIW_OP_WRITE,
-        WR_SEND => SIW_OP_SEND,
-        WR_RDMA_READ => SIW_OP_READ,
-        WR_SEND_WITH_INV => SIW_OP_SEND_REMOTE_INV,
+        IBV_WR_RDMA_WRITE => SIW_OP_WRITE,
+        IBV_WR_SEND => SIW_OP_SEND,
+        IBV_WR_RDMA_READ => SIW_OP_READ,
+        IBV_WR_SEND_WITH_INV => SIW_OP_SEND_REMOTE_INV,
         _ => return None,
     } as u8)
 }
@@ -142,16 +138,16 @@ unsafe fn encode_send_wr<'a>(wr: &'a ibv_send_wr, sig_all: bool) -> Result<SendW
     // SAFETY: caller's contract.
     let sges = unsafe { sge_slice(wr.sg_list, wr.num_sge)? };
     let (raddr, rkey) = match wr_opcode {
-        WR_RDMA_WRITE | WR_RDMA_READ => {
+        IBV_WR_RDMA_WRITE | IBV_WR_RDMA_READ => {
             let rdma = wr.rdma();
             (rdma.remote_addr, rdma.rkey)
         }
-        WR_SEND_WITH_INV => (0, wr.invalidate_rkey()),
+        IBV_WR_SEND_WITH_INV => (0, wr.invalidate_rkey()),
         _ => (0, 0),
     };
     let mut inline_len = 0;
     if flags & SIW_WQE_INLINE as u16 != 0 {
-        if wr_opcode != WR_SEND && wr_opcode != WR_RDMA_WRITE {
+        if wr_opcode != IBV_WR_SEND && wr_opcode != IBV_WR_RDMA_WRITE {
             return Err(Errno::EINVAL);
         }
         let total: u64 = sges.iter().map(|s| s.length as u64).sum();
@@ -162,7 +158,7 @@ unsafe fn encode_send_wr<'a>(wr: &'a ibv_send_wr, sig_all: bool) -> Result<SendW
     } else if sges.len() > SIW_MAX_SGE as usize {
         return Err(Errno::EINVAL);
     }
-    if wr_opcode == WR_RDMA_READ && (sges.len() > 1 || flags & SIW_WQE_READ_FENCE as u16 != 0) {
+    if wr_opcode == IBV_WR_RDMA_READ && (sges.len() > 1 || flags & SIW_WQE_READ_FENCE as u16 != 0) {
         return Err(Errno::EINVAL);
     }
     Ok(SendWqe { opcode, flags, raddr, rkey, sges, inline_len })
@@ -224,9 +220,9 @@ static FAST_OPS: [FastOp; 16] = {
     let no = FastOp { refuse: 0xff, rdma: 0, num_sge_opcode: 0 };
     let mut t = [no; 16];
     let inline = SIW_WQE_INLINE as u8;
-    t[WR_RDMA_WRITE as usize] = FastOp { refuse: inline, rdma: 1, num_sge_opcode: 1 | (SIW_OP_WRITE as u16) << 8 };
-    t[WR_SEND as usize] = FastOp { refuse: inline, rdma: 0, num_sge_opcode: 1 | (SIW_OP_SEND as u16) << 8 };
-    t[WR_RDMA_READ as usize] =
+    t[IBV_WR_RDMA_WRITE as usize] = FastOp { refuse: inline, rdma: 1, num_sge_opcode: 1 | (SIW_OP_WRITE as u16) << 8 };
+    t[IBV_WR_SEND as usize] = FastOp { refuse: inline, rdma: 0, num_sge_opcode: 1 | (SIW_OP_SEND as u16) << 8 };
+    t[IBV_WR_RDMA_READ as usize] =
         FastOp { refuse: inline | SIW_WQE_READ_FENCE as u8, rdma: 1, num_sge_opcode: 1 | (SIW_OP_READ as u16) << 8 };
     t
 };
@@ -246,7 +242,7 @@ static SEND_FLAGS: [[u8; 16]; 2] = {
 
 const _: () = {
     assert!(IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE == 15);
-    assert!(WR_RDMA_WRITE < 15 && WR_SEND < 15 && WR_RDMA_READ < 15);
+    assert!(IBV_WR_RDMA_WRITE < 15 && IBV_WR_SEND < 15 && IBV_WR_RDMA_READ < 15);
     // Every SQE flag the send path sets fits in the byte the tables hold.
     assert!(SIW_WQE_READ_FENCE < 0x100 && SIW_WQE_SIGNALLED < 0x100 && SIW_WQE_SOLICITED < 0x100);
 };
@@ -436,7 +432,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno) -> String {
         return p;
     }
     if wr.send_flags & IBV_SEND_INLINE != 0 {
-        if opcode != WR_SEND && opcode != WR_RDMA_WRITE {
+        if opcode != IBV_WR_SEND && opcode != IBV_WR_RDMA_WRITE {
             return format!("IBV_SEND_INLINE with {name} (siw inlines SEND and RDMA_WRITE only)");
         }
         // SAFETY: the SGE list passed the checks above.
@@ -446,7 +442,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno) -> String {
     if wr.num_sge > SIW_MAX_SGE as i32 {
         return format!("num_sge {} > max_send_sge {SIW_MAX_SGE}", wr.num_sge);
     }
-    if opcode == WR_RDMA_READ {
+    if opcode == IBV_WR_RDMA_READ {
         if wr.num_sge > 1 {
             return format!("{name} with {} SGEs (siw reads into one)", wr.num_sge);
         }

@@ -7,6 +7,7 @@ use super::queue::testing::{cq, rq, sq, KernelCq, KernelWq};
 use super::queue::{CqQueue, WqeQueue};
 use super::*;
 use crate::provider::rxe::{RxeAh, RxeCq, RxeHost, RxeQp, RxeSrq};
+use rdma_common::abi::enums::*;
 use std::ffi::c_int;
 use std::mem::MaybeUninit;
 use std::ptr::addr_of_mut;
@@ -48,7 +49,7 @@ unsafe impl SiwHost for Host {
         let t = unsafe { &*qp.cast::<TestQp>() };
         t.doorbells.fetch_add(1, Ordering::SeqCst);
         let state = unsafe { rdma_common::ffi::enum_raw(std::ptr::addr_of!((*qp).state)) };
-        if state == ibv_qp_state::IBV_QPS_RTS as u32 {
+        if state == IBV_QPS_RTS {
             Ok(())
         } else {
             Err(Errno(libc::ENOTCONN))

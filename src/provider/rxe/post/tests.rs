@@ -685,12 +685,12 @@ fn send_ops_follow_flags_and_qp_type() {
     assert!(qp.qp_ex.wr_start.is_some() && qp.qp_ex.wr_complete.is_some() && qp.qp_ex.wr_abort.is_some());
 
     let ok = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-    let rc = ibv_qp_type::IBV_QPT_RC as u32;
-    let ud = ibv_qp_type::IBV_QPT_UD as u32;
+    let rc = IBV_QPT_RC;
+    let ud = IBV_QPT_UD;
     assert_eq!(check_qp_init_attr(ok, 0, rc, ALL_RC), Ok(()));
     assert_eq!(check_qp_init_attr(ok, 0, ud, IBV_QP_EX_WITH_RDMA_WRITE), Err(Errno::EOPNOTSUPP));
     assert_eq!(check_qp_init_attr(ok, 0, rc, IBV_QP_EX_WITH_TSO), Err(Errno::EOPNOTSUPP));
-    let xrc = ibv_qp_type::IBV_QPT_XRC_SEND as u32;
+    let xrc = IBV_QPT_XRC_SEND;
     assert_eq!(check_qp_init_attr(ok, 0, xrc, IBV_QP_EX_WITH_SEND), Err(Errno::EOPNOTSUPP));
     assert_eq!(check_qp_init_attr(ok | IBV_QP_INIT_ATTR_XRCD, 0, rc, 0), Err(Errno::EOPNOTSUPP));
     assert_eq!(check_qp_init_attr(ok | IBV_QP_INIT_ATTR_CREATE_FLAGS, 1, rc, 0), Err(Errno::EOPNOTSUPP));
@@ -838,7 +838,7 @@ fn fast_and_general_paths_write_the_same_bytes() {
     let qp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 3, false);
     let sq = qp.rxe.sq.lock();
     let declined = |w: &ibv_send_wr| {
-        let mut c = SendCursor::new(&sq, ibv_qp_type::IBV_QPT_RC as u32);
+        let mut c = SendCursor::new(&sq, IBV_QPT_RC);
         let taken = unsafe { post_fast::<H>(&mut c, w) };
         (taken, c.prod, c.ssn)
     };
@@ -864,7 +864,7 @@ fn fast_and_general_paths_write_the_same_bytes() {
     let mut w = send_wr(ibv_wr_opcode::IBV_WR_SEND);
     w.sg_list = local.as_mut_ptr();
     w.num_sge = 1;
-    let mut c = SendCursor::new(&sq, ibv_qp_type::IBV_QPT_UD as u32);
+    let mut c = SendCursor::new(&sq, IBV_QPT_UD);
     assert!(!unsafe { post_fast::<H>(&mut c, &w) }, "UD send without an AH");
     assert_eq!((c.prod, c.ssn), (0, 0));
     assert_eq!(ud.sq_queue().producer_side().index(), 0, "nothing published");

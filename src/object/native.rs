@@ -56,6 +56,24 @@ pub unsafe fn init_cq(ctx: &Context, cq: *mut ibv_cq, channel: *mut ibv_comp_cha
     }
 }
 
+/// rdma-core's `set_qp` for the `ibv_qp` of a new QP (native or plug-in): the user context, `pd`, the CQs and
+/// SRQ, the type, the RESET state, the event counter and the mutex/cond. `context` and the `verbs_qp` fields
+/// (`comp_mask`, `xrcd`) are each caller's.
+pub unsafe fn init_qp(qp: *mut ibv_qp, a: &ibv_qp_init_attr_ex, pd: *mut ibv_pd) {
+    // SAFETY: a QP under construction, not yet visible to any other thread.
+    unsafe {
+        (*qp).qp_context = a.qp_context;
+        (*qp).pd = pd;
+        (*qp).send_cq = a.send_cq;
+        (*qp).recv_cq = a.recv_cq;
+        (*qp).srq = a.srq;
+        ffi::enum_store(addr_of_mut!((*qp).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
+        ffi::enum_store(addr_of_mut!((*qp).state), IBV_QPS_RESET);
+        (*qp).events_completed = 0;
+        init_sync(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond));
+    }
+}
+
 /// The end of a CQ's life (native or plug-in, rdma-core's `ibv_cmd_destroy_cq` tail): waits until the events the
 /// kernel reported were acknowledged, then drops the channel reference and the mutex/cond.
 pub unsafe fn finish_destroyed_cq(ctx: &Context, cq: *mut ibv_cq, comp_reported: u32, async_reported: u32) {
@@ -307,15 +325,7 @@ impl Driver for Native {
             let a = &*attr;
             let pd = if a.comp_mask & IBV_QP_INIT_ATTR_PD != 0 { a.pd } else { std::ptr::null_mut() };
             (*q).context = ctx.ibv();
-            (*q).qp_context = a.qp_context;
-            (*q).pd = pd;
-            (*q).send_cq = a.send_cq;
-            (*q).recv_cq = a.recv_cq;
-            (*q).srq = a.srq;
-            ffi::enum_store(addr_of_mut!((*q).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
-            ffi::enum_store(addr_of_mut!((*q).state), IBV_QPS_RESET);
-            (*q).events_completed = 0;
-            init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
+            init_qp(q, a, pd);
             addr_of_mut!((*p).comp_mask).write(if extended { VERBS_QP_EX } else { 0 });
             addr_of_mut!((*p).prov).write(st);
             obj.finish();

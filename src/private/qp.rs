@@ -20,22 +20,15 @@ use std::mem::{offset_of, size_of};
 use std::ptr::{self, addr_of, addr_of_mut};
 use std::slice;
 
-/// rdma-core's `set_qp`: the generic QP fields after creation, and the `verbs_qp` ones when there is one.
+/// rdma-core's `set_qp`: the generic QP fields after creation ([`object::native::init_qp`], shared with the native
+/// QPs), and the `verbs_qp` ones when there is one.
 ///
 /// # Safety
 /// The provider's objects.
 unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: &ibv_qp_init_attr_ex, vxrcd: *mut verbs_xrcd) {
     // SAFETY: caller's contract.
     unsafe {
-        (*qp).qp_context = a.qp_context;
-        (*qp).pd = a.pd;
-        (*qp).send_cq = a.send_cq;
-        (*qp).recv_cq = a.recv_cq;
-        (*qp).srq = a.srq;
-        ffi::enum_store(addr_of_mut!((*qp).qp_type), ffi::enum_raw(addr_of!(a.qp_type)));
-        ffi::enum_store(addr_of_mut!((*qp).state), IBV_QPS_RESET);
-        (*qp).events_completed = 0;
-        object::init_sync(addr_of_mut!((*qp).mutex), addr_of_mut!((*qp).cond));
+        object::native::init_qp(qp, a, a.pd);
         if !vqp.is_null() {
             (*vqp).comp_mask = 0;
             if a.comp_mask & IBV_QP_INIT_ATTR_XRCD != 0 {

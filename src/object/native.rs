@@ -25,7 +25,7 @@ use super::{
 };
 use crate::kernel;
 use crate::provider::verbs::*;
-use crate::provider::{by_driver_name, DeviceMatch, Provider, Rxe, Siw};
+use crate::provider::{self, DeviceMatch, Provider};
 use parking_lot::Mutex;
 use rdma_common::abi::driver::VERBS_QP_EX;
 use rdma_common::abi::enums::*;
@@ -33,7 +33,6 @@ use rdma_common::errno::Result;
 use rdma_common::ffi;
 use rdma_common::Errno;
 use std::ffi::{c_int, c_void};
-use std::marker::PhantomData;
 use std::mem::size_of;
 use std::os::fd::{AsFd, AsRawFd, IntoRawFd};
 use std::ptr::{addr_of, addr_of_mut};
@@ -108,22 +107,16 @@ pub unsafe fn finish_destroyed(
     }
 }
 
-/// A native (Rust) provider's objects, assembled here around its fine-grained verbs (`Context.provider`).
-pub struct Native {
-    /// The provider instantiated for the object layer ([`Objects`]).
-    provider: &'static dyn Provider,
-    /// Its driver name (`"rxe"`), to instantiate it for the counting host when `RDMAV_STATS` asks.
-    name: &'static str,
-}
+/// The object level of every native (Rust) provider: our objects, assembled here around the fine-grained verbs of
+/// the device's provider (`Device.provider`, `Context.provider`). One for all of them: it keeps no state.
+pub struct Native;
 
-static RXE: Rxe<Objects> = Rxe(PhantomData);
-static SIW: Siw<Objects> = Siw(PhantomData);
-static NATIVE: [Native; 2] = [Native { provider: &RXE, name: "rxe" }, Native { provider: &SIW, name: "siw" }];
+static NATIVE: Native = Native;
 
-/// The native provider that drives `dev`, if any (rdma-core's `match_device` over the built-in providers), as
-/// the pair the device keeps: its object level and its fine-grained verbs.
+/// The native provider that drives `dev`, if any ([`provider::select_native`] for the object layer), as the pair
+/// the device keeps: its object level and its fine-grained verbs.
 pub fn select(dev: &DeviceMatch<'_>) -> Option<(&'static dyn Driver, &'static dyn Provider)> {
-    NATIVE.iter().find(|n| n.provider.matches(dev)).map(|n| (n as &'static dyn Driver, n.provider))
+    provider::select_native::<Objects>(dev).map(|p| (&NATIVE as &'static dyn Driver, p))
 }
 
 impl Driver for Native {
@@ -142,8 +135,8 @@ impl Driver for Native {
         let cmd_fd = kernel::open_uverbs(&dev.info.uverbs_dev_path)?;
         // RDMAV_STATS=1: the provider instantiated for the counting host (its doorbells counted).
         let provider = match stats::wanted() {
-            true => by_driver_name::<stats::StatsObjects>(self.name).unwrap_or(self.provider),
-            false => self.provider,
+            true => provider::by_driver_name::<stats::StatsObjects>(dev.provider.name()).unwrap_or(dev.provider),
+            false => dev.provider,
         };
         let kc = provider.get_context(cmd_fd.as_fd())?;
         let mut p = Pending::<Context>::new();

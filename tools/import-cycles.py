@@ -112,6 +112,20 @@ def find_cycle(edges):
     return None
 
 
+def layer_problems(layers, edges):
+    """What breaks the layer order `layers` (top first) in a folder's import graph: an edge to a higher layer, or
+    a module no layer names. Nothing for a folder without layers."""
+    if not layers:
+        return []
+    rank = {m: r for r, ms in enumerate(layers) for m in ms}
+    out = [f"{a} -> {b} goes up a layer" for a in sorted(edges) for b in sorted(edges[a])
+           if a in rank and b in rank and rank[b] < rank[a]]
+    unranked = sorted(set(edges) - set(rank))
+    if unranked:
+        out.append("no layer for " + ", ".join(unranked) + " (tools/import-cycles.py LAYERS)")
+    return out
+
+
 def main():
     folders = 0
     bad = 0
@@ -135,17 +149,9 @@ def main():
                 if kf == folder and b in edges.get(a, ()):
                     edges[a].discard(b)
                     print(f"import-cycles: {folder}: {a} -> {b} left out (known: {why})")
-            for layers in [LAYERS.get(folder)] if folder in LAYERS else []:
-                rank = {m: r for r, ms in enumerate(layers) for m in ms}
-                for a in sorted(edges):
-                    for b in sorted(edges[a]):
-                        if a in rank and b in rank and rank[b] < rank[a]:
-                            bad += 1
-                            print(f"import-cycles: {folder}: {a} -> {b} goes up a layer")
-                unranked = sorted(set(edges) - set(rank))
-                if unranked:
-                    bad += 1
-                    print(f"import-cycles: {folder}: no layer for " + ", ".join(unranked) + " (tools/import-cycles.py LAYERS)")
+            for problem in layer_problems(LAYERS.get(folder, []), edges):
+                bad += 1
+                print(f"import-cycles: {folder}: {problem}")
             c = find_cycle(edges)
             if c:
                 bad += 1

@@ -163,28 +163,19 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     resp: *mut c_void,
     resp_size: usize,
 ) -> c_int {
-    ret("ibv_cmd_create_qp_ex", || {
-        let (vqp, a) = (obj(qp)?, obj(attr_ex)?);
-        // SAFETY: the provider's objects and buffers.
-        unsafe {
-            if (*a).comp_mask & !(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) != 0 {
-                return Err(Errno::EINVAL);
-            }
-            let q = addr_of_mut!((*vqp).qp_ex.qp_base);
-            create_qp(
-                context,
-                vqp,
-                q,
-                &mut *a,
-                cmd,
-                cmd_size,
-                abi::<ib_uverbs_create_qp>(),
-                resp,
-                resp_size,
-                size_of::<ib_uverbs_create_qp_resp>(),
-            )
-        }
-    })
+    let supported = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+    // SAFETY: forwarded.
+    unsafe {
+        create_qp_ex_with(
+            "ibv_cmd_create_qp_ex",
+            context,
+            qp,
+            attr_ex,
+            supported,
+            (cmd, cmd_size, abi::<ib_uverbs_create_qp>()),
+            (resp, resp_size, size_of::<ib_uverbs_create_qp_resp>()),
+        )
+    }
 }
 
 /// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
@@ -207,33 +198,52 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
     resp: *mut c_void,
     resp_size: usize,
 ) -> c_int {
-    ret("ibv_cmd_create_qp_ex2", || {
+    let supported = IBV_QP_INIT_ATTR_PD
+        | IBV_QP_INIT_ATTR_XRCD
+        | IBV_QP_INIT_ATTR_CREATE_FLAGS
+        | IBV_QP_INIT_ATTR_MAX_TSO_HEADER
+        | QP_INIT_ATTR_IND_TABLE
+        | IBV_QP_INIT_ATTR_RX_HASH
+        | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+    // SAFETY: forwarded.
+    unsafe {
+        create_qp_ex_with(
+            "ibv_cmd_create_qp_ex2",
+            context,
+            qp,
+            attr_ex,
+            supported,
+            (cmd, cmd_size, abi_ex::<ib_uverbs_ex_create_qp>()),
+            (resp, resp_size, size_of::<ib_uverbs_ex_create_qp_resp>()),
+        )
+    }
+}
+
+/// The body of the extended creates ([`ibv_cmd_create_qp_ex`], [`ibv_cmd_create_qp_ex2`]): `EINVAL` for
+/// `attr_ex->comp_mask` bits outside `supported`, then [`create_qp`] into the `verbs_qp`. `cmd` and `resp`: the
+/// provider's buffer, its size, and the size of the provider's command (core response) struct before its
+/// driver data.
+///
+/// # Safety
+/// The provider's objects and buffers.
+unsafe fn create_qp_ex_with(
+    name: &'static str,
+    context: *mut ibv_context,
+    qp: *mut verbs_qp,
+    attr_ex: *mut ibv_qp_init_attr_ex,
+    supported: u32,
+    (cmd, cmd_size, prov_cmd): (*mut c_void, usize, usize),
+    (resp, resp_size, prov_resp): (*mut c_void, usize, usize),
+) -> c_int {
+    ret(name, || {
         let (vqp, a) = (obj(qp)?, obj(attr_ex)?);
         // SAFETY: the provider's objects and buffers.
         unsafe {
-            let sup = IBV_QP_INIT_ATTR_PD
-                | IBV_QP_INIT_ATTR_XRCD
-                | IBV_QP_INIT_ATTR_CREATE_FLAGS
-                | IBV_QP_INIT_ATTR_MAX_TSO_HEADER
-                | QP_INIT_ATTR_IND_TABLE
-                | IBV_QP_INIT_ATTR_RX_HASH
-                | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-            if (*a).comp_mask & !sup != 0 {
+            if (*a).comp_mask & !supported != 0 {
                 return Err(Errno::EINVAL);
             }
             let q = addr_of_mut!((*vqp).qp_ex.qp_base);
-            create_qp(
-                context,
-                vqp,
-                q,
-                &mut *a,
-                cmd,
-                cmd_size,
-                abi_ex::<ib_uverbs_ex_create_qp>(),
-                resp,
-                resp_size,
-                size_of::<ib_uverbs_ex_create_qp_resp>(),
-            )
+            create_qp(context, vqp, q, &mut *a, cmd, cmd_size, prov_cmd, resp, resp_size, prov_resp)
         }
     })
 }

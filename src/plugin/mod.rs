@@ -8,12 +8,13 @@
 //! * **Matching** ([`select`]): rdma-core 44's `try_drivers`: driver id first, then each plug-in's match table
 //!   (driver id, `rdma_device:N<name>` name patterns, the PCI/modalias of `device/modalias`) or its
 //!   `match_device`, then the ABI range; the matching plug-in's `alloc_device` makes the device.
-//! * **The provider** ([`Plugin`]): one per device; implements [`Provider`] by calling the plug-in's
-//!   `verbs_context_ops` (kept, as rdma-core keeps them in its private context data, in our `Context`), with the
-//!   generic work rdma-core's core does around each call. Its objects are the plug-in's own allocations.
+//! * **The driver and provider** ([`Plugin`]): one per device; implements [`Driver`] (contexts, object creation and
+//!   destruction) and [`Provider`] (the other verbs) by calling the plug-in's `verbs_context_ops` (kept, as rdma-core
+//!   keeps them in its private context data, in our `Context.driver_data`), with the generic work rdma-core's core
+//!   does around each call. Its objects are the plug-in's own allocations.
 //!
-//! `cmd` is the `ibv_cmd_*` half of the interface the plug-ins import; the context half
-//! (`_verbs_init_and_alloc_context`, `verbs_set_ops`, ...) is in `crate::private` and lands here.
+//! The interface the plug-ins import is exported by `crate::private` (the `ibv_cmd_*` and the context half:
+//! `_verbs_init_and_alloc_context`, `verbs_set_ops`, ...); the context half lands here.
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
 use crate::kernel::discover::DeviceInfo;

@@ -20,7 +20,6 @@ use rdma_common::errno::Result;
 use rdma_common::ffi::{self, CPtrResult, CResult};
 use rdma_common::Errno;
 use std::ffi::{c_char, c_int};
-
 use std::os::unix::ffi::OsStrExt;
 use std::ptr::{addr_of, addr_of_mut};
 

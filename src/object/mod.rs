@@ -86,8 +86,6 @@ pub struct Context {
     /// The `struct ibv_context *` handed to C.
     pub ibv: *mut ibv_context,
     pub device: &'static Device,
-    /// The device's driver: how this context's objects are made and unmade.
-    pub driver: &'static dyn Driver,
     /// The fine-grained verbs on this context's objects (for a native provider with `RDMAV_STATS` set, the
     /// provider instantiated for the counting host).
     pub provider: &'static dyn Provider,

@@ -156,7 +156,6 @@ impl Driver for Native {
             (*vctx).r#priv = c.cast();
             addr_of_mut!((*c).ibv).write(ic);
             addr_of_mut!((*c).device).write(dev);
-            addr_of_mut!((*c).driver).write(dev.driver);
             addr_of_mut!((*c).provider).write(provider);
             addr_of_mut!((*c).driver_id).write(provider.driver_id());
             addr_of_mut!((*c).core_support).write(kc.core_support.into());

@@ -955,7 +955,6 @@ pub unsafe fn init_and_alloc_context(
         (*vctx).r#priv = c.cast();
         addr_of_mut!((*c).ibv).write(ic);
         addr_of_mut!((*c).device).write(dev);
-        addr_of_mut!((*c).driver).write(dev.driver);
         addr_of_mut!((*c).provider).write(dev.provider);
         addr_of_mut!((*c).driver_id).write(driver_id);
         addr_of_mut!((*c).core_support).write(0.into());

@@ -39,7 +39,7 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
             return Err(Errno::EINVAL);
         }
         // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
-        let ah = unsafe { ctx.driver.create_ah(ctx, pd, attr) }?;
+        let ah = unsafe { ctx.device.driver.create_ah(ctx, pd, attr) }?;
         registry::insert(ah, Kind::Ah);
         Ok(ah)
     })
@@ -58,7 +58,7 @@ pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
             unsafe { super::object(ah, Kind::Ah) }.map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
         registry::destroy_with(ah, Kind::Ah, || {
             // SAFETY: checked live and of this context.
-            unsafe { ctx.driver.destroy_ah(ctx, ah) }
+            unsafe { ctx.device.driver.destroy_ah(ctx, ah) }
         })
     })
     .ret_errno()

@@ -84,7 +84,7 @@ unsafe fn create_cq(ctx: &Context, attr: *mut ibv_cq_init_attr_ex, extended: boo
         super::same_context(ctx, cctx)?;
     }
     // SAFETY: the objects were checked live and of this context, the attribute pointer non-NULL.
-    let cqx = unsafe { ctx.driver.create_cq(ctx, attr, extended) }?;
+    let cqx = unsafe { ctx.device.driver.create_cq(ctx, attr, extended) }?;
     // SAFETY: a live CQ of this context, not yet handed out.
     unsafe { super::stats::object_created(ctx.ibv(), cqx.cast(), StatsKind::Cq, (*cqx).handle, extended) };
     registry::insert(cqx, Kind::Cq);
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
         let (cq, ctx) = unsafe { super::cq(cq) }.map_err(|e| super::unknown_handle(cq, e, Errno::ENOENT))?;
         registry::destroy_with(cq, Kind::Cq, || {
             // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
-            unsafe { ctx.driver.destroy_cq(ctx, cq) }?;
+            unsafe { ctx.device.driver.destroy_cq(ctx, cq) }?;
             super::stats::object_destroyed(cq.cast());
             Ok(())
         })

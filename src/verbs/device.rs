@@ -330,7 +330,7 @@ pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
         }
         stats::context_closing(context);
         // SAFETY: a context we registered, now unregistered: nobody can reach it through this library.
-        unsafe { ctx.driver.close_context(ctx) }
+        unsafe { ctx.device.driver.close_context(ctx) }
     })
     .ret_errno()
 }

@@ -31,7 +31,7 @@ fn reg_mr(pd: *mut ibv_pd, addr: *mut c_void, length: usize, iova: u64, access: 
         fork::dontfork_range(addr, length)?;
     }
     // SAFETY: the objects were checked live and of this context.
-    let mr = match unsafe { ctx.driver.reg_mr(ctx, pd, addr, length, iova, access as c_int) } {
+    let mr = match unsafe { ctx.device.driver.reg_mr(ctx, pd, addr, length, iova, access as c_int) } {
         Ok(mr) => mr,
         Err(e) => {
             if !odp {
@@ -205,7 +205,7 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
         let (mr_type, access) = unsafe { ((*vmr).mr_type, (*vmr).access) };
         registry::destroy_with(mr, Kind::Mr, || {
             // SAFETY: checked live and of this context.
-            unsafe { ctx.driver.dereg_mr(ctx, mr) }
+            unsafe { ctx.device.driver.dereg_mr(ctx, mr) }
         })?;
         if mr_type == 0 && access as c_uint & IBV_ACCESS_ON_DEMAND == 0 {
             let _ = fork::dofork_range(addr, length);
@@ -248,7 +248,7 @@ pub(crate) unsafe extern "C" fn alloc_mw_op(pd: *mut ibv_pd, type_: c_uint) -> *
         // SAFETY: entry-point contract.
         let (pd, ctx) = unsafe { super::pd(pd) }?;
         // SAFETY: the objects were checked live and of this context.
-        let mw = unsafe { ctx.driver.alloc_mw(ctx, pd, type_) }?;
+        let mw = unsafe { ctx.device.driver.alloc_mw(ctx, pd, type_) }?;
         registry::insert(mw, Kind::Mw);
         Ok(mw)
     })
@@ -263,7 +263,7 @@ pub(crate) unsafe extern "C" fn dealloc_mw_op(mw: *mut ibv_mw) -> c_int {
         let (mw, ctx) = unsafe { super::object(mw, Kind::Mw) }?;
         registry::destroy_with(mw, Kind::Mw, || {
             // SAFETY: checked live and of this context.
-            unsafe { ctx.driver.dealloc_mw(ctx, mw) }
+            unsafe { ctx.device.driver.dealloc_mw(ctx, mw) }
         })
     })
     .ret_errno()

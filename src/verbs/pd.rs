@@ -18,7 +18,7 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
         // SAFETY: entry-point contract.
         let ctx = unsafe { Context::from_ibv(context) }?;
         // SAFETY: a live context.
-        let pd = unsafe { ctx.driver.alloc_pd(ctx) }?;
+        let pd = unsafe { ctx.device.driver.alloc_pd(ctx) }?;
         registry::insert(pd, Kind::Pd);
         Ok(pd)
     })
@@ -36,7 +36,7 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
         let (pd, ctx) = unsafe { super::pd(pd) }.map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
         registry::destroy_with(pd, Kind::Pd, || {
             // SAFETY: checked live and of this context.
-            unsafe { ctx.driver.dealloc_pd(ctx, pd) }
+            unsafe { ctx.device.driver.dealloc_pd(ctx, pd) }
         })
     })
     .ret_errno()

@@ -186,7 +186,7 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
         if !a.srq.is_null() {
             super::same_context(ctx, super::srq(a.srq)?.1)?;
         }
-        let q = match ctx.driver.create_qp(ctx, attr, extended) {
+        let q = match ctx.device.driver.create_qp(ctx, attr, extended) {
             Ok(q) => q,
             Err(e) => {
                 explain_create_failure(ctx, attr, e);
@@ -194,7 +194,7 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
             }
         };
         if super::stats::on() {
-            let ext = ctx.driver.qp_is_extended(q);
+            let ext = ctx.device.driver.qp_is_extended(q);
             super::stats::object_created(ctx.ibv(), q.cast(), StatsKind::Qp, (*q).qp_num, ext);
         }
         registry::insert(q, Kind::Qp);
@@ -329,7 +329,7 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
         let (qp, ctx) = unsafe { super::qp(qp) }.map_err(|e| super::unknown_handle(qp, e, Errno::ENOENT))?;
         registry::destroy_with(qp, Kind::Qp, || {
             // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
-            unsafe { ctx.driver.destroy_qp(ctx, qp) }?;
+            unsafe { ctx.device.driver.destroy_qp(ctx, qp) }?;
             super::stats::object_destroyed(qp.cast());
             Ok(())
         })
@@ -349,7 +349,7 @@ pub unsafe extern "C" fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> *mut ibv_qp_ex {
         // SAFETY: entry-point contract.
         let (qp, ctx) = unsafe { super::qp(qp) }?;
         // SAFETY: a live QP of this context; `ibv_qp_ex` begins with its `ibv_qp`.
-        Ok(if unsafe { ctx.driver.qp_is_extended(qp) } { qp.cast() } else { std::ptr::null_mut() })
+        Ok(if unsafe { ctx.device.driver.qp_is_extended(qp) } { qp.cast() } else { std::ptr::null_mut() })
     });
     match r {
         Ok(p) => p,

@@ -28,7 +28,7 @@ unsafe fn create_srq(ctx: &Context, attr: *mut ibv_srq_init_attr_ex, extended: b
         if extended && a.comp_mask & IBV_SRQ_INIT_ATTR_CQ != 0 && !a.cq.is_null() {
             super::same_context(ctx, super::cq(a.cq)?.1)?;
         }
-        let srq = ctx.driver.create_srq(ctx, attr, extended)?;
+        let srq = ctx.device.driver.create_srq(ctx, attr, extended)?;
         super::stats::object_created(ctx.ibv(), srq.cast(), StatsKind::Srq, (*srq).handle, false);
         registry::insert(srq, Kind::Srq);
         Ok(srq)
@@ -145,7 +145,7 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
         let (srq, ctx) = unsafe { super::srq(srq) }.map_err(|e| super::unknown_handle(srq, e, Errno::ENOENT))?;
         registry::destroy_with(srq, Kind::Srq, || {
             // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
-            unsafe { ctx.driver.destroy_srq(ctx, srq) }?;
+            unsafe { ctx.device.driver.destroy_srq(ctx, srq) }?;
             super::stats::object_destroyed(srq.cast());
             Ok(())
         })

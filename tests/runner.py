@@ -63,10 +63,10 @@ def save(name, text):
 # The least each layer must report having checked: a layer that runs nothing (a guest that boots and prints no
 # PASS/FAIL line, a cargo run with no test, a script that compares nothing) fails instead of passing.
 # Cargo tests, per crate (package name; doc tests count for their crate), a little below the counts measured on
-# 2026-11-26 (ibverbs 180, rdma-core-common 18, rdmacm 47, exports-gen 1, gen-headers 0: 246), so that a crate whose
+# 2026-11-26 after the house moves (ibverbs 192, rdma-core-common 18, rdmacm 47, exports-gen 1, gen-headers 0: 258), so that a crate whose
 # tests stop running (a test module dropped from the tree, a `#[cfg(test)]` gone wrong) fails even while the others
 # still add up. gen-headers has no unit test (headers-check exercises it); it is listed to be reported.
-MIN_CARGO_TESTS = {"ibverbs": 170, "rdma-core-common": 15, "rdmacm": 44, "exports-gen": 1, "gen-headers": 0}
+MIN_CARGO_TESTS = {"ibverbs": 180, "rdma-core-common": 15, "rdmacm": 44, "exports-gen": 1, "gen-headers": 0}
 MIN_GUEST_CHECKS = 600
 MIN_CASE_CHECKS = 3
 

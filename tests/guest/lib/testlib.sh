@@ -120,6 +120,14 @@ ldso_check() {
 
 summary() { echo "${1:-case}: $passed passed, $failed failed"; }
 
+# kernel_ge MAJOR MINOR : the running kernel is MAJOR.MINOR or newer (uname's release), as tests/c's tu_kernel_ge.
+kernel_ge() {
+    local ma mi
+    IFS=. read -r ma mi _ <<< "$(uname -r)"
+    mi=${mi%%[!0-9]*}
+    (( ma > $1 || (ma == $1 && mi >= $2) ))
+}
+
 # ---- Helpers for the verbs cases (20-verbs-debian, 25-verbs-c) --------------------------------------------------------
 
 # CASE_LIBS=stock runs every "ours"/"preload" side with the system's rdma-core instead, so that a case can be

@@ -29,8 +29,9 @@
 #     that died half way) is made again from scratch. RDMA_ROOTS_DIR=DIR uses roots made elsewhere as they are
 #     (never modified: only checked for their binaries).
 #   - the Soft-iWARP module for the guest's kernel (Debian's kernels lack siw): tools/build-siw.sh builds it out of
-#     tree into build/siw/<kver>/siw.ko for both kernels (~30 s each once, then cached; it installs
-#     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version). A failure there is a
+#     tree into build/siw/<kver>/siw.ko for the three kernels (~30 s each once, then cached; it installs
+#     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version; for sid's 7.2 it
+#     builds inside a sid root made for that, build/roots/kbuild-<kver>, ~4 min once). A failure there is a
 #     warning, not an error: only the 60-siw guest case needs the module, and it then fails saying so.
 #
 # Idempotent: when every package is already installed it does not touch apt or cargo (takes ~0.1 s).
@@ -112,14 +113,14 @@ k612_packages() {
 # siw.ko for each guest kernel (cached: a few ms when it is built). Never fatal: see above.
 siw_module() {
     local s
-    for s in "${SERIES[@]}"; do
+    for s in "${SERIES[@]}" "$SID_SERIES"; do
         GUEST_KERNEL=$s "$(dirname "$0")/build-siw.sh" > /dev/null ||
             echo "install-deps: WARNING: siw.ko for the $s kernel could not be built (see above; the 60-siw guest case will fail on $s); retry with GUEST_KERNEL=$s tools/build-siw.sh" >&2
     done
 }
 siw_check() {
     local s
-    for s in "${SERIES[@]}"; do
+    for s in "${SERIES[@]}" "$SID_SERIES"; do
         GUEST_KERNEL=$s "$(dirname "$0")/build-siw.sh" --check > /dev/null 2>&1 || return 1
     done
 }

@@ -150,7 +150,7 @@ maps_check() {
     local m=$f.maps
     RDMAV_PROVIDER=$prov REL_LIBS=$OURS_ "$R" ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$tport" > "$f.srv" 2>&1 &
     pid=$!
-    wait_tcp_listen "$tport" 20
+    wait_tcp_listen "$tport" 20 "$pid"
     rel_maps "$pid" "$m"
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
     # (maps name the real file: the release's libibverbs.so.1 is a link to libibverbs.so.1.1.<version>)

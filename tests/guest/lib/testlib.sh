@@ -44,14 +44,16 @@ libenv() {
     esac
 }
 
-# Waits until a TCP socket listens on port $1 (from /proc/net/tcp); at most $2 seconds.
+# Waits until a TCP socket listens on port $1 (from /proc/net/tcp); at most $2 seconds. With a pid $3, gives up as
+# soon as that process has exited (a server that could not start: a missing symbol, a bad option): returns 2.
 wait_tcp_listen() {
-    local hex deadline=$((SECONDS + $2)) line
+    local hex deadline=$((SECONDS + $2)) line pid=${3:-}
     printf -v hex ':%04X ' "$1"
     while (( SECONDS < deadline )); do
         while read -r line; do
             [[ "$line" == *"$hex"*" 0A "* ]] && return 0
         done < /proc/net/tcp
+        [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null && return 2
         sleep 0.1
     done
     return 1
@@ -70,7 +72,7 @@ pair() {
     spid=$!
     crc=1
     if [[ $port != - ]]; then
-        if ! wait_tcp_listen "$port" "$T"; then
+        if ! wait_tcp_listen "$port" "$T" "$spid"; then
             kill "$spid" 2>/dev/null; wait "$spid"
             fail "$name" "server never listened on port $port" "$slog"
             return
@@ -160,7 +162,7 @@ pair_run() {
     # shellcheck disable=SC2086
     env $(libenv "$slibs") timeout "$T" $scmd > "$PAIR_SLOG" 2>&1 &
     spid=$!
-    if ! wait_tcp_listen "$port" "$T"; then
+    if ! wait_tcp_listen "$port" "$T" "$spid"; then
         kill "$spid" 2>/dev/null; wait "$spid"
         PAIR_SRC=$? PAIR_CRC=-1
         echo "(server never listened on port $port)" >> "$PAIR_CLOG"

@@ -44,15 +44,16 @@ libenv() {
     esac
 }
 
-# Waits until a TCP socket listens on port $1 (from /proc/net/tcp); at most $2 seconds. With a pid $3, gives up as
-# soon as that process has exited (a server that could not start: a missing symbol, a bad option): returns 2.
+# Waits until a TCP socket listens on port $1 (from /proc/net/tcp and tcp6: rdma-core 65's pingpongs listen on IPv6's
+# "::" when the system offers it); at most $2 seconds. With a pid $3, gives up as soon as that process has exited (a
+# server that could not start: a missing symbol, a bad option): returns 2.
 wait_tcp_listen() {
     local hex deadline=$((SECONDS + $2)) line pid=${3:-}
     printf -v hex ':%04X ' "$1"
     while (( SECONDS < deadline )); do
         while read -r line; do
             [[ "$line" == *"$hex"*" 0A "* ]] && return 0
-        done < /proc/net/tcp
+        done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
         [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null && return 2
         sleep 0.1
     done

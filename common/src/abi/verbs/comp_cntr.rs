@@ -81,10 +81,8 @@ extern "C" {
     ) -> c_int;
 
     /// Creates a completion counter. NULL with errno set on failure (`EOPNOTSUPP` where the provider has none).
-    pub fn ibv_create_comp_cntr(
-        context: *mut ibv_context,
-        cc_attr: *mut ibv_comp_cntr_init_attr,
-    ) -> *mut ibv_comp_cntr;
+    pub fn ibv_create_comp_cntr(context: *mut ibv_context, cc_attr: *mut ibv_comp_cntr_init_attr)
+        -> *mut ibv_comp_cntr;
 
     /// Destroys a completion counter. 0, or a positive errno.
     pub fn ibv_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> c_int;
@@ -128,7 +126,12 @@ mod tests {
         assert_eq!((size_of::<ibv_dmah>(), align_of::<ibv_dmah>()), (8, 8));
         assert_eq!((size_of::<ibv_buf>(), align_of::<ibv_buf>()), (32, 8));
         assert_eq!(
-            [offset_of!(ibv_buf, addr), offset_of!(ibv_buf, size), offset_of!(ibv_buf, pd), offset_of!(ibv_buf, dmabuf_fd)],
+            [
+                offset_of!(ibv_buf, addr),
+                offset_of!(ibv_buf, size),
+                offset_of!(ibv_buf, pd),
+                offset_of!(ibv_buf, dmabuf_fd)
+            ],
             [0, 8, 16, 24]
         );
         assert_eq!((size_of::<ibv_mr_init_attr>(), align_of::<ibv_mr_init_attr>()), (72, 8));

@@ -56,6 +56,7 @@ pub mod mr;
 pub mod qp;
 pub mod srq;
 pub mod wq;
+
 // rdma-core 65's additions (IBVERBS_1.15-1.18), last so that the header's earlier items keep their order.
 pub mod comp_cntr;
 pub mod mr_ex;
@@ -73,6 +74,7 @@ pub use mr::*;
 pub use qp::*;
 pub use srq::*;
 pub use wq::*;
+
 pub use comp_cntr::*;
 pub use mr_ex::*;
 

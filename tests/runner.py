@@ -317,7 +317,8 @@ def main():
     if want("headers"):
         check("headers-check", ["cargo", "run", "-q", "-p", "gen-headers", "--", "--check", "."])
     if want("layout"):
-        check("layout", ["tests/layout/run.sh", "--rust"], count=r"(\d+) facts compared", minimum=1000)
+        # Three references (rdma-core 65, 56.1, 44; ~13500 facts): fewer means one was not compared.
+        check("layout", ["tests/layout/run.sh", "--rust"], count=r"layout: (\d+) facts compared", minimum=12000)
     if want("exports"):
         check("exports", ["tests/exports/run.sh"], count=r"exports: (\d+) symbols checked", minimum=200)
     if want("plugin-cmd"):

@@ -37,6 +37,8 @@ enum ib_uverbs_access_flags {
   IB_UVERBS_ACCESS_ZERO_BASED = (1 << 5),
   IB_UVERBS_ACCESS_ON_DEMAND = (1 << 6),
   IB_UVERBS_ACCESS_HUGETLB = (1 << 7),
+  IB_UVERBS_ACCESS_FLUSH_GLOBAL = (1 << 8),
+  IB_UVERBS_ACCESS_FLUSH_PERSISTENT = (1 << 9),
   /*
    The first optional flag (`IB_UVERBS_ACCESS_OPTIONAL_FIRST`).
    */
@@ -67,6 +69,48 @@ enum ib_uverbs_advise_mr_flag {
 };
 
 /*
+ How an [`ib_uverbs_buffer_desc`] names its memory (rdma-core 65).
+ */
+enum ib_uverbs_buffer_type {
+  /*
+   A dma-buf: `fd`, and `addr` as the offset inside it.
+   */
+  IB_UVERBS_BUFFER_TYPE_DMABUF,
+  /*
+   The process's memory at virtual address `addr`.
+   */
+  IB_UVERBS_BUFFER_TYPE_VA,
+};
+
+/*
+ Which of a completion counter's two values a COMP_CNTR method reads or changes (rdma-core 65).
+ */
+enum ib_uverbs_comp_cntr_entry {
+  /*
+   The count of successful completions.
+   */
+  IB_UVERBS_COMP_CNTR_ENTRY_COMP,
+  /*
+   The count of completions in error.
+   */
+  IB_UVERBS_COMP_CNTR_ENTRY_ERR,
+};
+
+/*
+ What COMP_CNTR_MODIFY does with its value (rdma-core 65).
+ */
+enum ib_uverbs_comp_cntr_modify_op {
+  /*
+   Replace the entry's value.
+   */
+  IB_UVERBS_COMP_CNTR_MODIFY_OP_SET,
+  /*
+   Add to the entry's value.
+   */
+  IB_UVERBS_COMP_CNTR_MODIFY_OP_INC,
+};
+
+/*
  Features of the uverbs core reported by the kernel (a bit mask).
  */
 enum ib_uverbs_core_support {
@@ -74,6 +118,10 @@ enum ib_uverbs_core_support {
    The kernel accepts (and may ignore) the optional MR access flags.
    */
   IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS = (1 << 0),
+  /*
+   The kernel accepts driver data longer than it knows when the extra bytes are zero (rdma-core 65).
+   */
+  IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA = (1 << 1),
 };
 
 /*
@@ -105,6 +153,19 @@ enum ib_uverbs_gid_type {
   IB_UVERBS_GID_TYPE_IB,
   IB_UVERBS_GID_TYPE_ROCE_V1,
   IB_UVERBS_GID_TYPE_ROCE_V2,
+};
+
+/*
+ The operations of a QP whose completions advance an attached completion counter (rdma-core 65; the kernel's
+ bits for `enum ibv_qp_attach_comp_cntr_op`).
+ */
+enum ib_uverbs_qp_attach_comp_cntr_op {
+  IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND = (1 << 0),
+  IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV = (1 << 1),
+  IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = (1 << 2),
+  IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = (1 << 3),
+  IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = (1 << 4),
+  IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = (1 << 5),
 };
 
 /*
@@ -241,7 +302,7 @@ struct ib_uverbs_flow_action_esp {
 };
 
 /*
- The extended query-port answer: the legacy one plus `PortInfo:CapabilityMask2`.
+ The extended query-port answer: the legacy one plus `PortInfo:CapabilityMask2` and the extended speed.
  */
 struct ib_uverbs_query_port_resp_ex {
   /*
@@ -252,7 +313,12 @@ struct ib_uverbs_query_port_resp_ex {
    `enum ibv_port_cap_flags2` bits.
    */
   __u16 port_cap_flags2;
-  __u8 reserved[6];
+  __u8 reserved[2];
+  /*
+   The port's `enum ib_port_speed` bit (Linux 6.9; rdma-core 56 carved it out of what 44 had as
+   `reserved[2..6]`, so the struct keeps its size).
+   */
+  __u32 active_speed_ex;
 };
 
 /*
@@ -284,6 +350,36 @@ struct ib_uverbs_gid_entry {
    The netdev's ifindex, 0 when none.
    */
   __u32 netdev_ifindex;
+};
+
+/*
+ One buffer given to the kernel as a single attribute (rdma-core 65: a queue's memory supplied by the caller).
+ */
+struct ib_uverbs_buffer_desc {
+  /*
+   An `enum ib_uverbs_buffer_type` value.
+   */
+  __u32 type;
+  /*
+   The dma-buf (`IB_UVERBS_BUFFER_TYPE_DMABUF`).
+   */
+  __s32 fd;
+  /*
+   Bits the kernel must understand (none defined: it refuses any).
+   */
+  __u32 flags;
+  /*
+   Bits the kernel may ignore (none defined).
+   */
+  __u32 optional_flags;
+  /*
+   Offset in the dma-buf, or virtual address.
+   */
+  __aligned_u64 addr;
+  /*
+   Bytes.
+   */
+  __aligned_u64 length;
 };
 
 
@@ -373,6 +469,7 @@ enum rdma_driver_id {
 	RDMA_DRIVER_SIW,
 	RDMA_DRIVER_ERDMA,
 	RDMA_DRIVER_MANA,
+	RDMA_DRIVER_IONIC,
 };
 
 #endif /* IB_USER_IOCTL_VERBS_H */

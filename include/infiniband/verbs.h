@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 #include <linux/types.h>
-#include <stdint.h>
+#include <linux/if_ether.h>
 #include <sys/types.h>
 #include <infiniband/verbs_api.h>
 
@@ -133,6 +133,12 @@ enum {
 #define IBV_DEVICE_PCI_WRITE_END_PADDING (1ull << 36)
 
 /*
+ Memory the device reaches by DMA must be bounced through buffers shared with the host, as in a confidential
+ computing guest (`device_cap_flags_ex` bit 41; rdma-core 65).
+ */
+#define IBV_DEVICE_CC_DMA_BOUNCE (1ull << 41)
+
+/*
  Access rights of memory regions and windows (`access` arguments, `mw_access_flags`, `qp_access_flags`).
  */
 enum ibv_access_flags {
@@ -147,6 +153,14 @@ enum ibv_access_flags {
    */
   IBV_ACCESS_ON_DEMAND = (1 << 6),
   IBV_ACCESS_HUGETLB = (1 << 7),
+  /*
+   The region may be the target of an RDMA FLUSH to global visibility (rdma-core 56; Linux 6.2).
+   */
+  IBV_ACCESS_FLUSH_GLOBAL = (1 << 8),
+  /*
+   The region may be the target of an RDMA FLUSH to persistence (rdma-core 56; Linux 6.2).
+   */
+  IBV_ACCESS_FLUSH_PERSISTENT = (1 << 9),
   /*
    Optional (`IBV_ACCESS_OPTIONAL_FIRST`): dropped when the kernel does not know it.
    */
@@ -312,6 +326,10 @@ enum ibv_event_type {
   IBV_EVENT_CLIENT_REREGISTER,
   IBV_EVENT_GID_CHANGE,
   IBV_EVENT_WQ_FATAL,
+  /*
+   The link speed of a port changed (rdma-core 65).
+   */
+  IBV_EVENT_DEVICE_SPEED_CHANGE,
 };
 
 /*
@@ -509,6 +527,14 @@ enum ibv_odp_transport_cap_bits {
   IBV_ODP_SUPPORT_READ = (1 << 3),
   IBV_ODP_SUPPORT_ATOMIC = (1 << 4),
   IBV_ODP_SUPPORT_SRQ_RECV = (1 << 5),
+  /*
+   RDMA FLUSH (rdma-core 65).
+   */
+  IBV_ODP_SUPPORT_FLUSH = (1 << 6),
+  /*
+   RDMA atomic write (rdma-core 65).
+   */
+  IBV_ODP_SUPPORT_ATOMIC_WRITE = (1 << 7),
 };
 
 /*
@@ -534,6 +560,10 @@ enum ibv_ops_wr_opcode {
 enum ibv_parent_domain_init_attr_mask {
   IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS = (1 << 0),
   IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT = (1 << 1),
+  /*
+   The domain's allocations need not be bounced for confidential computing (rdma-core 65).
+   */
+  IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC = (1 << 2),
 };
 
 /*
@@ -543,6 +573,20 @@ enum ibv_pci_atomic_op_size {
   IBV_PCI_ATOMIC_OPERATION_4_BYTE_SIZE_SUP = (1 << 0),
   IBV_PCI_ATOMIC_OPERATION_8_BYTE_SIZE_SUP = (1 << 1),
   IBV_PCI_ATOMIC_OPERATION_16_BYTE_SIZE_SUP = (1 << 2),
+};
+
+/*
+ Where an RDMA FLUSH makes data durable (`ibv_wr_flush(3)`'s `type`; rdma-core 56).
+ */
+enum ibv_placement_type {
+  /*
+   Globally visible.
+   */
+  IBV_FLUSH_GLOBAL = (1 << 0),
+  /*
+   Persistent.
+   */
+  IBV_FLUSH_PERSISTENT = (1 << 1),
 };
 
 /*
@@ -586,6 +630,10 @@ enum ibv_port_cap_flags2 {
   IBV_PORT_LINK_WIDTH_2X_SUP = (1 << 4),
   IBV_PORT_LINK_SPEED_HDR_SUP = (1 << 5),
   IBV_PORT_LINK_SPEED_NDR_SUP = (1 << 10),
+  /*
+   XDR link speed (rdma-core 56).
+   */
+  IBV_PORT_LINK_SPEED_XDR_SUP = (1 << 12),
 };
 
 /*
@@ -667,6 +715,10 @@ enum ibv_qp_create_send_ops_flags {
   IBV_QP_EX_WITH_BIND_MW = (1 << 8),
   IBV_QP_EX_WITH_SEND_WITH_INV = (1 << 9),
   IBV_QP_EX_WITH_TSO = (1 << 10),
+  /*
+   `ibv_wr_flush` (rdma-core 56).
+   */
+  IBV_QP_EX_WITH_FLUSH = (1 << 11),
   IBV_QP_EX_WITH_ATOMIC_WRITE = (1 << 12),
 };
 
@@ -731,6 +783,34 @@ enum ibv_qp_type {
   IBV_QPT_XRC_SEND = 9,
   IBV_QPT_XRC_RECV,
   IBV_QPT_DRIVER = 255,
+};
+
+/*
+ What `ibv_query_qp_data_in_order(3)` reports with `IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS` (rdma-core 56).
+ */
+enum ibv_query_qp_data_in_order_caps {
+  /*
+   A whole message's data is written in order.
+   */
+  IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG = (1 << 0),
+  /*
+   Each aligned 128-byte block is written in order (implied by `WHOLE_MSG`).
+   */
+  IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES = (1 << 1),
+};
+
+/*
+ The `flags` of `ibv_query_qp_data_in_order(3)` (rdma-core 56 and 65).
+ */
+enum ibv_query_qp_data_in_order_flags {
+  /*
+   Return the `enum ibv_query_qp_data_in_order_caps` bits instead of 0/1 (rdma-core 56).
+   */
+  IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = (1 << 0),
+  /*
+   Ask the device even where the CPU's ordering is not known to preserve it, i.e. off x86 (rdma-core 65).
+   */
+  IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY = (1 << 1),
 };
 
 /*
@@ -830,6 +910,20 @@ enum ibv_rereg_mr_flags {
  */
 enum ibv_rx_hash_function_flags {
   IBV_RX_HASH_FUNC_TOEPLITZ = (1 << 0),
+};
+
+/*
+ What an RDMA FLUSH covers (`ibv_wr_flush(3)`'s `level`; rdma-core 56).
+ */
+enum ibv_selectivity_level {
+  /*
+   The given range.
+   */
+  IBV_FLUSH_RANGE = 0,
+  /*
+   The whole memory region.
+   */
+  IBV_FLUSH_MR,
 };
 
 /*
@@ -972,6 +1066,10 @@ enum ibv_wc_opcode {
   IBV_WC_BIND_MW,
   IBV_WC_LOCAL_INV,
   IBV_WC_TSO,
+  /*
+   An RDMA FLUSH completed (rdma-core 56).
+   */
+  IBV_WC_FLUSH,
   IBV_WC_ATOMIC_WRITE = 9,
   IBV_WC_RECV = (1 << 7),
   IBV_WC_RECV_RDMA_WITH_IMM,
@@ -1080,6 +1178,10 @@ enum ibv_wr_opcode {
   IBV_WR_SEND_WITH_INV,
   IBV_WR_TSO,
   IBV_WR_DRIVER1,
+  /*
+   RDMA FLUSH of a remote range or region (rdma-core 56; Linux 6.2 on Soft-RoCE).
+   */
+  IBV_WR_FLUSH = 14,
   IBV_WR_ATOMIC_WRITE = 15,
 };
 
@@ -1536,6 +1638,16 @@ struct ibv_qp_ex {
                           uint32_t rkey,
                           uint64_t remote_addr,
                           const void *atomic_wr);
+  /*
+   rdma-core 56: the struct grew by this slot (352 -> 360 bytes). Only QPs created with
+   `IBV_QP_EX_WITH_FLUSH` have it set; a plug-in built against rdma-core 44 has a 352-byte `ibv_qp_ex`.
+   */
+  void (*wr_flush)(struct ibv_qp_ex *qp,
+                   uint32_t rkey,
+                   uint64_t remote_addr,
+                   size_t len,
+                   uint8_t type,
+                   uint8_t level);
 };
 
 /*
@@ -2102,6 +2214,12 @@ struct ibv_port_attr {
    `enum ibv_port_cap_flags2` bits.
    */
   uint16_t port_cap_flags2;
+  /*
+   The port's speed as the kernel's `enum ib_port_speed` bit, also for speeds `active_speed` cannot hold (XDR);
+   0 where the kernel does not report it (before Linux 6.9, or over the write command). Added by rdma-core 56:
+   a caller built against 44's headers has a 52-byte struct without it, and is never written this far.
+   */
+  uint32_t active_speed_ex;
 };
 
 /*
@@ -2351,6 +2469,14 @@ struct ibv_qp_rate_limit_attr {
    */
   uint16_t typical_pkt_sz;
   uint32_t comp_mask;
+};
+
+/*
+ An array of file descriptors (rdma-core 65: what a provider hands `ibv_cmd_get_context` for the kernel).
+ */
+struct ibv_fd_arr {
+  int *arr;
+  uint32_t count;
 };
 
 /*
@@ -3719,8 +3845,16 @@ int __attribute__((__const__)) ibv_rate_to_mbps(enum ibv_rate rate);
 /* The rate of exactly `mbps` Mb/s, or IBV_RATE_MAX. */
 enum ibv_rate __attribute__((__const__)) mbps_to_ibv_rate(int mbps);
 
-/* 1 when the data of operation `op` on `qp` is written to memory in order, else 0; `flags` must be 0. */
+/* Whether the data of operation `op` on `qp` is written to memory in order. `flags` (enum
+ * ibv_query_qp_data_in_order_flags): with IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS the enum
+ * ibv_query_qp_data_in_order_caps bits that hold; without it 1 when a whole message is written in order, else 0.
+ * IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY asks the device even on CPUs whose ordering is not known; any other bit:
+ * 0. */
 int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags);
+
+/* A static lower-case name of a send opcode ("rdma-write", "flush", ...); "unknown" out of range, NULL for the
+ * unnamed values 12 and 13. Exported in libibverbs' private version node, as rdma-core does. */
+const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode);
 
 /* A static description of a node type; "unknown" out of range. */
 const char *ibv_node_type_str(enum ibv_node_type node_type);
@@ -3841,6 +3975,14 @@ static inline void ibv_wr_atomic_write(struct ibv_qp_ex *qp, uint32_t rkey, uint
 				       const void *atomic_wr)
 {
 	qp->wr_atomic_write(qp, rkey, remote_addr, atomic_wr);
+}
+
+/* RDMA FLUSH of `len` bytes at `remote_addr` (rkey `rkey`) to the placement `type` (enum ibv_placement_type) at
+ * the selectivity `level` (enum ibv_selectivity_level); needs a QP created with IBV_QP_EX_WITH_FLUSH. */
+static inline void ibv_wr_flush(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr, size_t len, uint8_t type,
+				uint8_t level)
+{
+	qp->wr_flush(qp, rkey, remote_addr, len, type, level);
 }
 
 /* ---- Extended CQs (ibv_create_cq_ex(3)): calls through struct ibv_cq_ex ---- */
@@ -3981,18 +4123,18 @@ static inline struct verbs_context *verbs_get_ctx(struct ibv_context *ctx)
 
 #ifdef RDMA_STATIC_PROVIDERS
 /* For programs linked statically with rdma-core's providers: RDMA_STATIC_PROVIDERS lists the providers to link
- * in (up to 19 names, or `all`), and ibv_get_device_list() registers them first. A shared libibverbs has no
+ * in (up to 20 names, or `all`), and ibv_get_device_list() registers them first. A shared libibverbs has no
  * ibv_static_providers(), so defining RDMA_STATIC_PROVIDERS makes dynamic links fail, as with rdma-core. */
 #define _RDMA_STATIC_PREFIX_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19,   \
-			     ...)                                                                                  \
+			     _20, ...)                                                                             \
 	&verbs_provider_##_1, &verbs_provider_##_2, &verbs_provider_##_3, &verbs_provider_##_4,                    \
 		&verbs_provider_##_5, &verbs_provider_##_6, &verbs_provider_##_7, &verbs_provider_##_8,            \
 		&verbs_provider_##_9, &verbs_provider_##_10, &verbs_provider_##_11, &verbs_provider_##_12,         \
 		&verbs_provider_##_13, &verbs_provider_##_14, &verbs_provider_##_15, &verbs_provider_##_16,        \
-		&verbs_provider_##_17, &verbs_provider_##_18, &verbs_provider_##_19
+		&verbs_provider_##_17, &verbs_provider_##_18, &verbs_provider_##_19, &verbs_provider_##_20
 #define _RDMA_STATIC_PREFIX(arg)                                                                                   \
 	_RDMA_STATIC_PREFIX_(arg, none, none, none, none, none, none, none, none, none, none, none, none, none, none, \
-			     none, none, none, none)
+			     none, none, none, none, none)
 
 struct verbs_devices_ops;
 extern const struct verbs_device_ops verbs_provider_bnxt_re;
@@ -4012,6 +4154,7 @@ extern const struct verbs_device_ops verbs_provider_qedr;
 extern const struct verbs_device_ops verbs_provider_rxe;
 extern const struct verbs_device_ops verbs_provider_siw;
 extern const struct verbs_device_ops verbs_provider_vmw_pvrdma;
+extern const struct verbs_device_ops verbs_provider_ionic;
 extern const struct verbs_device_ops verbs_provider_all;
 extern const struct verbs_device_ops verbs_provider_none;
 void ibv_static_providers(void *unused, ...);
@@ -4561,8 +4704,8 @@ static inline int ibv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struc
 
 /* ---- Helpers ---- */
 
-/* The length of an Ethernet address, for ibv_resolve_eth_l2_from_gid(3). */
-#define ETHERNET_LL_SIZE 6
+/* The length of an Ethernet address, for ibv_resolve_eth_l2_from_gid(3) (and ibv_flow_eth_filter's MACs). */
+#define ETHERNET_LL_SIZE ETH_ALEN
 
 /* Whether a supported_qpts mask (ibv_tso_caps, ibv_rss_caps, ...) has the bit of QP type `qpt`. */
 static inline int ibv_is_qpt_supported(uint32_t caps, enum ibv_qp_type qpt)

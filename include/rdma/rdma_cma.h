@@ -116,6 +116,17 @@ enum {
 #define RAI_FAMILY 8
 
 /*
+ `rdma_addrinfo::ai_flags`: resolve the service through the subnet administrator (rdma-core 65; not with
+ `RAI_DNS`).
+ */
+#define RAI_SA 16
+
+/*
+ `rdma_addrinfo::ai_flags`: resolve through the name service (rdma-core 65; not with `RAI_SA`).
+ */
+#define RAI_DNS 32
+
+/*
  The kind of a connection manager event (`rdma_cm_event::event`).
  */
 enum rdma_cm_event_type {
@@ -183,6 +194,22 @@ enum rdma_cm_event_type {
    The QP of a closed connection left its time-wait state.
    */
   RDMA_CM_EVENT_TIMEWAIT_EXIT,
+  /*
+   `rdma_resolve_addrinfo` finished: `rdma_query_addrinfo` has the result (rdma-core 65).
+   */
+  RDMA_CM_EVENT_ADDRINFO_RESOLVED,
+  /*
+   `rdma_resolve_addrinfo` failed (rdma-core 65).
+   */
+  RDMA_CM_EVENT_ADDRINFO_ERROR,
+  /*
+   An event the application wrote with `rdma_write_cm_event`, its value in `param.arg` (rdma-core 65).
+   */
+  RDMA_CM_EVENT_USER,
+  /*
+   librdmacm's own use of the event channel; never handed to the application (rdma-core 65).
+   */
+  RDMA_CM_EVENT_INTERNAL,
 };
 
 /*
@@ -696,7 +723,7 @@ extern int rdma_get_remote_ece(struct rdma_cm_id *id, struct ibv_ece *ece);
 
 
 /* A connection manager event, returned by rdma_get_cm_event() and released by rdma_ack_cm_event(). param.conn is
- * valid for connected ids, param.ud for UD ids and multicast events. */
+ * valid for connected ids, param.ud for UD ids and multicast events, param.arg for RDMA_CM_EVENT_USER. */
 struct rdma_cm_event {
 	struct rdma_cm_id	*id;
 	struct rdma_cm_id	*listen_id;
@@ -705,6 +732,7 @@ struct rdma_cm_event {
 	union {
 		struct rdma_conn_param	conn;
 		struct rdma_ud_param	ud;
+		uint64_t		arg;
 	} param;
 };
 

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <errno.h>
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/mman.h>
 

@@ -130,7 +130,7 @@ pub fn query_port<F: CmdFd + ?Sized>(fd: &F, port_num: u8) -> Result<ib_uverbs_q
 
 /// `active_speed_ex` of a QUERY_PORT ioctl answer: Linux 6.12 (6.9+) added this `__u32` where 6.1's header has
 /// `reserved[2..6]`, carrying speeds that no longer fit `active_speed`'s `u8`. Zero from older kernels and from the
-/// write fallback; rdma-core 44's `ibv_port_attr` has no such field. (The bindings, made from rdma-core 65's copy
+/// write fallback; rdma-core 56's `ibv_port_attr` has the field, 44's does not. (The bindings, made from rdma-core 65's copy
 /// of the uapi, name it.)
 pub fn active_speed_ex(resp: &ib_uverbs_query_port_resp_ex) -> u32 {
     resp.active_speed_ex

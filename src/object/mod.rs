@@ -149,8 +149,9 @@ pub struct Cq {
 #[cfg(not(test))]
 const _: () = assert!(std::mem::size_of::<Cq>() <= 344, "a CQ no longer fits rdma-core's malloc chunk");
 
-/// A queue pair, beginning as rdma-core's `struct verbs_qp` (`ibv_qp_ex` begins with `qp_base: ibv_qp`; then
-/// `comp_mask` and `xrcd`), which the entry-point layer reads of any QP, native or plug-in.
+/// A queue pair, beginning as rdma-core 56's and 65's `struct verbs_qp` (`ibv_qp_ex` of 360 bytes, beginning with
+/// `qp_base: ibv_qp`; then `comp_mask` and `xrcd`). A plug-in's QP is laid out as the rdma-core that built it says
+/// (44's `ibv_qp_ex` is 352 bytes), so only native QPs are read through this struct.
 #[repr(C)]
 pub struct Qp {
     pub qp_ex: ibv_qp_ex,
@@ -185,6 +186,8 @@ const _: () = {
     assert!(offset_of!(Cq, cq_ex) == 0);
     assert!(offset_of!(Qp, qp_ex) == 0);
     assert!(offset_of!(Qp, qp_ex.qp_base) == 0);
+    // rdma-core 56's verbs_qp: comp_mask after the 360-byte ibv_qp_ex (with wr_flush), then xrcd.
+    assert!(offset_of!(Qp, comp_mask) == 360 && offset_of!(Qp, xrcd) == 368);
     assert!(offset_of!(Srq, srq) == 0);
     assert!(offset_of!(Ah, ah) == 0);
 };

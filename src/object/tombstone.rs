@@ -115,6 +115,7 @@ pub unsafe fn bury_qp(qp: *mut super::Qp) {
         (*x).wr_complete = Some(tomb_wr_complete);
         (*x).wr_abort = Some(tomb_wr);
         (*x).wr_atomic_write = Some(tomb_wr_atomic_write);
+        (*x).wr_flush = Some(tomb_wr_flush);
         bury(qp.cast(), Layout::new::<super::Qp>());
     }
 }
@@ -252,6 +253,7 @@ unsafe extern "C" fn tomb_wr_u32_u64_u32(_qp: *mut ibv_qp_ex, _a: u32, _b: u64, 
 unsafe extern "C" fn tomb_wr_u32_u64_u64(_qp: *mut ibv_qp_ex, _a: u32, _b: u64, _c: u64) {}
 unsafe extern "C" fn tomb_wr_atomic_cmp_swp(_qp: *mut ibv_qp_ex, _a: u32, _b: u64, _c: u64, _d: u64) {}
 unsafe extern "C" fn tomb_wr_atomic_write(_qp: *mut ibv_qp_ex, _a: u32, _b: u64, _c: *const c_void) {}
+unsafe extern "C" fn tomb_wr_flush(_qp: *mut ibv_qp_ex, _a: u32, _b: u64, _c: usize, _d: u8, _e: u8) {}
 unsafe extern "C" fn tomb_wr_bind_mw(_qp: *mut ibv_qp_ex, _mw: *mut ibv_mw, _rkey: u32, _b: *const ibv_mw_bind_info) {}
 unsafe extern "C" fn tomb_wr_send_tso(_qp: *mut ibv_qp_ex, _hdr: *mut c_void, _sz: u16, _mss: u16) {}
 unsafe extern "C" fn tomb_wr_set_ud_addr(_qp: *mut ibv_qp_ex, _ah: *mut ibv_ah, _qpn: u32, _qkey: u32) {}

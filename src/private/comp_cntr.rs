@@ -15,7 +15,6 @@ use rdma_common::abi::driver::*;
 use rdma_common::abi::enums::*;
 use rdma_common::errno::Errno;
 use rdma_common::uapi::ib_user_ioctl_cmds::*;
-use rdma_common::uapi::ib_user_ioctl_verbs::*;
 use std::ffi::c_int;
 use std::mem::size_of;
 use std::ptr::{self, addr_of_mut};

@@ -322,8 +322,9 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
 /// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr,
 /// struct ibv_query_port *cmd, size_t cmd_size)`.
 ///
-/// QUERY_PORT: the ioctl (which also reports `port_cap_flags2`), then the write command where the kernel has no
-/// ioctl for it, as rdma-core 44. Fills every field of `port_attr` the kernel reports. Driver data after the
+/// QUERY_PORT: the ioctl (which also reports `port_cap_flags2` and, from Linux 6.9, `active_speed_ex`), then the
+/// write command where the kernel has no ioctl for it, as rdma-core. Fills every field of `port_attr` the kernel
+/// reports that the plug-in's `struct ibv_port_attr` has ([`plugin_port_attr_size`]). Driver data after the
 /// command (`cmd_size` beyond `struct ibv_query_port`), which no provider passes and the kernel ignores, is not
 /// sent. Errors: the kernel's (`EINVAL` for a bad port).
 #[unsafe(no_mangle)]
@@ -336,9 +337,22 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
 ) -> c_int {
     ret("ibv_cmd_query_port", || {
         let attr = obj(port_attr)?;
-        // SAFETY: a context of ours (checked), the provider's attribute struct.
-        unsafe { pcmd::query_port(&fd_of(context)?, port_num, attr) }
+        let size = plugin_port_attr_size(context);
+        // SAFETY: a context of ours (checked), the provider's attribute struct of `size` bytes.
+        unsafe { pcmd::query_port_sized(&fd_of(context)?, port_num, attr, size) }
     })
+}
+
+/// `sizeof(struct ibv_port_attr)` in rdma-core 44's header, which its plug-ins were built with.
+pub(crate) const PORT_ATTR_SIZE_44: usize = 52;
+
+/// GENERATION HOOK (the plug-in generations of helper "gen" replace its body): the size of `struct ibv_port_attr`
+/// the plug-in behind `context` was built with, which is what it may hand `ibv_cmd_query_port`: 52 bytes for
+/// rdma-core 44's plug-ins (44's mlx5 passes a 52-byte struct on its stack when it makes its XRC helper QP), 56
+/// for 56's and 65's (`active_speed_ex`). Until a plug-in's generation is known, every plug-in is taken for 44's:
+/// `active_speed_ex` is then left as the caller had it (zeroed by `ibv_query_port`), never written past 52 bytes.
+fn plugin_port_attr_size(_context: *mut ibv_context) -> usize {
+    PORT_ATTR_SIZE_44
 }
 
 #[cfg(test)]
@@ -459,5 +473,17 @@ mod tests {
         let w = f.write(0);
         assert_eq!((hdr(&w).0, w[16]), (IB_USER_VERBS_CMD_QUERY_PORT, 1));
         unsafe { assert_eq!((*pa.as_ptr()).lid, 7) };
+
+        // A plug-in of rdma-core 44 hands a 52-byte struct: the ioctl's active_speed_ex is not written past it.
+        let mut buf = [0xa5u8; 56];
+        let mut rx = rdma_common::uapi::ib_user_ioctl_verbs::ib_uverbs_query_port_resp_ex::zeroed();
+        rx.legacy_resp.lid = 9;
+        rx.port_cap_flags2 = 0x1234;
+        rx.active_speed_ex = 0x80;
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, rx.as_bytes()));
+        let p = buf.as_mut_ptr().cast::<ibv_port_attr>();
+        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_query_port(c, 1, p, ptr::null_mut(), 0) }), 0);
+        assert_eq!((u16_at(&buf, 34), u16_at(&buf, 48)), (9, 0x1234), "lid, port_cap_flags2");
+        assert_eq!(&buf[PORT_ATTR_SIZE_44..], &[0xa5; 4], "nothing written past 44's struct");
     }
 }

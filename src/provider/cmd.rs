@@ -271,9 +271,26 @@ pub fn format_fw_ver(dst: &mut [c_char; 64], raw_fw_ver: u64) {
     dst[n] = 0;
 }
 
-/// rdma-core's `ibv_cmd_query_port`: fills the fields of `attr` from QUERY_PORT (the ioctl, with
-/// `port_cap_flags2`; the write command on older kernels).
+/// rdma-core's `ibv_cmd_query_port`: fills the fields of `attr` (a whole `struct ibv_port_attr`, 56 bytes) from
+/// QUERY_PORT (the ioctl, with `port_cap_flags2` and, from Linux 6.9, `active_speed_ex`; the write command on older
+/// kernels, where both stay 0).
 pub unsafe fn query_port(u: &(impl CmdFd + ?Sized), port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
+    // SAFETY: caller's contract: a whole struct.
+    unsafe { query_port_sized(u, port_num, attr, size_of::<ibv_port_attr>()) }
+}
+
+/// [`query_port`] into a caller's struct of `size` bytes: `active_speed_ex` (offset 52, rdma-core 56) is written
+/// only when `size` reaches past it, so a struct laid out by rdma-core 44's header (52 bytes) is never written
+/// beyond its end.
+///
+/// # Safety
+/// `attr` is writable for `size` bytes, and `size` is at least rdma-core 44's 52.
+pub unsafe fn query_port_sized(
+    u: &(impl CmdFd + ?Sized),
+    port_num: u8,
+    attr: *mut ibv_port_attr,
+    size: usize,
+) -> Result<()> {
     let r = kernel::device::query_port(u, port_num)?;
     let l = &r.legacy_resp;
     // SAFETY: caller's contract.
@@ -301,6 +318,9 @@ pub unsafe fn query_port(u: &(impl CmdFd + ?Sized), port_num: u8, attr: *mut ibv
         a.link_layer = l.link_layer;
         a.flags = l.flags;
         a.port_cap_flags2 = r.port_cap_flags2;
+        if size >= offset_of!(ibv_port_attr, active_speed_ex) + size_of::<u32>() {
+            a.active_speed_ex = kernel::device::active_speed_ex(&r);
+        }
     }
     Ok(())
 }
@@ -1056,6 +1076,27 @@ mod tests {
     /// A zeroed C struct that may hold enums without a zero value (filled by raw writes only).
     fn zeroed<T>() -> MaybeUninit<T> {
         MaybeUninit::zeroed()
+    }
+
+    #[test]
+    fn query_port_writes_active_speed_ex_only_into_a_56_byte_struct() {
+        use rdma_common::uapi::ib_user_ioctl_cmds::UVERBS_ATTR_QUERY_PORT_RESP;
+        let f = Fake::new();
+        let mut rx = rdma_common::uapi::ib_user_ioctl_verbs::ib_uverbs_query_port_resp_ex::zeroed();
+        rx.legacy_resp.state = 4;
+        rx.port_cap_flags2 = 0x1020;
+        rx.active_speed_ex = 0x40;
+        let mut buf = [0x5au8; 60];
+        let attr = buf.as_mut_ptr().cast::<ibv_port_attr>();
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, rx.as_bytes()));
+        unsafe { query_port(&f, 1, attr).unwrap() };
+        assert_eq!((u32_at(&buf, 0), u32_at(&buf, 52)), (4, 0x40), "state, active_speed_ex");
+        assert_eq!(&buf[56..], &[0x5a; 4], "nothing past the struct");
+        buf = [0x5a; 60];
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, rx.as_bytes()));
+        unsafe { query_port_sized(&f, 1, attr, 52).unwrap() };
+        assert_eq!(u16::from_ne_bytes([buf[48], buf[49]]), 0x1020, "port_cap_flags2");
+        assert_eq!(&buf[52..], &[0x5a; 8], "a 52-byte struct (rdma-core 44) ends before active_speed_ex");
     }
 
     #[test]

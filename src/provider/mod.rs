@@ -35,7 +35,7 @@ pub mod verbs {
 
 use self::verbs::*;
 use rdma_common::{errno::Result, Errno};
-use std::ffi::{c_int, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 use std::marker::PhantomData;
 use std::os::fd::{BorrowedFd, OwnedFd};
 
@@ -359,6 +359,12 @@ pub trait Provider: Sync + Send + 'static {
     /// `ibv_read_err_comp_cntr` (rdma-core 65): the error count.
     unsafe fn read_err_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<u64> {
         unsupported()
+    }
+    /// The provider's answer behind `ibv_query_qp_data_in_order(3)`: the `enum ibv_query_qp_data_in_order_caps`
+    /// bits (rdma-core 56's op) the data of `op` on `qp` keeps, `flags` as the caller gave them (already checked).
+    /// 0 by default, as rdma-core's dummy op (Soft-RoCE and Soft-iWARP have none).
+    unsafe fn query_qp_data_in_order(&self, qp: *mut ibv_qp, op: c_uint, flags: u32) -> u32 {
+        0
     }
     /// `ibv_reg_mr(3)` / `ibv_reg_mr_iova2`: fill `mr` (`lkey`, `rkey`, `handle`).
     unsafe fn reg_mr(

@@ -9,7 +9,8 @@
 //!
 //! Registering memory before `ibv_fork_init(3)` makes a later `ibv_fork_init(3)` fail with `EINVAL`, as in
 //! rdma-core. Kernels since 5.13 copy DMA-pinned pages on fork: `ibv_is_fork_initialized(3)` then answers
-//! `IBV_FORK_UNNEEDED`.
+//! `IBV_FORK_UNNEEDED`, and `ibv_fork_init(3)` succeeds at once without marking anything (rdma-core 56's change;
+//! 44 still marked ranges there, and refused after a registration).
 #![allow(unsafe_code)]
 
 use crate::kernel::netlink;
@@ -191,7 +192,9 @@ impl Ranges {
 }
 
 /// rdma-core's `ibv_fork_init`: 0, or `EINVAL` (memory was registered already), `ENOSYS` (the kernel has no
-/// `MADV_DONTFORK`), `ENOMEM`.
+/// `MADV_DONTFORK`), `ENOMEM`. As rdma-core 56: on a kernel that copies DMA-pinned pages on fork (it says so over
+/// netlink, Linux 5.13+) there is nothing to do, so 0 at once (also after registrations), and no range is ever
+/// marked.
 pub(crate) fn fork_init() -> c_int {
     if rdma_common::env::is_set("RDMAV_HUGEPAGES_SAFE") {
         HUGE_PAGES.store(true, Ordering::Relaxed);
@@ -199,6 +202,9 @@ pub(crate) fn fork_init() -> c_int {
     let mut r = RANGES.lock();
     if let Some(r) = r.as_mut() {
         r.huge_pages = HUGE_PAGES.load(Ordering::Relaxed);
+        return 0;
+    }
+    if kernel_copies_on_fork() {
         return 0;
     }
     if TOO_LATE.load(Ordering::Relaxed) {
@@ -221,6 +227,12 @@ pub(crate) fn fork_init() -> c_int {
     drop(probe);
     *r = Some(Ranges { page_size: page, huge_pages: huge, map: BTreeMap::new() });
     0
+}
+
+/// Whether the kernel copies DMA-pinned pages on fork (RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, Linux 5.13+); false when
+/// netlink cannot say.
+fn kernel_copies_on_fork() -> bool {
+    netlink::open().and_then(|s| netlink::Nldev::new(&s).copy_on_fork()).unwrap_or(false)
 }
 
 /// rdma-core's `ibv_dontfork_range` (what `ibv_reg_mr` does first): counts the range in and marks its pages
@@ -247,10 +259,12 @@ pub(crate) fn dofork_range(base: *mut c_void, size: usize) -> Result<()> {
 }
 
 /// `ibv_fork_init(3)`: makes memory registered afterwards safe across `fork()` (by marking it `MADV_DONTFORK`);
-/// must be called before any registration. Calling it again is harmless.
+/// must be called before any registration. Calling it again is harmless. As rdma-core 56 and later: on a kernel
+/// that copies DMA-pinned pages on fork (`ibv_is_fork_initialized(3)` is `IBV_FORK_UNNEEDED`), 0 at once, even
+/// after registrations (rdma-core 44 answered `EINVAL` there).
 ///
-/// Returns 0, or an errno value: `EINVAL` when memory was registered before, `ENOSYS` when the kernel cannot mark
-/// pages.
+/// Returns 0, or an errno value: `EINVAL` when memory was registered before (on kernels that need fork support),
+/// `ENOSYS` when the kernel cannot mark pages.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_fork_init() -> c_int {
     ffi::boundary("ibv_fork_init", || match fork_init() {
@@ -265,8 +279,7 @@ pub unsafe extern "C" fn ibv_fork_init() -> c_int {
 /// `IBV_FORK_DISABLED`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_is_fork_initialized() -> ibv_fork_status {
-    let cof = netlink::open().and_then(|s| netlink::Nldev::new(&s).copy_on_fork()).unwrap_or(false);
-    if cof {
+    if kernel_copies_on_fork() {
         ibv_fork_status::IBV_FORK_UNNEEDED
     } else if RANGES.lock().is_some() {
         ibv_fork_status::IBV_FORK_ENABLED

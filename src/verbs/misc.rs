@@ -1,8 +1,9 @@
 //! Pure helpers that need no device: the descriptions of enum values (`ibv_wc_status_str(3)`,
-//! `ibv_node_type_str(3)`, `ibv_port_state_str(3)`, `ibv_event_type_str(3)`) and the static-rate conversions
-//! (`ibv_rate_to_mult(3)`, `mult_to_ibv_rate(3)`, `ibv_rate_to_mbps(3)`, `mbps_to_ibv_rate(3)`).
+//! `ibv_node_type_str(3)`, `ibv_port_state_str(3)`, `ibv_event_type_str(3)`, `ibv_wr_opcode_str`) and the
+//! static-rate conversions (`ibv_rate_to_mult(3)`, `mult_to_ibv_rate(3)`, `ibv_rate_to_mbps(3)`,
+//! `mbps_to_ibv_rate(3)`).
 //!
-//! All are implemented, with rdma-core 44's exact strings and tables. The enum arguments arrive as integers (see
+//! All are implemented, with rdma-core 65's exact strings and tables (44's, plus the values 56 and 65 added). The enum arguments arrive as integers (see
 //! `rdma_common::abi::verbs::funcs`), so any number a C caller passes is handled: out of range gives `"unknown"`,
 //! -1 or `IBV_RATE_MAX`, as in rdma-core.
 #![allow(unsafe_code)]
@@ -59,7 +60,7 @@ const NODE_TYPE: [&CStr; 8] = [
 const PORT_STATE: [&CStr; 6] = [c"no state change (NOP)", c"down", c"init", c"armed", c"active", c"active defer"];
 
 /// `enum ibv_event_type` descriptions, by value.
-const EVENT_TYPE: [&CStr; 20] = [
+const EVENT_TYPE: [&CStr; 21] = [
     c"CQ error",
     c"local work queue catastrophic error",
     c"invalid request local work queue error",
@@ -80,6 +81,27 @@ const EVENT_TYPE: [&CStr; 20] = [
     c"client reregistration",
     c"GID table change",
     c"WQ fatal",
+    c"Device link speed change",
+];
+
+/// `enum ibv_wr_opcode` names, by value; 12 and 13 are not opcodes (NULL, as in rdma-core).
+const WR_OPCODE: [Option<&CStr>; 16] = [
+    Some(c"rdma-write"),
+    Some(c"rdma-write-with-imm"),
+    Some(c"send"),
+    Some(c"send-with-imm"),
+    Some(c"rdma-read"),
+    Some(c"atomic-cmp-and-swp"),
+    Some(c"atomic-fetch-and-add"),
+    Some(c"local-inv"),
+    Some(c"bind-mw"),
+    Some(c"send-with-inv"),
+    Some(c"tso"),
+    Some(c"driver1"),
+    None,
+    None,
+    Some(c"flush"),
+    Some(c"atomic-write"),
 ];
 
 /// `ibv_wc_status_str(3)`: a static, NUL-terminated description of the completion status `status`
@@ -108,6 +130,19 @@ pub extern "C" fn ibv_port_state_str(port_state: c_uint) -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_event_type_str(event: c_uint) -> *const c_char {
     describe(&EVENT_TYPE, event.into())
+}
+
+/// `ibv_wr_opcode_str` (rdma-core 56; declared in `verbs.h`, exported in the private version node as rdma-core
+/// exports it): a static lower-case name of the send opcode `opcode` (`"rdma-write"`, `"send-with-imm"`,
+/// `"flush"`, ...), used by providers' traces; `"unknown"` for a value outside `enum ibv_wr_opcode`, NULL for 12
+/// and 13, the enum's unnamed values (rdma-core's table has holes there). No man page; no errno.
+#[unsafe(no_mangle)]
+pub extern "C" fn ibv_wr_opcode_str(opcode: c_uint) -> *const c_char {
+    match WR_OPCODE.get(opcode as usize) {
+        Some(Some(name)) => name.as_ptr(),
+        Some(None) => std::ptr::null(),
+        None => c"unknown".as_ptr(),
+    }
 }
 
 /// The rates that are whole multiples of 2.5 Gb/s, with that multiple. The others (FDR, EDR and HDR lane
@@ -197,8 +232,8 @@ pub extern "C" fn mbps_to_ibv_rate(mbps: c_int) -> ibv_rate {
 }
 
 rdma_common::check_signatures!(rdma_common::abi::verbs;
-    ibv_wc_status_str, ibv_node_type_str, ibv_port_state_str, ibv_event_type_str, ibv_rate_to_mult,
-    mult_to_ibv_rate, ibv_rate_to_mbps, mbps_to_ibv_rate,
+    ibv_wc_status_str, ibv_node_type_str, ibv_port_state_str, ibv_event_type_str, ibv_wr_opcode_str,
+    ibv_rate_to_mult, mult_to_ibv_rate, ibv_rate_to_mbps, mbps_to_ibv_rate,
 );
 
 #[cfg(test)]
@@ -239,6 +274,35 @@ mod tests {
         assert_eq!(s(ibv_event_type_str(19)), "WQ fatal");
         assert_eq!(s(ibv_wc_status_str(0x7fff_ffff)), "unknown");
         assert_eq!(s(ibv_node_type_str(i32::MIN)), "unknown");
+    }
+
+    /// What rdma-core 56 and 65 added: the event of 65, and `ibv_wr_opcode_str` (56) with its holes.
+    #[test]
+    fn descriptions_of_56_and_65() {
+        assert_eq!(s(ibv_event_type_str(20)), "Device link speed change");
+        assert_eq!(s(ibv_event_type_str(21)), "unknown");
+        let names = [
+            "rdma-write",
+            "rdma-write-with-imm",
+            "send",
+            "send-with-imm",
+            "rdma-read",
+            "atomic-cmp-and-swp",
+            "atomic-fetch-and-add",
+            "local-inv",
+            "bind-mw",
+            "send-with-inv",
+            "tso",
+            "driver1",
+        ];
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(s(ibv_wr_opcode_str(i as c_uint)), *n, "opcode {i}");
+        }
+        assert!(ibv_wr_opcode_str(12).is_null() && ibv_wr_opcode_str(13).is_null(), "holes of the enum");
+        assert_eq!((s(ibv_wr_opcode_str(14)), s(ibv_wr_opcode_str(15))), ("flush", "atomic-write"));
+        for bad in [16, 255, u32::MAX] {
+            assert_eq!(s(ibv_wr_opcode_str(bad)), "unknown", "opcode {bad}");
+        }
     }
 
     #[test]

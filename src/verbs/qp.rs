@@ -361,14 +361,48 @@ pub unsafe extern "C" fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> *mut ibv_qp_ex {
 }
 
 /// `ibv_query_qp_data_in_order(3)`: whether the data written by operation `op` (an `enum ibv_wr_opcode` value)
-/// on `qp` reaches memory in order; `flags` must be 0.
+/// on `qp` reaches memory in order, as rdma-core 65 answers. `flags` (`enum ibv_query_qp_data_in_order_flags`):
+/// with `IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS`, the `enum ibv_query_qp_data_in_order_caps` bits that hold
+/// (`WHOLE_MSG` implies `ALIGNED_128_BYTES`); without it (the only call rdma-core 44 allowed, `flags` 0), 1 when a
+/// whole message is written in order, else 0. `IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY` asks the device even on a
+/// CPU whose memory ordering is not known to keep the device's (anything but x86, where otherwise 0).
 ///
-/// Returns 1 when guaranteed, else 0. Soft-RoCE's provider does not say (rdma-core's dummy op), so always 0, a
-/// correct conservative answer.
+/// Returns the mask, 1 or 0; 0 for any other `flags` bit (rdma-core 56 also refused `DEVICE_ONLY`; a caller built
+/// against 56 cannot be told from one built against 65, so 65's rule holds), and 0 (errno untouched) for a pointer
+/// that is not a live QP of this library, where rdma-core would crash. Soft-RoCE and Soft-iWARP do not say
+/// (rdma-core's dummy op): always 0, a correct conservative answer; a plug-in answers through its op.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_qp_data_in_order(qp: *mut ibv_qp, op: c_uint, flags: u32) -> c_int {
-    let _ = (qp, op, flags);
-    0
+    const KNOWN: u32 = IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS | IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY;
+    if flags & !KNOWN != 0 {
+        return 0;
+    }
+    if !cfg!(any(target_arch = "x86", target_arch = "x86_64")) && flags & IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY == 0 {
+        return 0;
+    }
+    let caps = ffi::boundary("ibv_query_qp_data_in_order", || -> Result<u32> {
+        // SAFETY: entry-point contract.
+        let (qp, ctx) = unsafe { super::qp(qp) }?;
+        // SAFETY: a live QP of this context.
+        Ok(unsafe { ctx.provider.query_qp_data_in_order(qp, op, flags) })
+    })
+    .unwrap_or(0);
+    in_order_answer(caps, flags)
+}
+
+/// rdma-core 56's post-processing of the provider's capability mask: `WHOLE_MSG` implies `ALIGNED_128_BYTES`; the
+/// mask with `RETURN_CAPS`, else whether `WHOLE_MSG` holds.
+fn in_order_answer(caps: u32, flags: u32) -> c_int {
+    let caps = if caps & IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG != 0 {
+        caps | IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES
+    } else {
+        caps
+    };
+    if flags & IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS != 0 {
+        caps as c_int
+    } else {
+        c_int::from(caps & IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG != 0)
+    }
 }
 
 /// `ibv_set_ece(3)`: sets the enhanced-connection-establishment options `qp` will offer.
@@ -410,3 +444,30 @@ rdma_common::check_signatures!(rdma_common::abi::verbs;
     ibv_create_qp, ibv_modify_qp, ibv_query_qp, ibv_destroy_qp, ibv_qp_to_qp_ex, ibv_query_qp_data_in_order,
     ibv_set_ece, ibv_query_ece,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// rdma-core 56's and 65's reading of the provider's mask: 44's providers answer 0/1 (1 = `WHOLE_MSG`), 56's
+    /// mlx5 `WHOLE_MSG`, 56's EFA `ALIGNED_128_BYTES` alone (not "in order" for a caller without RETURN_CAPS).
+    #[test]
+    fn data_in_order_answer() {
+        const CAPS: u32 = IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS;
+        const WHOLE: u32 = IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG;
+        const A128: u32 = IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES;
+        assert_eq!(in_order_answer(0, 0), 0);
+        assert_eq!(in_order_answer(WHOLE, 0), 1);
+        assert_eq!(in_order_answer(WHOLE, CAPS), (WHOLE | A128) as c_int, "WHOLE_MSG implies ALIGNED_128");
+        assert_eq!(in_order_answer(A128, 0), 0, "EFA's 128-byte ordering is not whole-message ordering");
+        assert_eq!(in_order_answer(A128, CAPS), A128 as c_int);
+        let device_only = IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY;
+        assert_eq!(in_order_answer(WHOLE, device_only), 1, "DEVICE_ONLY alone: the 0/1 answer");
+        // Flags beyond the two known ones, and a pointer that is no QP: 0, before any provider is asked.
+        // SAFETY: garbage is refused by the registry before any dereference.
+        unsafe {
+            assert_eq!(ibv_query_qp_data_in_order(std::ptr::null_mut(), 0, 1 << 2), 0);
+            assert_eq!(ibv_query_qp_data_in_order(std::ptr::null_mut(), 0, CAPS), 0);
+        }
+    }
+}

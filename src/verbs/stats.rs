@@ -522,6 +522,7 @@ builder! {
     wr_send_inv = 12, (invalidate_rkey: u32);
     wr_send_tso = 13, (hdr: *mut std::ffi::c_void, hdr_sz: u16, mss: u16);
     wr_atomic_write = 14, (rkey: u32, remote_addr: u64, atomic_wr: *const std::ffi::c_void);
+    wr_flush = 15, (rkey: u32, remote_addr: u64, len: usize, r#type: u8, level: u8);
 }
 
 /// The counting `ibv_qp_ex.wr_start` (`ibv_wr_start(3)`): clears the QP's batch count, then the provider's.

@@ -1,5 +1,5 @@
 """Rust side of the layout test: our `#[repr(C)]` definitions (crate rdma-core-common, `rdma_common::abi`) against
-the facts measured on rdma-core 44's C headers.
+the facts measured on the reference rdma-core C headers (rdma-core 65's, see layout.py).
 
 The same fact keys are produced from Rust: sizes and alignments of every struct/union/enum/typedef, offset and size
 of every member (element size of arrays), value of every enum constant and integer/pointer macro. Rust has no
@@ -366,7 +366,7 @@ def check(gen, sysres, repo, work, strict=False, verbose=False, crate_dir=None):
     for k in missing:
         byh.setdefault(gen.meta.get(k, ("?",))[0], [[], []])[1].append(k)
     if diffs or (missing and (strict or verbose)):
-        print("layout-rust: rdma_common::abi against rdma-core 44's C layout")
+        print("layout-rust: rdma_common::abi against the reference C layout")
         for h, (ds, ms) in byh.items():
             if not ds and not (ms and (strict or verbose)):
                 continue

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Self-test of the layout test's machinery, independent of our real headers:
 #   1. "ours" = an exact copy of the system's rdma-core 44 headers          -> must pass with 0 differences;
+#      (every case compares with /usr/include alone: --system)
 #   2. "ours" = a copy with deliberate ABI breaks (field type, dropped enum
 #      constant/macro/field, macro value and type, prototype, linkage,
 #      nested anonymous member, alias macro, missing header)              -> must fail and name each of them;
@@ -9,7 +10,10 @@
 #      struct, typedef'd anonymous struct/enum, flexible array of anonymous
 #      structs, string macro), against an identical and a broken copy       -> 0 differences / named differences;
 #   5. the Rust check against a copy of rdma-core-common with a reordered
-#      enum and a shrunk array (needs cargo; LAYOUT_SELFTEST_RUST=0 skips)   -> must name both.
+#      enum and a shrunk array (needs cargo; LAYOUT_SELFTEST_RUST=0 skips)   -> must name both;
+#   6. known differences (--known): a grown struct listed with its sizes    -> passes, counted as known;
+#      the same with other sizes listed, a member moved relative to the
+#      anchor of a `from` rule                                               -> must fail and name both.
 # Usage: tests/layout/selftest.sh [-v]   (exit 0 when every case behaves)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,8 +86,9 @@ layout() { # layout OUT ARGS...
 
 # ---- 1. exact copy
 copy_headers /usr/include "$tmp/same"
-layout "$tmp/out-same" --ours "$tmp/same"
-expect "exact copy of the system headers" 0 "$tmp/out-same" 'facts compared, 0 differences$'
+sys44="--system /usr/include --label rdma-core-44"
+layout "$tmp/out-same" $sys44 --ours "$tmp/same"
+expect "exact copy of the system headers" 0 "$tmp/out-same" 'facts compared, 0 differences'
 
 # ---- 2. deliberately broken copy
 b="$tmp/broken"
@@ -104,7 +109,7 @@ edit "$b/rdma/rsocket.h" '^int rsocket\(int domain, int type, int protocol\);' \
 edit "$b/infiniband/verbs.h" '^(\tenum ibv_wc_status\tstatus;\n\t)enum ibv_wc_opcode(\topcode;)' '\1uint32_t\2'
 edit "$b/rdma/rdma_cma.h" '^(int rdma_notify\(struct rdma_cm_id \*id, )enum ibv_event_type( event\);)' '\1unsigned int\2'
 rm "$b/infiniband/tm_types.h"
-layout "$tmp/out-broken" --ours "$b"
+layout "$tmp/out-broken" $sys44 --ours "$b"
 expect "broken copy" 1 "$tmp/out-broken" \
 	'type struct ibv_wc\.vendor_err: system uint32_t, ours uint64_t \(incompatible\)' \
 	'sizeof struct ibv_wc\.vendor_err: system 4, ours 8' \
@@ -127,13 +132,13 @@ expect "broken copy" 1 "$tmp/out-broken" \
 	'infiniband/tm_types\.h +[0-9]+ / [0-9]+ +\(header missing\)' \
 	'^== infiniband/verbs\.h: [0-9]+ differences ==$' \
 	'^== rdma/rdma_cma\.h: 3 differences ==$' \
-	'facts compared, [1-9][0-9]* differences \(1 missing header\)$'
+	'rdma-core-44: [0-9]+ facts, [1-9][0-9]* differences \(1 missing header\)$'
 
 # ---- 3. a header with a syntax error
 s="$tmp/syntax"
 copy_headers /usr/include "$s"
 edit "$s/rdma/rsocket.h" '^(int rsocket\(int domain, int type, int protocol\));' '\1 oops;'
-layout "$tmp/out-syntax" --ours "$s"
+layout "$tmp/out-syntax" $sys44 --ours "$s"
 expect "syntax error in a header" 1 "$tmp/out-syntax" \
 	'our headers do not compile' 'rsocket\.h:[0-9]+:.*error' 'our headers have compile errors'
 
@@ -154,7 +159,7 @@ copy_headers /usr/include "$r"
 insert "$r/infiniband/tm_types.h" "$synth"
 copy_headers "$r" "$tmp/ref-same"
 layout "$tmp/out-synth-same" --system "$r" --ours "$tmp/ref-same" --facts "$tmp/synth.facts"
-expect "synthetic tree, identical copy" 0 "$tmp/out-synth-same" 'facts compared, 0 differences$'
+expect "synthetic tree, identical copy" 0 "$tmp/out-synth-same" 'facts compared, 0 differences'
 echo 0 >"$tmp/synth.facts.rc"
 expect "synthetic tree, facts generated" 0 "$tmp/synth.facts" \
 	'^bitfield struct layout_st_bits\.b = bit 3 width 5 signed$' \
@@ -196,23 +201,46 @@ if [ "${LAYOUT_SELFTEST_RUST:-1}" != 0 ] && command -v cargo >/dev/null 2>&1 && 
 	mkdir -p "$ws"
 	cp -r "$repo/common" "$ws/common"
 	rm -rf "$ws/common/target"
-	# a workspace root giving the copy what it inherits (workspace.package / workspace.dependencies)
+	# a workspace root giving the copy what it inherits (workspace.package / .dependencies / .lints)
 	"$py" - "$repo/Cargo.toml" "$ws/Cargo.toml" <<'EOF2' || exit 2
 import re, sys
 src = open(sys.argv[1]).read()
-keep = [m.group(0) for m in re.finditer(r"^\[workspace\.(?:package|dependencies)\]\n(?:(?!\[).*\n?)*", src, re.M)]
+keep = [m.group(0) for m in re.finditer(r"^\[workspace\.(?:package|dependencies|lints(?:\.\w+)?)\]\n(?:(?!\[).*\n?)*",
+                                       src, re.M)]
 open(sys.argv[2], "w").write('[workspace]\nmembers = ["common"]\nresolver = "2"\n\n' + "\n".join(keep))
 EOF2
 	[ -f "$repo/Cargo.lock" ] && cp "$repo/Cargo.lock" "$ws/Cargo.lock"
 	edit "$ws/common/src/abi/verbs/cq.rs" '(\n\s*)IBV_WC_LOC_LEN_ERR,(\n\s*)IBV_WC_LOC_QP_OP_ERR,' '\1IBV_WC_LOC_QP_OP_ERR,\2IBV_WC_LOC_LEN_ERR,'
 	edit "$ws/common/src/abi/tm_types.rs" '(pub reserved: \[u8; )3\]' '\g<1>2]'
-	layout "$tmp/out-rust-broken" --rust-only --rust-crate "$ws/common"
+	layout "$tmp/out-rust-broken" $sys44 --rust-only --rust-crate "$ws/common"
 	expect "Rust definitions, broken copy" 1 "$tmp/out-rust-broken" \
 		'enum IBV_WC_LOC_LEN_ERR: C 1, Rust 2' 'enum IBV_WC_LOC_QP_OP_ERR: C 2, Rust 1' \
 		'sizeof struct ibv_tmh\.reserved: C 3, Rust 2' 'layout-rust: [0-9]+ facts compared, [1-9][0-9]* differences'
 else
 	echo "selftest: skip: Rust definitions (no cargo, no common/src/abi, or LAYOUT_SELFTEST_RUST=0)"
 fi
+
+# ---- 6. known differences: a struct grown at its end, a verbs_context member moved relative to `context` (a
+#         member inserted after query_port)
+k="$tmp/known"
+copy_headers /usr/include "$k"
+edit "$k/infiniband/verbs.h" '(\tuint16_t\t\tport_cap_flags2;\n)' '\1\tuint32_t\t\tlayout_grown;\n'
+cat >"$tmp/known-ok.txt" <<'EOF3'
+# a comment
+sizeof struct ibv_port_attr | 52 | 56 | grown at its end
+offsetof struct verbs_context.* | from context | from context | every member at its distance from context
+EOF3
+layout "$tmp/out-known-ok" $sys44 --known "$tmp/known-ok.txt" --ours "$k"
+expect "known difference listed" 0 "$tmp/out-known-ok" \
+	'sizeof struct ibv_port_attr: rdma-core-44 52, ours 56: grown at its end' \
+	'rdma-core-44: [0-9]+ facts, 0 differences, 1 known$'
+sed 's/| 56 |/| 60 |/' "$tmp/known-ok.txt" >"$tmp/known-wrong.txt"
+edit "$k/infiniband/verbs.h" '(struct verbs_context \{\n(?:[^\n]*\n)*?)(\tint \(\*query_port\)\(struct ibv_context \*context, uint8_t port_num,\n\t\t\t  struct ibv_port_attr \*port_attr,\n\t\t\t  size_t port_attr_len\);\n)' '\1\2\tvoid *layout_middle;\n'
+layout "$tmp/out-known-wrong" $sys44 --known "$tmp/known-wrong.txt" --ours "$k"
+expect "known difference with other values, a member moved" 1 "$tmp/out-known-wrong" \
+	'sizeof struct ibv_port_attr: system 52, ours 56; a known difference expects 52, ours 60' \
+	'offsetof struct verbs_context\.query_port: system -320 from context, ours -328 from context' \
+	'sizeof struct verbs_context: system 648, ours 656'
 
 if [ $fails = 0 ]; then
 	echo "selftest: all cases passed"

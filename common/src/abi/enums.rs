@@ -18,7 +18,8 @@
 //! - a glob of an enum's variants (`use ibv_qp_type::*;`, `use rdma_cm_event_type::*;`) at module level, which
 //!   brings the same names as enum values (one inside a function shadows this glob instead, without an error);
 //! - a glob of a kernel uapi module that holds one of these names in another type: `uapi::ib_user_ioctl_verbs::*`
-//!   (`IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS`, `IB_UVERBS_QPF_GRH_REQUIRED`).
+//!   (`IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS`, `IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA`,
+//!   `IB_UVERBS_QPF_GRH_REQUIRED`).
 //!
 //! The other `abi` modules never use this one: it is generated from them, and an import would be a cycle
 //! (`tools/import-cycles.py`).
@@ -63,9 +64,13 @@ use std::ffi::{c_int, c_uint};
 /// `IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS` of `enum ib_uverbs_core_support`.
 pub const IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS: u64 =
     ib_uverbs_core_support::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS as u64;
+/// `IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA` of `enum ib_uverbs_core_support`.
+pub const IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA: u64 = ib_uverbs_core_support::IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA as u64;
 
 // enum ib_uverbs_access_flags (ib_user_ioctl_verbs.rs): c_uint, the C enum's own. The kernel uapi's constants of the
 // same type are re-exported (one item, so globs of both agree).
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_ACCESS_FLUSH_GLOBAL;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_ACCESS_FLUSH_PERSISTENT;
 pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_ACCESS_HUGETLB;
 pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_ACCESS_LOCAL_WRITE;
 pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_ACCESS_MW_BIND;
@@ -193,6 +198,7 @@ pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_ERDMA;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_HFI1;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_HNS;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_I40IW;
+pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_IONIC;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_MANA;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_MLX4;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_MLX5;
@@ -212,6 +218,30 @@ pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_VMW_PVRDMA;
 pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_GID_TYPE_IB;
 pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V1;
 pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V2;
+
+// enum ib_uverbs_buffer_type (ib_user_ioctl_verbs.rs): c_uint, the C enum's own. The kernel uapi's constants of the
+// same type are re-exported (one item, so globs of both agree).
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_BUFFER_TYPE_DMABUF;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_BUFFER_TYPE_VA;
+
+// enum ib_uverbs_comp_cntr_entry (ib_user_ioctl_verbs.rs): c_uint, the C enum's own. The kernel uapi's constants of the
+// same type are re-exported (one item, so globs of both agree).
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_COMP_CNTR_ENTRY_COMP;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_COMP_CNTR_ENTRY_ERR;
+
+// enum ib_uverbs_comp_cntr_modify_op (ib_user_ioctl_verbs.rs): c_uint, the C enum's own. The kernel uapi's constants of
+// the same type are re-exported (one item, so globs of both agree).
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_COMP_CNTR_MODIFY_OP_INC;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_COMP_CNTR_MODIFY_OP_SET;
+
+// enum ib_uverbs_qp_attach_comp_cntr_op (ib_user_ioctl_verbs.rs): c_uint, the C enum's own. The kernel uapi's constants
+// of the same type are re-exported (one item, so globs of both agree).
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE;
+pub use crate::uapi::ib_user_ioctl_verbs::IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND;
 
 // enum rdma_cm_event_type (rdma_cma.rs): c_uint, the C enum's own.
 /// `RDMA_CM_EVENT_ADDR_RESOLVED` of `enum rdma_cm_event_type`.
@@ -246,6 +276,14 @@ pub const RDMA_CM_EVENT_MULTICAST_ERROR: c_uint = rdma_cm_event_type::RDMA_CM_EV
 pub const RDMA_CM_EVENT_ADDR_CHANGE: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_ADDR_CHANGE as c_uint;
 /// `RDMA_CM_EVENT_TIMEWAIT_EXIT` of `enum rdma_cm_event_type`.
 pub const RDMA_CM_EVENT_TIMEWAIT_EXIT: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_TIMEWAIT_EXIT as c_uint;
+/// `RDMA_CM_EVENT_ADDRINFO_RESOLVED` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_ADDRINFO_RESOLVED: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_ADDRINFO_RESOLVED as c_uint;
+/// `RDMA_CM_EVENT_ADDRINFO_ERROR` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_ADDRINFO_ERROR: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_ADDRINFO_ERROR as c_uint;
+/// `RDMA_CM_EVENT_USER` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_USER: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_USER as c_uint;
+/// `RDMA_CM_EVENT_INTERNAL` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_INTERNAL: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_INTERNAL as c_uint;
 
 // enum rdma_port_space (rdma_cma.rs): c_uint, the C enum's own. The kernel uapi's constants of the same type are
 // re-exported (one item, so globs of both agree).
@@ -370,6 +408,8 @@ pub const IBV_EVENT_CLIENT_REREGISTER: c_uint = ibv_event_type::IBV_EVENT_CLIENT
 pub const IBV_EVENT_GID_CHANGE: c_uint = ibv_event_type::IBV_EVENT_GID_CHANGE as c_uint;
 /// `IBV_EVENT_WQ_FATAL` of `enum ibv_event_type`.
 pub const IBV_EVENT_WQ_FATAL: c_uint = ibv_event_type::IBV_EVENT_WQ_FATAL as c_uint;
+/// `IBV_EVENT_DEVICE_SPEED_CHANGE` of `enum ibv_event_type`.
+pub const IBV_EVENT_DEVICE_SPEED_CHANGE: c_uint = ibv_event_type::IBV_EVENT_DEVICE_SPEED_CHANGE as c_uint;
 
 // enum ibv_qp_attach_comp_cntr_op (verbs/comp_cntr.rs): c_uint, the C enum's own.
 /// `IBV_QP_ATTACH_COMP_CNTR_OP_SEND` of `enum ibv_qp_attach_comp_cntr_op`.
@@ -464,6 +504,8 @@ pub const IBV_WC_BIND_MW: c_uint = ibv_wc_opcode::IBV_WC_BIND_MW as c_uint;
 pub const IBV_WC_LOCAL_INV: c_uint = ibv_wc_opcode::IBV_WC_LOCAL_INV as c_uint;
 /// `IBV_WC_TSO` of `enum ibv_wc_opcode`.
 pub const IBV_WC_TSO: c_uint = ibv_wc_opcode::IBV_WC_TSO as c_uint;
+/// `IBV_WC_FLUSH` of `enum ibv_wc_opcode`.
+pub const IBV_WC_FLUSH: c_uint = ibv_wc_opcode::IBV_WC_FLUSH as c_uint;
 /// `IBV_WC_ATOMIC_WRITE` of `enum ibv_wc_opcode`.
 pub const IBV_WC_ATOMIC_WRITE: c_uint = ibv_wc_opcode::IBV_WC_ATOMIC_WRITE as c_uint;
 /// `IBV_WC_RECV` of `enum ibv_wc_opcode`.
@@ -661,6 +703,10 @@ pub const IBV_ODP_SUPPORT_READ: c_uint = ibv_odp_transport_cap_bits::IBV_ODP_SUP
 pub const IBV_ODP_SUPPORT_ATOMIC: c_uint = ibv_odp_transport_cap_bits::IBV_ODP_SUPPORT_ATOMIC as c_uint;
 /// `IBV_ODP_SUPPORT_SRQ_RECV` of `enum ibv_odp_transport_cap_bits`.
 pub const IBV_ODP_SUPPORT_SRQ_RECV: c_uint = ibv_odp_transport_cap_bits::IBV_ODP_SUPPORT_SRQ_RECV as c_uint;
+/// `IBV_ODP_SUPPORT_FLUSH` of `enum ibv_odp_transport_cap_bits`.
+pub const IBV_ODP_SUPPORT_FLUSH: c_uint = ibv_odp_transport_cap_bits::IBV_ODP_SUPPORT_FLUSH as c_uint;
+/// `IBV_ODP_SUPPORT_ATOMIC_WRITE` of `enum ibv_odp_transport_cap_bits`.
+pub const IBV_ODP_SUPPORT_ATOMIC_WRITE: c_uint = ibv_odp_transport_cap_bits::IBV_ODP_SUPPORT_ATOMIC_WRITE as c_uint;
 
 // enum ibv_odp_general_caps (verbs/device.rs): u64, as `ibv_odp_caps.general_caps`.
 /// `IBV_ODP_SUPPORT` of `enum ibv_odp_general_caps`.
@@ -813,6 +859,8 @@ pub const IBV_PORT_LINK_WIDTH_2X_SUP: u16 = ibv_port_cap_flags2::IBV_PORT_LINK_W
 pub const IBV_PORT_LINK_SPEED_HDR_SUP: u16 = ibv_port_cap_flags2::IBV_PORT_LINK_SPEED_HDR_SUP as u16;
 /// `IBV_PORT_LINK_SPEED_NDR_SUP` of `enum ibv_port_cap_flags2`.
 pub const IBV_PORT_LINK_SPEED_NDR_SUP: u16 = ibv_port_cap_flags2::IBV_PORT_LINK_SPEED_NDR_SUP as u16;
+/// `IBV_PORT_LINK_SPEED_XDR_SUP` of `enum ibv_port_cap_flags2`.
+pub const IBV_PORT_LINK_SPEED_XDR_SUP: u16 = ibv_port_cap_flags2::IBV_PORT_LINK_SPEED_XDR_SUP as u16;
 
 // enum ibv_values_mask (verbs/device.rs): c_uint, the C enum's own.
 /// `IBV_VALUES_MASK_RAW_CLOCK` of `enum ibv_values_mask`.
@@ -908,6 +956,10 @@ pub const IBV_ACCESS_ZERO_BASED: c_uint = ibv_access_flags::IBV_ACCESS_ZERO_BASE
 pub const IBV_ACCESS_ON_DEMAND: c_uint = ibv_access_flags::IBV_ACCESS_ON_DEMAND as c_uint;
 /// `IBV_ACCESS_HUGETLB` of `enum ibv_access_flags`.
 pub const IBV_ACCESS_HUGETLB: c_uint = ibv_access_flags::IBV_ACCESS_HUGETLB as c_uint;
+/// `IBV_ACCESS_FLUSH_GLOBAL` of `enum ibv_access_flags`.
+pub const IBV_ACCESS_FLUSH_GLOBAL: c_uint = ibv_access_flags::IBV_ACCESS_FLUSH_GLOBAL as c_uint;
+/// `IBV_ACCESS_FLUSH_PERSISTENT` of `enum ibv_access_flags`.
+pub const IBV_ACCESS_FLUSH_PERSISTENT: c_uint = ibv_access_flags::IBV_ACCESS_FLUSH_PERSISTENT as c_uint;
 /// `IBV_ACCESS_RELAXED_ORDERING` of `enum ibv_access_flags`.
 pub const IBV_ACCESS_RELAXED_ORDERING: c_uint = ibv_access_flags::IBV_ACCESS_RELAXED_ORDERING as c_uint;
 
@@ -959,6 +1011,9 @@ pub const IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS: c_uint =
 /// `IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT` of `enum ibv_parent_domain_init_attr_mask`.
 pub const IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT: c_uint =
     ibv_parent_domain_init_attr_mask::IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT as c_uint;
+/// `IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC` of `enum ibv_parent_domain_init_attr_mask`.
+pub const IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC: c_uint =
+    ibv_parent_domain_init_attr_mask::IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC as c_uint;
 
 // enum ibv_mr_init_attr_mask (verbs/mr_ex.rs): u64, as `ibv_mr_init_attr.comp_mask`.
 /// `IBV_REG_MR_MASK_IOVA` of `enum ibv_mr_init_attr_mask`.
@@ -1060,6 +1115,8 @@ pub const IBV_QP_EX_WITH_BIND_MW: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_
 pub const IBV_QP_EX_WITH_SEND_WITH_INV: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_SEND_WITH_INV as u64;
 /// `IBV_QP_EX_WITH_TSO` of `enum ibv_qp_create_send_ops_flags`.
 pub const IBV_QP_EX_WITH_TSO: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_TSO as u64;
+/// `IBV_QP_EX_WITH_FLUSH` of `enum ibv_qp_create_send_ops_flags`.
+pub const IBV_QP_EX_WITH_FLUSH: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_FLUSH as u64;
 /// `IBV_QP_EX_WITH_ATOMIC_WRITE` of `enum ibv_qp_create_send_ops_flags`.
 pub const IBV_QP_EX_WITH_ATOMIC_WRITE: u64 = ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_ATOMIC_WRITE as u64;
 
@@ -1121,6 +1178,22 @@ pub const IBV_QP_DEST_QPN: c_int = ibv_qp_attr_mask::IBV_QP_DEST_QPN as c_int;
 /// `IBV_QP_RATE_LIMIT` of `enum ibv_qp_attr_mask`.
 pub const IBV_QP_RATE_LIMIT: c_int = ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as c_int;
 
+// enum ibv_query_qp_data_in_order_flags (verbs/qp.rs): c_uint, the C enum's own.
+/// `IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS` of `enum ibv_query_qp_data_in_order_flags`.
+pub const IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS: c_uint =
+    ibv_query_qp_data_in_order_flags::IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS as c_uint;
+/// `IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY` of `enum ibv_query_qp_data_in_order_flags`.
+pub const IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY: c_uint =
+    ibv_query_qp_data_in_order_flags::IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY as c_uint;
+
+// enum ibv_query_qp_data_in_order_caps (verbs/qp.rs): c_uint, the C enum's own.
+/// `IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG` of `enum ibv_query_qp_data_in_order_caps`.
+pub const IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG: c_uint =
+    ibv_query_qp_data_in_order_caps::IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG as c_uint;
+/// `IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES` of `enum ibv_query_qp_data_in_order_caps`.
+pub const IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES: c_uint =
+    ibv_query_qp_data_in_order_caps::IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES as c_uint;
+
 // enum ibv_qp_state (verbs/qp.rs): c_uint, the C enum's own.
 /// `IBV_QPS_RESET` of `enum ibv_qp_state`.
 pub const IBV_QPS_RESET: c_uint = ibv_qp_state::IBV_QPS_RESET as c_uint;
@@ -1172,6 +1245,8 @@ pub const IBV_WR_SEND_WITH_INV: c_uint = ibv_wr_opcode::IBV_WR_SEND_WITH_INV as 
 pub const IBV_WR_TSO: c_uint = ibv_wr_opcode::IBV_WR_TSO as c_uint;
 /// `IBV_WR_DRIVER1` of `enum ibv_wr_opcode`.
 pub const IBV_WR_DRIVER1: c_uint = ibv_wr_opcode::IBV_WR_DRIVER1 as c_uint;
+/// `IBV_WR_FLUSH` of `enum ibv_wr_opcode`.
+pub const IBV_WR_FLUSH: c_uint = ibv_wr_opcode::IBV_WR_FLUSH as c_uint;
 /// `IBV_WR_ATOMIC_WRITE` of `enum ibv_wr_opcode`.
 pub const IBV_WR_ATOMIC_WRITE: c_uint = ibv_wr_opcode::IBV_WR_ATOMIC_WRITE as c_uint;
 
@@ -1186,6 +1261,18 @@ pub const IBV_SEND_SOLICITED: c_uint = ibv_send_flags::IBV_SEND_SOLICITED as c_u
 pub const IBV_SEND_INLINE: c_uint = ibv_send_flags::IBV_SEND_INLINE as c_uint;
 /// `IBV_SEND_IP_CSUM` of `enum ibv_send_flags`.
 pub const IBV_SEND_IP_CSUM: c_uint = ibv_send_flags::IBV_SEND_IP_CSUM as c_uint;
+
+// enum ibv_placement_type (verbs/qp.rs): c_uint, the C enum's own.
+/// `IBV_FLUSH_GLOBAL` of `enum ibv_placement_type`.
+pub const IBV_FLUSH_GLOBAL: c_uint = ibv_placement_type::IBV_FLUSH_GLOBAL as c_uint;
+/// `IBV_FLUSH_PERSISTENT` of `enum ibv_placement_type`.
+pub const IBV_FLUSH_PERSISTENT: c_uint = ibv_placement_type::IBV_FLUSH_PERSISTENT as c_uint;
+
+// enum ibv_selectivity_level (verbs/qp.rs): c_uint, the C enum's own.
+/// `IBV_FLUSH_RANGE` of `enum ibv_selectivity_level`.
+pub const IBV_FLUSH_RANGE: c_uint = ibv_selectivity_level::IBV_FLUSH_RANGE as c_uint;
+/// `IBV_FLUSH_MR` of `enum ibv_selectivity_level`.
+pub const IBV_FLUSH_MR: c_uint = ibv_selectivity_level::IBV_FLUSH_MR as c_uint;
 
 // enum ibv_srq_attr_mask (verbs/srq.rs): c_int, as the `int srq_attr_mask` of `ibv_modify_srq`.
 /// `IBV_SRQ_MAX_WR` of `enum ibv_srq_attr_mask`.
@@ -1311,11 +1398,13 @@ mod check {
     }
 
     same! {
-        ib_user_ioctl_verbs::ib_uverbs_core_support { IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS }
+        ib_user_ioctl_verbs::ib_uverbs_core_support { IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS,
+            IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA }
         ib_user_ioctl_verbs::ib_uverbs_access_flags { IB_UVERBS_ACCESS_LOCAL_WRITE, IB_UVERBS_ACCESS_REMOTE_WRITE,
             IB_UVERBS_ACCESS_REMOTE_READ, IB_UVERBS_ACCESS_REMOTE_ATOMIC, IB_UVERBS_ACCESS_MW_BIND,
             IB_UVERBS_ACCESS_ZERO_BASED, IB_UVERBS_ACCESS_ON_DEMAND, IB_UVERBS_ACCESS_HUGETLB,
-            IB_UVERBS_ACCESS_RELAXED_ORDERING, IB_UVERBS_ACCESS_OPTIONAL_RANGE }
+            IB_UVERBS_ACCESS_FLUSH_GLOBAL, IB_UVERBS_ACCESS_FLUSH_PERSISTENT, IB_UVERBS_ACCESS_RELAXED_ORDERING,
+            IB_UVERBS_ACCESS_OPTIONAL_RANGE }
         ib_user_ioctl_verbs::ib_uverbs_srq_type { IB_UVERBS_SRQT_BASIC, IB_UVERBS_SRQT_XRC, IB_UVERBS_SRQT_TM }
         ib_user_ioctl_verbs::ib_uverbs_wq_type { IB_UVERBS_WQT_RQ }
         ib_user_ioctl_verbs::ib_uverbs_wq_flags { IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING, IB_UVERBS_WQ_FLAGS_SCATTER_FCS,
@@ -1351,15 +1440,24 @@ mod check {
             RDMA_DRIVER_CXGB3, RDMA_DRIVER_CXGB4, RDMA_DRIVER_MTHCA, RDMA_DRIVER_BNXT_RE, RDMA_DRIVER_OCRDMA,
             RDMA_DRIVER_NES, RDMA_DRIVER_I40IW, RDMA_DRIVER_VMW_PVRDMA, RDMA_DRIVER_QEDR, RDMA_DRIVER_HNS,
             RDMA_DRIVER_USNIC, RDMA_DRIVER_RXE, RDMA_DRIVER_HFI1, RDMA_DRIVER_QIB, RDMA_DRIVER_EFA, RDMA_DRIVER_SIW,
-            RDMA_DRIVER_ERDMA, RDMA_DRIVER_MANA }
+            RDMA_DRIVER_ERDMA, RDMA_DRIVER_MANA, RDMA_DRIVER_IONIC }
         ib_user_ioctl_verbs::ib_uverbs_gid_type { IB_UVERBS_GID_TYPE_IB, IB_UVERBS_GID_TYPE_ROCE_V1,
             IB_UVERBS_GID_TYPE_ROCE_V2 }
+        ib_user_ioctl_verbs::ib_uverbs_buffer_type { IB_UVERBS_BUFFER_TYPE_DMABUF, IB_UVERBS_BUFFER_TYPE_VA }
+        ib_user_ioctl_verbs::ib_uverbs_comp_cntr_entry { IB_UVERBS_COMP_CNTR_ENTRY_COMP, IB_UVERBS_COMP_CNTR_ENTRY_ERR }
+        ib_user_ioctl_verbs::ib_uverbs_comp_cntr_modify_op { IB_UVERBS_COMP_CNTR_MODIFY_OP_SET,
+            IB_UVERBS_COMP_CNTR_MODIFY_OP_INC }
+        ib_user_ioctl_verbs::ib_uverbs_qp_attach_comp_cntr_op { IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND,
+            IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV, IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ,
+            IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ, IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE,
+            IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE }
         rdma_cma::rdma_cm_event_type { RDMA_CM_EVENT_ADDR_RESOLVED, RDMA_CM_EVENT_ADDR_ERROR,
             RDMA_CM_EVENT_ROUTE_RESOLVED, RDMA_CM_EVENT_ROUTE_ERROR, RDMA_CM_EVENT_CONNECT_REQUEST,
             RDMA_CM_EVENT_CONNECT_RESPONSE, RDMA_CM_EVENT_CONNECT_ERROR, RDMA_CM_EVENT_UNREACHABLE,
             RDMA_CM_EVENT_REJECTED, RDMA_CM_EVENT_ESTABLISHED, RDMA_CM_EVENT_DISCONNECTED, RDMA_CM_EVENT_DEVICE_REMOVAL,
             RDMA_CM_EVENT_MULTICAST_JOIN, RDMA_CM_EVENT_MULTICAST_ERROR, RDMA_CM_EVENT_ADDR_CHANGE,
-            RDMA_CM_EVENT_TIMEWAIT_EXIT }
+            RDMA_CM_EVENT_TIMEWAIT_EXIT, RDMA_CM_EVENT_ADDRINFO_RESOLVED, RDMA_CM_EVENT_ADDRINFO_ERROR,
+            RDMA_CM_EVENT_USER, RDMA_CM_EVENT_INTERNAL }
         rdma_cma::rdma_port_space { RDMA_PS_IPOIB, RDMA_PS_TCP, RDMA_PS_UDP, RDMA_PS_IB }
         rdma_cma::rdma_cm_join_mc_attr_mask { RDMA_CM_JOIN_MC_ATTR_ADDRESS, RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
             RDMA_CM_JOIN_MC_ATTR_RESERVED }
@@ -1375,7 +1473,8 @@ mod check {
             IBV_EVENT_COMM_EST, IBV_EVENT_SQ_DRAINED, IBV_EVENT_PATH_MIG, IBV_EVENT_PATH_MIG_ERR,
             IBV_EVENT_DEVICE_FATAL, IBV_EVENT_PORT_ACTIVE, IBV_EVENT_PORT_ERR, IBV_EVENT_LID_CHANGE,
             IBV_EVENT_PKEY_CHANGE, IBV_EVENT_SM_CHANGE, IBV_EVENT_SRQ_ERR, IBV_EVENT_SRQ_LIMIT_REACHED,
-            IBV_EVENT_QP_LAST_WQE_REACHED, IBV_EVENT_CLIENT_REREGISTER, IBV_EVENT_GID_CHANGE, IBV_EVENT_WQ_FATAL }
+            IBV_EVENT_QP_LAST_WQE_REACHED, IBV_EVENT_CLIENT_REREGISTER, IBV_EVENT_GID_CHANGE, IBV_EVENT_WQ_FATAL,
+            IBV_EVENT_DEVICE_SPEED_CHANGE }
         verbs::ibv_qp_attach_comp_cntr_op { IBV_QP_ATTACH_COMP_CNTR_OP_SEND, IBV_QP_ATTACH_COMP_CNTR_OP_RECV,
             IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ, IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ,
             IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE, IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE }
@@ -1387,9 +1486,9 @@ mod check {
             IBV_WC_INV_EECN_ERR, IBV_WC_INV_EEC_STATE_ERR, IBV_WC_FATAL_ERR, IBV_WC_RESP_TIMEOUT_ERR,
             IBV_WC_GENERAL_ERR, IBV_WC_TM_ERR, IBV_WC_TM_RNDV_INCOMPLETE }
         verbs::ibv_wc_opcode { IBV_WC_SEND, IBV_WC_RDMA_WRITE, IBV_WC_RDMA_READ, IBV_WC_COMP_SWAP, IBV_WC_FETCH_ADD,
-            IBV_WC_BIND_MW, IBV_WC_LOCAL_INV, IBV_WC_TSO, IBV_WC_ATOMIC_WRITE, IBV_WC_RECV, IBV_WC_RECV_RDMA_WITH_IMM,
-            IBV_WC_TM_ADD, IBV_WC_TM_DEL, IBV_WC_TM_SYNC, IBV_WC_TM_RECV, IBV_WC_TM_NO_TAG, IBV_WC_DRIVER1,
-            IBV_WC_DRIVER2, IBV_WC_DRIVER3 }
+            IBV_WC_BIND_MW, IBV_WC_LOCAL_INV, IBV_WC_TSO, IBV_WC_FLUSH, IBV_WC_ATOMIC_WRITE, IBV_WC_RECV,
+            IBV_WC_RECV_RDMA_WITH_IMM, IBV_WC_TM_ADD, IBV_WC_TM_DEL, IBV_WC_TM_SYNC, IBV_WC_TM_RECV, IBV_WC_TM_NO_TAG,
+            IBV_WC_DRIVER1, IBV_WC_DRIVER2, IBV_WC_DRIVER3 }
         verbs::ibv_create_cq_wc_flags { IBV_WC_EX_WITH_BYTE_LEN, IBV_WC_EX_WITH_IMM, IBV_WC_EX_WITH_QP_NUM,
             IBV_WC_EX_WITH_SRC_QP, IBV_WC_EX_WITH_SLID, IBV_WC_EX_WITH_SL, IBV_WC_EX_WITH_DLID_PATH_BITS,
             IBV_WC_EX_WITH_COMPLETION_TIMESTAMP, IBV_WC_EX_WITH_CVLAN, IBV_WC_EX_WITH_FLOW_TAG, IBV_WC_EX_WITH_TM_INFO,
@@ -1413,7 +1512,8 @@ mod check {
         verbs::ibv_fork_status { IBV_FORK_DISABLED, IBV_FORK_ENABLED, IBV_FORK_UNNEEDED }
         verbs::ibv_atomic_cap { IBV_ATOMIC_NONE, IBV_ATOMIC_HCA, IBV_ATOMIC_GLOB }
         verbs::ibv_odp_transport_cap_bits { IBV_ODP_SUPPORT_SEND, IBV_ODP_SUPPORT_RECV, IBV_ODP_SUPPORT_WRITE,
-            IBV_ODP_SUPPORT_READ, IBV_ODP_SUPPORT_ATOMIC, IBV_ODP_SUPPORT_SRQ_RECV }
+            IBV_ODP_SUPPORT_READ, IBV_ODP_SUPPORT_ATOMIC, IBV_ODP_SUPPORT_SRQ_RECV, IBV_ODP_SUPPORT_FLUSH,
+            IBV_ODP_SUPPORT_ATOMIC_WRITE }
         verbs::ibv_odp_general_caps { IBV_ODP_SUPPORT, IBV_ODP_SUPPORT_IMPLICIT }
         verbs::ibv_rx_hash_function_flags { IBV_RX_HASH_FUNC_TOEPLITZ }
         verbs::ibv_rx_hash_fields { IBV_RX_HASH_SRC_IPV4, IBV_RX_HASH_DST_IPV4, IBV_RX_HASH_SRC_IPV6,
@@ -1436,7 +1536,7 @@ mod check {
             IBV_PORT_IP_BASED_GIDS }
         verbs::ibv_port_cap_flags2 { IBV_PORT_SET_NODE_DESC_SUP, IBV_PORT_INFO_EXT_SUP, IBV_PORT_VIRT_SUP,
             IBV_PORT_SWITCH_PORT_STATE_TABLE_SUP, IBV_PORT_LINK_WIDTH_2X_SUP, IBV_PORT_LINK_SPEED_HDR_SUP,
-            IBV_PORT_LINK_SPEED_NDR_SUP }
+            IBV_PORT_LINK_SPEED_NDR_SUP, IBV_PORT_LINK_SPEED_XDR_SUP }
         verbs::ibv_values_mask { IBV_VALUES_MASK_RAW_CLOCK, IBV_VALUES_MASK_RESERVED }
         verbs::ibv_flow_flags { IBV_FLOW_ATTR_FLAGS_DONT_TRAP, IBV_FLOW_ATTR_FLAGS_EGRESS }
         verbs::ibv_flow_attr_type { IBV_FLOW_ATTR_NORMAL, IBV_FLOW_ATTR_ALL_DEFAULT, IBV_FLOW_ATTR_MC_DEFAULT,
@@ -1451,7 +1551,7 @@ mod check {
         verbs::ibv_gid_type { IBV_GID_TYPE_IB, IBV_GID_TYPE_ROCE_V1, IBV_GID_TYPE_ROCE_V2 }
         verbs::ibv_access_flags { IBV_ACCESS_LOCAL_WRITE, IBV_ACCESS_REMOTE_WRITE, IBV_ACCESS_REMOTE_READ,
             IBV_ACCESS_REMOTE_ATOMIC, IBV_ACCESS_MW_BIND, IBV_ACCESS_ZERO_BASED, IBV_ACCESS_ON_DEMAND,
-            IBV_ACCESS_HUGETLB, IBV_ACCESS_RELAXED_ORDERING }
+            IBV_ACCESS_HUGETLB, IBV_ACCESS_FLUSH_GLOBAL, IBV_ACCESS_FLUSH_PERSISTENT, IBV_ACCESS_RELAXED_ORDERING }
         verbs::ibv_xrcd_init_attr_mask { IBV_XRCD_INIT_ATTR_FD, IBV_XRCD_INIT_ATTR_OFLAGS, IBV_XRCD_INIT_ATTR_RESERVED }
         verbs::ibv_rereg_mr_flags { IBV_REREG_MR_CHANGE_TRANSLATION, IBV_REREG_MR_CHANGE_PD, IBV_REREG_MR_CHANGE_ACCESS,
             IBV_REREG_MR_FLAGS_SUPPORTED }
@@ -1460,7 +1560,7 @@ mod check {
         verbs::ibv_rereg_mr_err_code { IBV_REREG_MR_ERR_INPUT, IBV_REREG_MR_ERR_DONT_FORK_NEW,
             IBV_REREG_MR_ERR_DO_FORK_OLD, IBV_REREG_MR_ERR_CMD, IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW }
         verbs::ibv_parent_domain_init_attr_mask { IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS,
-            IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT }
+            IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT, IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC }
         verbs::ibv_mr_init_attr_mask { IBV_REG_MR_MASK_IOVA, IBV_REG_MR_MASK_ADDR, IBV_REG_MR_MASK_FD,
             IBV_REG_MR_MASK_FD_OFFSET, IBV_REG_MR_MASK_DMAH, IBV_REG_MR_MASK_BUF }
         verbs::ibv_tph_mem_type { IBV_TPH_MEM_TYPE_VM, IBV_TPH_MEM_TYPE_PM }
@@ -1476,7 +1576,8 @@ mod check {
         verbs::ibv_qp_create_send_ops_flags { IBV_QP_EX_WITH_RDMA_WRITE, IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM,
             IBV_QP_EX_WITH_SEND, IBV_QP_EX_WITH_SEND_WITH_IMM, IBV_QP_EX_WITH_RDMA_READ,
             IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP, IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, IBV_QP_EX_WITH_LOCAL_INV,
-            IBV_QP_EX_WITH_BIND_MW, IBV_QP_EX_WITH_SEND_WITH_INV, IBV_QP_EX_WITH_TSO, IBV_QP_EX_WITH_ATOMIC_WRITE }
+            IBV_QP_EX_WITH_BIND_MW, IBV_QP_EX_WITH_SEND_WITH_INV, IBV_QP_EX_WITH_TSO, IBV_QP_EX_WITH_FLUSH,
+            IBV_QP_EX_WITH_ATOMIC_WRITE }
         verbs::ibv_qp_open_attr_mask { IBV_QP_OPEN_ATTR_NUM, IBV_QP_OPEN_ATTR_XRCD, IBV_QP_OPEN_ATTR_CONTEXT,
             IBV_QP_OPEN_ATTR_TYPE, IBV_QP_OPEN_ATTR_RESERVED }
         verbs::ibv_qp_attr_mask { IBV_QP_STATE, IBV_QP_CUR_STATE, IBV_QP_EN_SQD_ASYNC_NOTIFY, IBV_QP_ACCESS_FLAGS,
@@ -1484,14 +1585,20 @@ mod check {
             IBV_QP_RNR_RETRY, IBV_QP_RQ_PSN, IBV_QP_MAX_QP_RD_ATOMIC, IBV_QP_ALT_PATH, IBV_QP_MIN_RNR_TIMER,
             IBV_QP_SQ_PSN, IBV_QP_MAX_DEST_RD_ATOMIC, IBV_QP_PATH_MIG_STATE, IBV_QP_CAP, IBV_QP_DEST_QPN,
             IBV_QP_RATE_LIMIT }
+        verbs::ibv_query_qp_data_in_order_flags { IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS,
+            IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY }
+        verbs::ibv_query_qp_data_in_order_caps { IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG,
+            IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES }
         verbs::ibv_qp_state { IBV_QPS_RESET, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS, IBV_QPS_SQD, IBV_QPS_SQE,
             IBV_QPS_ERR, IBV_QPS_UNKNOWN }
         verbs::ibv_mig_state { IBV_MIG_MIGRATED, IBV_MIG_REARM, IBV_MIG_ARMED }
         verbs::ibv_wr_opcode { IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_SEND, IBV_WR_SEND_WITH_IMM,
             IBV_WR_RDMA_READ, IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WR_LOCAL_INV, IBV_WR_BIND_MW,
-            IBV_WR_SEND_WITH_INV, IBV_WR_TSO, IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE }
+            IBV_WR_SEND_WITH_INV, IBV_WR_TSO, IBV_WR_DRIVER1, IBV_WR_FLUSH, IBV_WR_ATOMIC_WRITE }
         verbs::ibv_send_flags { IBV_SEND_FENCE, IBV_SEND_SIGNALED, IBV_SEND_SOLICITED, IBV_SEND_INLINE,
             IBV_SEND_IP_CSUM }
+        verbs::ibv_placement_type { IBV_FLUSH_GLOBAL, IBV_FLUSH_PERSISTENT }
+        verbs::ibv_selectivity_level { IBV_FLUSH_RANGE, IBV_FLUSH_MR }
         verbs::ibv_srq_attr_mask { IBV_SRQ_MAX_WR, IBV_SRQ_LIMIT }
         verbs::ibv_srq_type { IBV_SRQT_BASIC, IBV_SRQT_XRC, IBV_SRQT_TM }
         verbs::ibv_srq_init_attr_mask { IBV_SRQ_INIT_ATTR_TYPE, IBV_SRQ_INIT_ATTR_PD, IBV_SRQ_INIT_ATTR_XRCD,

@@ -1,4 +1,4 @@
-//! `<infiniband/ib_user_ioctl_verbs.h>`: the kernel's ioctl-verbs constants and small structs, as rdma-core 44
+//! `<infiniband/ib_user_ioctl_verbs.h>`: the kernel's ioctl-verbs constants and small structs, as rdma-core 65
 //! installs its copy under `infiniband/`.
 //!
 //! What cbindgen writes: the enums whose values are distinct and fit a C `int`, the plain structs and the two
@@ -30,6 +30,8 @@ pub type __u16 = u16;
 pub type __u32 = u32;
 /// See [`__u8`].
 pub type __u64 = u64;
+/// See [`__u8`].
+pub type __s32 = i32;
 /// A `__u64` aligned to 8 bytes on every ABI (on x86-64 that is `u64`'s own alignment).
 pub type __aligned_u64 = u64;
 
@@ -44,6 +46,8 @@ pub const IB_UVERBS_ACCESS_OPTIONAL_LAST: u32 = 1 << 29;
 pub enum ib_uverbs_core_support {
     /// The kernel accepts (and may ignore) the optional MR access flags.
     IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS = 1 << 0,
+    /// The kernel accepts driver data longer than it knows when the extra bytes are zero (rdma-core 65).
+    IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA = 1 << 1,
 }
 
 /// Memory-region access rights, as the kernel numbers them (the same bits as `enum ibv_access_flags`).
@@ -58,6 +62,8 @@ pub enum ib_uverbs_access_flags {
     IB_UVERBS_ACCESS_ZERO_BASED = 1 << 5,
     IB_UVERBS_ACCESS_ON_DEMAND = 1 << 6,
     IB_UVERBS_ACCESS_HUGETLB = 1 << 7,
+    IB_UVERBS_ACCESS_FLUSH_GLOBAL = 1 << 8,
+    IB_UVERBS_ACCESS_FLUSH_PERSISTENT = 1 << 9,
     /// The first optional flag (`IB_UVERBS_ACCESS_OPTIONAL_FIRST`).
     IB_UVERBS_ACCESS_RELAXED_ORDERING = 1 << 20,
     /// Every bit from `IB_UVERBS_ACCESS_OPTIONAL_FIRST` to `IB_UVERBS_ACCESS_OPTIONAL_LAST` (0x3ff00000).
@@ -309,7 +315,7 @@ pub enum ib_uverbs_advise_mr_flag {
     IB_UVERBS_ADVISE_MR_FLAG_FLUSH = 1 << 0,
 }
 
-/// The extended query-port answer: the legacy one plus `PortInfo:CapabilityMask2`.
+/// The extended query-port answer: the legacy one plus `PortInfo:CapabilityMask2` and the extended speed.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct ib_uverbs_query_port_resp_ex {
@@ -317,7 +323,10 @@ pub struct ib_uverbs_query_port_resp_ex {
     pub legacy_resp: ib_uverbs_query_port_resp,
     /// `enum ibv_port_cap_flags2` bits.
     pub port_cap_flags2: __u16,
-    pub reserved: [__u8; 6],
+    pub reserved: [__u8; 2],
+    /// The port's `enum ib_port_speed` bit (Linux 6.9; rdma-core 56 carved it out of what 44 had as
+    /// `reserved[2..6]`, so the struct keeps its size).
+    pub active_speed_ex: __u32,
 }
 
 /// Queue-pair capacities, as the kernel reports them.
@@ -358,6 +367,8 @@ pub enum rdma_driver_id {
     RDMA_DRIVER_SIW,
     RDMA_DRIVER_ERDMA,
     RDMA_DRIVER_MANA,
+    /// AMD Pensando (rdma-core 65).
+    RDMA_DRIVER_IONIC,
 }
 
 /// Intel's irdma driver took over i40iw's id.
@@ -387,8 +398,71 @@ pub struct ib_uverbs_gid_entry {
     pub netdev_ifindex: __u32,
 }
 
+/// How an [`ib_uverbs_buffer_desc`] names its memory (rdma-core 65).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ib_uverbs_buffer_type {
+    /// A dma-buf: `fd`, and `addr` as the offset inside it.
+    IB_UVERBS_BUFFER_TYPE_DMABUF,
+    /// The process's memory at virtual address `addr`.
+    IB_UVERBS_BUFFER_TYPE_VA,
+}
+
+/// One buffer given to the kernel as a single attribute (rdma-core 65: a queue's memory supplied by the caller).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct ib_uverbs_buffer_desc {
+    /// An `enum ib_uverbs_buffer_type` value.
+    pub r#type: __u32,
+    /// The dma-buf (`IB_UVERBS_BUFFER_TYPE_DMABUF`).
+    pub fd: __s32,
+    /// Bits the kernel must understand (none defined: it refuses any).
+    pub flags: __u32,
+    /// Bits the kernel may ignore (none defined).
+    pub optional_flags: __u32,
+    /// Offset in the dma-buf, or virtual address.
+    pub addr: __aligned_u64,
+    /// Bytes.
+    pub length: __aligned_u64,
+}
+
+/// Which of a completion counter's two values a COMP_CNTR method reads or changes (rdma-core 65).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ib_uverbs_comp_cntr_entry {
+    /// The count of successful completions.
+    IB_UVERBS_COMP_CNTR_ENTRY_COMP,
+    /// The count of completions in error.
+    IB_UVERBS_COMP_CNTR_ENTRY_ERR,
+}
+
+/// What COMP_CNTR_MODIFY does with its value (rdma-core 65).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ib_uverbs_comp_cntr_modify_op {
+    /// Replace the entry's value.
+    IB_UVERBS_COMP_CNTR_MODIFY_OP_SET,
+    /// Add to the entry's value.
+    IB_UVERBS_COMP_CNTR_MODIFY_OP_INC,
+}
+
+/// The operations of a QP whose completions advance an attached completion counter (rdma-core 65; the kernel's
+/// bits for `enum ibv_qp_attach_comp_cntr_op`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ib_uverbs_qp_attach_comp_cntr_op {
+    IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND = 1 << 0,
+    IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV = 1 << 1,
+    IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = 1 << 2,
+    IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = 1 << 3,
+    IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = 1 << 4,
+    IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = 1 << 5,
+}
+
 const _: () = {
     assert!(size_of::<ib_uverbs_core_support>() == 4);
+    assert!(size_of::<ib_uverbs_buffer_desc>() == 32 && offset_of!(ib_uverbs_buffer_desc, addr) == 16);
+    assert!(offset_of!(ib_uverbs_query_port_resp_ex, active_speed_ex) == 44);
     assert!(size_of::<ib_uverbs_query_port_cap_flags>() == 4);
     assert!(size_of::<ib_uverbs_flow_action_esp_keymat_aes_gcm>() == 56);
     assert!(align_of::<ib_uverbs_flow_action_esp_keymat_aes_gcm>() == 8);

@@ -1,4 +1,4 @@
-//! `<rdma/rdma_cma.h>`: the RDMA connection manager's public types, constants and prototypes, as rdma-core 44
+//! `<rdma/rdma_cma.h>`: the RDMA connection manager's public types, constants and prototypes, as rdma-core 65
 //! installs them.
 //!
 //! Hand-written C (cbindgen cannot express it), with the Rust twin here under a name for each untagged union:
@@ -61,6 +61,14 @@ pub enum rdma_cm_event_type {
     RDMA_CM_EVENT_ADDR_CHANGE,
     /// The QP of a closed connection left its time-wait state.
     RDMA_CM_EVENT_TIMEWAIT_EXIT,
+    /// `rdma_resolve_addrinfo` finished: `rdma_query_addrinfo` has the result (rdma-core 65).
+    RDMA_CM_EVENT_ADDRINFO_RESOLVED,
+    /// `rdma_resolve_addrinfo` failed (rdma-core 65).
+    RDMA_CM_EVENT_ADDRINFO_ERROR,
+    /// An event the application wrote with `rdma_write_cm_event`, its value in `param.arg` (rdma-core 65).
+    RDMA_CM_EVENT_USER,
+    /// librdmacm's own use of the event channel; never handed to the application (rdma-core 65).
+    RDMA_CM_EVENT_INTERNAL,
 }
 
 /// The port space of an id: which protocol's port numbers it uses.
@@ -268,6 +276,8 @@ pub union rdma_cm_event_param {
     pub conn: rdma_conn_param,
     /// UD ids and multicast.
     pub ud: rdma_ud_param,
+    /// `RDMA_CM_EVENT_USER`: the value given to `rdma_write_cm_event` (rdma-core 65).
+    pub arg: u64,
 }
 
 /// A connection manager event. C text: `cbindgen/rdma/rdma_cma.h.post` (untagged union).
@@ -295,6 +305,11 @@ pub const RAI_NUMERICHOST: c_int = 0x0000_0002;
 pub const RAI_NOROUTE: c_int = 0x0000_0004;
 /// `rdma_addrinfo::ai_flags`: honour `ai_family` of the hints.
 pub const RAI_FAMILY: c_int = 0x0000_0008;
+/// `rdma_addrinfo::ai_flags`: resolve the service through the subnet administrator (rdma-core 65; not with
+/// `RAI_DNS`).
+pub const RAI_SA: c_int = 0x0000_0010;
+/// `rdma_addrinfo::ai_flags`: resolve through the name service (rdma-core 65; not with `RAI_SA`).
+pub const RAI_DNS: c_int = 0x0000_0020;
 
 /// One result of `rdma_getaddrinfo`: addresses, port space, QP type and optional route and connect data.
 #[repr(C)]

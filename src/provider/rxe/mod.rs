@@ -383,6 +383,7 @@ pub const RXE_SUP_RC_QP_SEND_OPS_FLAGS: u64 = IBV_QP_EX_WITH_RDMA_WRITE
     | IBV_QP_EX_WITH_LOCAL_INV
     | IBV_QP_EX_WITH_BIND_MW
     | IBV_QP_EX_WITH_SEND_WITH_INV
+    | IBV_QP_EX_WITH_FLUSH
     | IBV_QP_EX_WITH_ATOMIC_WRITE;
 /// `send_ops_flags` a UC QP accepts.
 pub const RXE_SUP_UC_QP_SEND_OPS_FLAGS: u64 = IBV_QP_EX_WITH_RDMA_WRITE
@@ -456,6 +457,9 @@ pub fn set_qp_send_ops<H: RxeHost>(qpx: &mut ibv_qp_ex, flags: u64) {
     }
     if flags & IBV_QP_EX_WITH_RDMA_WRITE != 0 {
         qpx.wr_rdma_write = Some(wr_rdma_write::<H>);
+    }
+    if flags & IBV_QP_EX_WITH_FLUSH != 0 {
+        qpx.wr_flush = Some(wr_flush::<H>);
     }
     if flags & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM != 0 {
         qpx.wr_rdma_write_imm = Some(wr_rdma_write_imm::<H>);

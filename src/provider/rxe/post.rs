@@ -49,6 +49,7 @@ pub(super) const WR_LOCAL_INV: u32 = IBV_WR_LOCAL_INV;
 pub(super) const WR_BIND_MW: u32 = IBV_WR_BIND_MW;
 pub(super) const WR_SEND_WITH_INV: u32 = IBV_WR_SEND_WITH_INV;
 pub(super) const WR_ATOMIC_WRITE: u32 = IBV_WR_ATOMIC_WRITE;
+pub(super) const WR_FLUSH: u32 = IBV_WR_FLUSH;
 
 /// The SGEs of a work request, checked: `EINVAL` for a negative count, more than `max_sge`, or a NULL list.
 ///
@@ -91,14 +92,16 @@ unsafe fn copy_inline(dst: *mut u8, sges: &[ibv_sge]) {
 // ---------------------------------------------------------------------------------------------------------------
 
 /// The rest of rdma-core's `validate_send_wr` (the SGE count and the inline length are checked where the SGEs
-/// are read): `EINVAL` for an opcode that is not an `enum ibv_wr_opcode` (ours), an atomic with less than 8 bytes of local buffer or a remote address not 8-aligned, or
-/// a bind-MW WR with data, SGEs or immediate data, or on a QP that is neither RC nor UC. Every check of a WR
-/// answers `EINVAL`, so their order is not observable.
+/// are read): `EINVAL` for an opcode that is not an `enum ibv_wr_opcode` (ours), an atomic with less than 8 bytes
+/// of local buffer or a remote address not 8-aligned, or a bind-MW WR with data, SGEs or immediate data, or on a
+/// QP that is neither RC nor UC. Every check of a WR answers `EINVAL`, so their order is not observable.
 #[inline(always)]
 fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) -> Result<()> {
-    // Not an `enum ibv_wr_opcode` value (0..=11, 15): refused here, where rdma-core posts it and the kernel
-    // completes it with an error and moves the QP to ERROR.
-    if opcode > IBV_WR_DRIVER1 && opcode != WR_ATOMIC_WRITE {
+    // Not an `enum ibv_wr_opcode` value (0..=11, 14, 15): refused here, where rdma-core posts it and the kernel
+    // completes it with an error and moves the QP to ERROR. FLUSH (14, rdma-core 56) is posted as rdma-core 56
+    // posts it: the opcode with `wr.rdma.remote_addr` as the iova and the SGEs' length, the rest of the WQE's `wr`
+    // union zero (`struct ibv_send_wr` has no member for the flush's rkey, type and level; `ibv_wr_flush` has).
+    if opcode > IBV_WR_DRIVER1 && opcode != WR_ATOMIC_WRITE && opcode != WR_FLUSH {
         return Err(Errno::EINVAL);
     }
     if opcode == WR_ATOMIC_CMP_AND_SWP || opcode == WR_ATOMIC_FETCH_AND_ADD {
@@ -167,9 +170,9 @@ unsafe fn write_send_wqe<H: RxeHost>(
             // SAFETY: caller's contract.
             unsafe { write_bind_mw(w, wr)? };
         }
-        // SEND/SEND_WITH_IMM on RC/UC, SEND_WITH_INV and LOCAL_INV (their rkey travels in `ex`), and anything
-        // else: passed through as rdma-core does; the kernel completes an opcode it does not support with an
-        // error CQE.
+        // SEND/SEND_WITH_IMM on RC/UC, SEND_WITH_INV and LOCAL_INV (their rkey travels in `ex`), FLUSH, and
+        // anything else: passed through as rdma-core does; the kernel completes an opcode it does not support
+        // (FLUSH before Linux 6.2) with an error CQE.
         _ => {}
     }
 

@@ -8,7 +8,7 @@
 
 use super::abi::{rxe_send_wqe, FlushWr, FromBytes, SEND_WQE_DATA_OFFSET};
 use super::post::{
-    WR_ATOMIC_CMP_AND_SWP, WR_ATOMIC_FETCH_AND_ADD, WR_ATOMIC_WRITE, WR_BIND_MW, WR_LOCAL_INV, WR_RDMA_READ,
+    WR_ATOMIC_CMP_AND_SWP, WR_ATOMIC_FETCH_AND_ADD, WR_ATOMIC_WRITE, WR_BIND_MW, WR_FLUSH, WR_LOCAL_INV, WR_RDMA_READ,
     WR_RDMA_WRITE, WR_RDMA_WRITE_WITH_IMM, WR_SEND, WR_SEND_WITH_IMM, WR_SEND_WITH_INV,
 };
 use super::{RxeHost, RxeQp, Sq};
@@ -17,9 +17,6 @@ use rdma_common::{errno::Result, Errno};
 use std::ffi::{c_int, c_uint, c_void};
 use std::mem::size_of;
 use std::ptr;
-
-/// `IB_UVERBS_WR_FLUSH` (kernel 6.2+; `IBV_WR_FLUSH` appeared in rdma-core 45, after the ABI we implement).
-pub const WR_FLUSH: u32 = 14;
 
 /// A send WQE header with every byte zero.
 #[inline(always)]
@@ -348,8 +345,10 @@ pub unsafe extern "C" fn wr_atomic_write<H: RxeHost>(
     }
 }
 
-/// The rdma-core 45+ `ibv_wr_flush` builder (kernel 6.2+). Not reachable from the rdma-core 44 ABI (its
-/// `ibv_qp_ex` has no `wr_flush` slot); kept so the WQE encoding of both kernels is in one place and tested.
+/// `ibv_wr_flush` (rdma-core 56; the `ibv_qp_ex.wr_flush` of QPs created with `IBV_QP_EX_WITH_FLUSH`): an RDMA
+/// FLUSH of `length` bytes at `remote_addr` (rkey `rkey`) to placement `type_` (`enum ibv_placement_type`) at
+/// selectivity `level` (`enum ibv_selectivity_level`), in the WQE's `wr.flush` (Linux 6.2's layout). On older
+/// kernels the kernel completes it with an error, as with rdma-core 56. Errors (recorded): `ENOSPC`, SQ full.
 ///
 /// # Safety
 /// As [`wr_start`], inside its critical section.

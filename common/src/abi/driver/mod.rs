@@ -222,11 +222,20 @@ pub struct verbs_srq {
     pub srq_num: u32,
 }
 
-/// `struct verbs_qp`: the union of `ibv_qp` and `ibv_qp_ex` (which starts with `qp_base: ibv_qp`), then
-/// `comp_mask` (`VERBS_QP_XRCD`, `VERBS_QP_EX`) and `xrcd`.
+/// rdma-core 44's `struct ibv_qp_ex` as a plug-in built against 44 lays it out: the public one without the
+/// `wr_flush` slot rdma-core 56 appended (352 bytes, not 360). Only its `ibv_qp` is read here.
+#[repr(C)]
+pub struct ibv_qp_ex_44 {
+    pub qp_base: ibv_qp,
+    /// `comp_mask` .. `wr_atomic_write` of `ibv_qp_ex`.
+    pub ops: [u64; 24],
+}
+
+/// `struct verbs_qp` of rdma-core 44: the union of `ibv_qp` and 44's `ibv_qp_ex` (which starts with
+/// `qp_base: ibv_qp`), then `comp_mask` (`VERBS_QP_XRCD`, `VERBS_QP_EX`) and `xrcd`.
 #[repr(C)]
 pub struct verbs_qp {
-    pub qp_ex: ibv_qp_ex,
+    pub qp_ex: ibv_qp_ex_44,
     pub comp_mask: u32,
     pub xrcd: *mut verbs_xrcd,
 }
@@ -325,7 +334,8 @@ const _: () = {
     assert!(size_of::<verbs_xrcd>() == 16);
     assert!(size_of::<verbs_mr>() == size_of::<ibv_mr>() + 8);
     assert!(offset_of!(verbs_srq, srq_type) == size_of::<ibv_srq>());
-    assert!(offset_of!(verbs_qp, comp_mask) == size_of::<ibv_qp_ex>());
+    assert!(size_of::<ibv_qp_ex_44>() == 352 && size_of::<ibv_qp_ex>() == 360);
+    assert!(offset_of!(verbs_qp, comp_mask) == offset_of!(ibv_qp_ex, wr_flush));
     assert!(offset_of!(verbs_flow_action, handle) == 8 && size_of::<verbs_flow_action>() == 16);
     assert!(offset_of!(verbs_dm, handle) == size_of::<ibv_dm>());
     assert!(offset_of!(verbs_counters, handle) == 8);

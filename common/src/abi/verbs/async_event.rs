@@ -28,6 +28,8 @@ pub enum ibv_event_type {
     IBV_EVENT_CLIENT_REREGISTER,
     IBV_EVENT_GID_CHANGE,
     IBV_EVENT_WQ_FATAL,
+    /// The link speed of a port changed (rdma-core 65).
+    IBV_EVENT_DEVICE_SPEED_CHANGE,
 }
 
 /// C's unnamed union type of `ibv_async_event.element`: the object the event is about.

@@ -48,6 +48,8 @@ pub enum ibv_wc_opcode {
     IBV_WC_BIND_MW,
     IBV_WC_LOCAL_INV,
     IBV_WC_TSO,
+    /// An RDMA FLUSH completed (rdma-core 56).
+    IBV_WC_FLUSH,
     IBV_WC_ATOMIC_WRITE = 9,
     IBV_WC_RECV = 1 << 7,
     IBV_WC_RECV_RDMA_WITH_IMM,

@@ -81,6 +81,9 @@ pub enum ibv_fork_status {
 pub const IBV_DEVICE_RAW_SCATTER_FCS: u64 = 1u64 << 34;
 /// The device can pad PCI writes to a cache line (`device_cap_flags_ex` bit 36).
 pub const IBV_DEVICE_PCI_WRITE_END_PADDING: u64 = 1u64 << 36;
+/// Memory the device reaches by DMA must be bounced through buffers shared with the host, as in a confidential
+/// computing guest (`device_cap_flags_ex` bit 41; rdma-core 65).
+pub const IBV_DEVICE_CC_DMA_BOUNCE: u64 = 1u64 << 41;
 
 /// The atomicity guarantees of a device's atomic operations.
 #[repr(C)]
@@ -163,6 +166,10 @@ pub enum ibv_odp_transport_cap_bits {
     IBV_ODP_SUPPORT_READ = 1 << 3,
     IBV_ODP_SUPPORT_ATOMIC = 1 << 4,
     IBV_ODP_SUPPORT_SRQ_RECV = 1 << 5,
+    /// RDMA FLUSH (rdma-core 65).
+    IBV_ODP_SUPPORT_FLUSH = 1 << 6,
+    /// RDMA atomic write (rdma-core 65).
+    IBV_ODP_SUPPORT_ATOMIC_WRITE = 1 << 7,
 }
 
 /// C's unnamed struct type of `ibv_odp_caps.per_transport_caps`.
@@ -428,6 +435,8 @@ pub enum ibv_port_cap_flags2 {
     IBV_PORT_LINK_WIDTH_2X_SUP = 1 << 4,
     IBV_PORT_LINK_SPEED_HDR_SUP = 1 << 5,
     IBV_PORT_LINK_SPEED_NDR_SUP = 1 << 10,
+    /// XDR link speed (rdma-core 56).
+    IBV_PORT_LINK_SPEED_XDR_SUP = 1 << 12,
 }
 
 /// Port attributes (`ibv_query_port(3)`).
@@ -469,6 +478,10 @@ pub struct ibv_port_attr {
     pub flags: u8,
     /// `enum ibv_port_cap_flags2` bits.
     pub port_cap_flags2: u16,
+    /// The port's speed as the kernel's `enum ib_port_speed` bit, also for speeds `active_speed` cannot hold (XDR);
+    /// 0 where the kernel does not report it (before Linux 6.9, or over the write command). Added by rdma-core 56:
+    /// a caller built against 44's headers has a 52-byte struct without it, and is never written this far.
+    pub active_speed_ex: u32,
 }
 
 /// Which real-time values `ibv_query_rt_values_ex(3)` reads (`ibv_values_ex.comp_mask`).
@@ -518,7 +531,8 @@ const _: () = {
     assert!(offset_of!(ibv_device_attr_ex, pci_atomic_caps) == 384);
     assert!(offset_of!(ibv_device_attr_ex, xrc_odp_caps) == 392);
     assert!(offset_of!(ibv_device_attr_ex, phys_port_cnt_ex) == 396);
-    assert!(size_of::<ibv_port_attr>() == 52 && align_of::<ibv_port_attr>() == 4);
+    assert!(size_of::<ibv_port_attr>() == 56 && align_of::<ibv_port_attr>() == 4);
+    assert!(offset_of!(ibv_port_attr, active_speed_ex) == 52);
     assert!(offset_of!(ibv_port_attr, pkey_tbl_len) == 32);
     assert!(offset_of!(ibv_port_attr, link_layer) == 46);
     assert!(offset_of!(ibv_port_attr, port_cap_flags2) == 48);

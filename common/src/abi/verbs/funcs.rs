@@ -301,9 +301,15 @@ extern "C" {
     /// `enum ibv_rate mbps_to_ibv_rate(int mbps)`: the rate of exactly `mbps` Mb/s, or `IBV_RATE_MAX`.
     pub fn mbps_to_ibv_rate(mbps: c_int) -> ibv_rate;
 
-    /// `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`: 1 when the
-    /// data of `op` is written to memory in order, else 0.
+    /// `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`: with
+    /// `IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS`, the `enum ibv_query_qp_data_in_order_caps` bits the data of `op`
+    /// keeps; without it, 1 when a whole message's data is written in order, else 0.
     pub fn ibv_query_qp_data_in_order(qp: *mut ibv_qp, op: c_uint, flags: u32) -> c_int;
+
+    /// `const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode)`: a static lower-case name of a send opcode
+    /// (`"rdma-write"`, `"flush"`), `"unknown"` outside the enum, NULL for its unnamed values 12 and 13
+    /// (rdma-core 56; exported in the private node, as rdma-core does).
+    pub fn ibv_wr_opcode_str(opcode: c_uint) -> *const c_char;
 }
 
 // Functions rdma-core exports without declaring them in `verbs.h` (their prototypes are in `infiniband/driver.h`

@@ -1,4 +1,7 @@
-//! `<infiniband/verbs.h>`: every public type, constant and function prototype of rdma-core 44's verbs header.
+//! `<infiniband/verbs.h>`: the public types, constants and function prototypes of rdma-core 65's verbs header
+//! (which contains 56's and 44's). Binaries built against 44's header keep working: the structs 56 grew
+//! (`ibv_port_attr` 52 -> 56 bytes, `ibv_qp_ex` 352 -> 360) only gained members at their end, and the library
+//! honours the size a caller passes (`ibv_query_port`); `tests/layout` lists those growths.
 //!
 //! cbindgen reads this module and its children (`cbindgen/infiniband/verbs.h.toml`) and writes the header; what
 //! cbindgen cannot express is hand-written C in `cbindgen/infiniband/verbs.h.pre` (include guard, includes, forward

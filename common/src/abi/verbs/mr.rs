@@ -19,6 +19,10 @@ pub enum ibv_access_flags {
     /// On-demand paging.
     IBV_ACCESS_ON_DEMAND = 1 << 6,
     IBV_ACCESS_HUGETLB = 1 << 7,
+    /// The region may be the target of an RDMA FLUSH to global visibility (rdma-core 56; Linux 6.2).
+    IBV_ACCESS_FLUSH_GLOBAL = 1 << 8,
+    /// The region may be the target of an RDMA FLUSH to persistence (rdma-core 56; Linux 6.2).
+    IBV_ACCESS_FLUSH_PERSISTENT = 1 << 9,
     /// Optional (`IBV_ACCESS_OPTIONAL_FIRST`): dropped when the kernel does not know it.
     IBV_ACCESS_RELAXED_ORDERING = 1 << 20,
 }
@@ -195,6 +199,8 @@ pub struct ibv_mw_bind {
 pub enum ibv_parent_domain_init_attr_mask {
     IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS = 1 << 0,
     IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT = 1 << 1,
+    /// The domain's allocations need not be bounced for confidential computing (rdma-core 65).
+    IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC = 1 << 2,
 }
 
 /// What a parent domain's `alloc` returns to let the provider allocate itself (`(void *)-1`; C text:

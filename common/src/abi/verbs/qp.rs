@@ -90,6 +90,8 @@ pub enum ibv_qp_create_send_ops_flags {
     IBV_QP_EX_WITH_BIND_MW = 1 << 8,
     IBV_QP_EX_WITH_SEND_WITH_INV = 1 << 9,
     IBV_QP_EX_WITH_TSO = 1 << 10,
+    /// `ibv_wr_flush` (rdma-core 56).
+    IBV_QP_EX_WITH_FLUSH = 1 << 11,
     IBV_QP_EX_WITH_ATOMIC_WRITE = 1 << 12,
 }
 
@@ -181,6 +183,26 @@ pub enum ibv_qp_attr_mask {
     IBV_QP_DEST_QPN = 1 << 20,
     // Bits 21-24 (source MAC and VLAN) were kernel-only and are never exposed.
     IBV_QP_RATE_LIMIT = 1 << 25,
+}
+
+/// The `flags` of `ibv_query_qp_data_in_order(3)` (rdma-core 56 and 65).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ibv_query_qp_data_in_order_flags {
+    /// Return the `enum ibv_query_qp_data_in_order_caps` bits instead of 0/1 (rdma-core 56).
+    IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = 1 << 0,
+    /// Ask the device even where the CPU's ordering is not known to preserve it, i.e. off x86 (rdma-core 65).
+    IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY = 1 << 1,
+}
+
+/// What `ibv_query_qp_data_in_order(3)` reports with `IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS` (rdma-core 56).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ibv_query_qp_data_in_order_caps {
+    /// A whole message's data is written in order.
+    IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG = 1 << 0,
+    /// Each aligned 128-byte block is written in order (implied by `WHOLE_MSG`).
+    IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES = 1 << 1,
 }
 
 /// Queue-pair states.
@@ -275,6 +297,8 @@ pub enum ibv_wr_opcode {
     IBV_WR_SEND_WITH_INV,
     IBV_WR_TSO,
     IBV_WR_DRIVER1,
+    /// RDMA FLUSH of a remote range or region (rdma-core 56; Linux 6.2 on Soft-RoCE).
+    IBV_WR_FLUSH = 14,
     IBV_WR_ATOMIC_WRITE = 15,
 }
 
@@ -289,6 +313,26 @@ pub enum ibv_send_flags {
     /// Copy the data into the WQE: the buffers are reusable on return.
     IBV_SEND_INLINE = 1 << 3,
     IBV_SEND_IP_CSUM = 1 << 4,
+}
+
+/// Where an RDMA FLUSH makes data durable (`ibv_wr_flush(3)`'s `type`; rdma-core 56).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ibv_placement_type {
+    /// Globally visible.
+    IBV_FLUSH_GLOBAL = 1 << 0,
+    /// Persistent.
+    IBV_FLUSH_PERSISTENT = 1 << 1,
+}
+
+/// What an RDMA FLUSH covers (`ibv_wr_flush(3)`'s `level`; rdma-core 56).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ibv_selectivity_level {
+    /// The given range.
+    IBV_FLUSH_RANGE = 0,
+    /// The whole memory region.
+    IBV_FLUSH_MR,
 }
 
 /// A buffer of `ibv_wr_set_inline_data_list(3)`.
@@ -307,6 +351,14 @@ pub struct ibv_sge {
     pub length: u32,
     /// The lkey of the region containing the buffer.
     pub lkey: u32,
+}
+
+/// An array of file descriptors (rdma-core 65: what a provider hands `ibv_cmd_get_context` for the kernel).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct ibv_fd_arr {
+    pub arr: *mut c_int,
+    pub count: u32,
 }
 
 /// C's first untagged union of `struct ibv_send_wr` (Rust field `imm`).
@@ -543,6 +595,11 @@ pub struct ibv_qp_ex {
     pub wr_abort: Option<unsafe extern "C" fn(qp: *mut ibv_qp_ex)>,
     pub wr_atomic_write:
         Option<unsafe extern "C" fn(qp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64, atomic_wr: *const c_void)>,
+    /// rdma-core 56: the struct grew by this slot (352 -> 360 bytes). Only QPs created with
+    /// `IBV_QP_EX_WITH_FLUSH` have it set; a plug-in built against rdma-core 44 has a 352-byte `ibv_qp_ex`.
+    pub wr_flush: Option<
+        unsafe extern "C" fn(qp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64, len: usize, r#type: u8, level: u8),
+    >,
 }
 
 /// Enhanced connection establishment options (`ibv_set_ece(3)`, `ibv_query_ece(3)`).
@@ -587,7 +644,9 @@ const _: () = {
     assert!(offset_of!(ibv_qp, state) == 56);
     assert!(offset_of!(ibv_qp, mutex) == 64);
     assert!(offset_of!(ibv_qp, events_completed) == 152);
-    assert!(size_of::<ibv_qp_ex>() == 352);
+    assert!(size_of::<ibv_qp_ex>() == 360);
+    assert!(offset_of!(ibv_qp_ex, wr_flush) == 352);
+    assert!(size_of::<ibv_fd_arr>() == 16);
     assert!(offset_of!(ibv_qp_ex, wr_flags) == 176);
     assert!(offset_of!(ibv_qp_ex, wr_atomic_cmp_swp) == 184);
     assert!(offset_of!(ibv_qp_ex, wr_atomic_write) == 344);

@@ -1,8 +1,9 @@
-//! The Rust definitions against rdma-core 44's C headers, field by field: every size, alignment and field offset
+//! The Rust definitions against rdma-core's C headers, field by field: every size, alignment and field offset
 //! (nested unnamed members too) of every struct and union of `verbs.h`, `ib_user_ioctl_verbs.h` and `tm_types.h`,
 //! every enumerator value and every integer macro that has a Rust counterpart. The numbers were measured from
 //! `/usr/include/infiniband` (Debian bookworm, rdma-core 44) with clang's record-layout dump and the layout probe
-//! of `tests/layout`; the C side of our own headers is checked by that probe.
+//! of `tests/layout`, and updated where rdma-core 56 and 65 changed or added them (measured on Debian sid's 65.0
+//! headers); the C side of our own headers is checked by that probe.
 
 use super::super::tm_types::*;
 use super::*;
@@ -241,6 +242,11 @@ fn record_layouts() {
         "ib_uverbs_query_port_resp_ex"
     );
     assert_eq!(offset_of!(ib_uverbs_query_port_resp_ex, legacy_resp), 0, "ib_uverbs_query_port_resp_ex.legacy_resp");
+    assert_eq!(
+        offset_of!(ib_uverbs_query_port_resp_ex, active_speed_ex),
+        44,
+        "ib_uverbs_query_port_resp_ex.active_speed_ex"
+    );
     assert_eq!(
         offset_of!(ib_uverbs_query_port_resp_ex, legacy_resp.port_cap_flags),
         0,
@@ -728,7 +734,8 @@ fn record_layouts() {
     );
     assert_eq!(offset_of!(ibv_device_attr_ex, xrc_odp_caps), 392, "ibv_device_attr_ex.xrc_odp_caps");
     assert_eq!(offset_of!(ibv_device_attr_ex, phys_port_cnt_ex), 396, "ibv_device_attr_ex.phys_port_cnt_ex");
-    assert_eq!((size_of::<ibv_port_attr>(), align_of::<ibv_port_attr>()), (52, 4), "ibv_port_attr");
+    assert_eq!((size_of::<ibv_port_attr>(), align_of::<ibv_port_attr>()), (56, 4), "ibv_port_attr");
+    assert_eq!(offset_of!(ibv_port_attr, active_speed_ex), 52, "ibv_port_attr.active_speed_ex");
     assert_eq!(offset_of!(ibv_port_attr, state), 0, "ibv_port_attr.state");
     assert_eq!(offset_of!(ibv_port_attr, max_mtu), 4, "ibv_port_attr.max_mtu");
     assert_eq!(offset_of!(ibv_port_attr, active_mtu), 8, "ibv_port_attr.active_mtu");
@@ -1194,7 +1201,14 @@ fn record_layouts() {
     assert_eq!(offset_of!(ibv_qp, mutex), 64, "ibv_qp.mutex");
     assert_eq!(offset_of!(ibv_qp, cond), 104, "ibv_qp.cond");
     assert_eq!(offset_of!(ibv_qp, events_completed), 152, "ibv_qp.events_completed");
-    assert_eq!((size_of::<ibv_qp_ex>(), align_of::<ibv_qp_ex>()), (352, 8), "ibv_qp_ex");
+    assert_eq!((size_of::<ibv_qp_ex>(), align_of::<ibv_qp_ex>()), (360, 8), "ibv_qp_ex");
+    assert_eq!(offset_of!(ibv_qp_ex, wr_flush), 352, "ibv_qp_ex.wr_flush");
+    assert_eq!((size_of::<ibv_fd_arr>(), offset_of!(ibv_fd_arr, count)), (16, 8), "ibv_fd_arr");
+    assert_eq!(
+        (size_of::<ib_uverbs_buffer_desc>(), offset_of!(ib_uverbs_buffer_desc, length)),
+        (32, 24),
+        "ib_uverbs_buffer_desc"
+    );
     assert_eq!(offset_of!(ibv_qp_ex, qp_base), 0, "ibv_qp_ex.qp_base");
     assert_eq!(offset_of!(ibv_qp_ex, qp_base.context), 0, "ibv_qp_ex.qp_base.context");
     assert_eq!(offset_of!(ibv_qp_ex, qp_base.qp_context), 8, "ibv_qp_ex.qp_base.qp_context");
@@ -2425,6 +2439,29 @@ fn enumerator_values() {
     assert_eq!(ibv_wr_opcode::IBV_WR_ATOMIC_CMP_AND_SWP as i64, 5, "IBV_WR_ATOMIC_CMP_AND_SWP");
     assert_eq!(ibv_wr_opcode::IBV_WR_ATOMIC_FETCH_AND_ADD as i64, 6, "IBV_WR_ATOMIC_FETCH_AND_ADD");
     assert_eq!(ibv_wr_opcode::IBV_WR_ATOMIC_WRITE as i64, 15, "IBV_WR_ATOMIC_WRITE");
+    // rdma-core 56 and 65.
+    assert_eq!(ibv_wr_opcode::IBV_WR_FLUSH as i64, 14, "IBV_WR_FLUSH");
+    assert_eq!(ibv_wc_opcode::IBV_WC_FLUSH as i64, 8, "IBV_WC_FLUSH");
+    assert_eq!(ibv_access_flags::IBV_ACCESS_FLUSH_GLOBAL as i64, 256, "IBV_ACCESS_FLUSH_GLOBAL");
+    assert_eq!(ibv_access_flags::IBV_ACCESS_FLUSH_PERSISTENT as i64, 512, "IBV_ACCESS_FLUSH_PERSISTENT");
+    assert_eq!(ibv_qp_create_send_ops_flags::IBV_QP_EX_WITH_FLUSH as i64, 2048, "IBV_QP_EX_WITH_FLUSH");
+    assert_eq!(ibv_placement_type::IBV_FLUSH_PERSISTENT as i64, 2, "IBV_FLUSH_PERSISTENT");
+    assert_eq!(ibv_selectivity_level::IBV_FLUSH_MR as i64, 1, "IBV_FLUSH_MR");
+    assert_eq!(ibv_event_type::IBV_EVENT_DEVICE_SPEED_CHANGE as i64, 20, "IBV_EVENT_DEVICE_SPEED_CHANGE");
+    assert_eq!(ibv_port_cap_flags2::IBV_PORT_LINK_SPEED_XDR_SUP as i64, 4096, "IBV_PORT_LINK_SPEED_XDR_SUP");
+    assert_eq!(ibv_odp_transport_cap_bits::IBV_ODP_SUPPORT_ATOMIC_WRITE as i64, 128, "IBV_ODP_SUPPORT_ATOMIC_WRITE");
+    assert_eq!(
+        ibv_query_qp_data_in_order_flags::IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY as i64,
+        2,
+        "IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY"
+    );
+    assert_eq!(
+        ibv_query_qp_data_in_order_caps::IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES as i64,
+        2,
+        "IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES"
+    );
+    assert_eq!(rdma_driver_id::RDMA_DRIVER_IONIC as i64, 21, "RDMA_DRIVER_IONIC");
+    assert_eq!(IBV_DEVICE_CC_DMA_BOUNCE, 1 << 41, "IBV_DEVICE_CC_DMA_BOUNCE");
     assert_eq!(ibv_wr_opcode::IBV_WR_BIND_MW as i64, 8, "IBV_WR_BIND_MW");
     assert_eq!(ibv_wr_opcode::IBV_WR_DRIVER1 as i64, 11, "IBV_WR_DRIVER1");
     assert_eq!(ibv_wr_opcode::IBV_WR_LOCAL_INV as i64, 7, "IBV_WR_LOCAL_INV");

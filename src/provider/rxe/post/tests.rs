@@ -176,6 +176,34 @@ fn every_opcode_encodes_like_rdma_core() {
     assert_eq!(qp.doorbells(), 1, "one doorbell per ibv_post_send call");
 }
 
+/// IBV_WR_FLUSH through `ibv_post_send` (rdma-core 56): posted as 56's rxe posts it, through the general path: the
+/// opcode, `wr.rdma.remote_addr` as the iova, the SGE and its length, and the WQE's `wr` union left zero (no rkey,
+/// type or level: `struct ibv_send_wr` has no member for them). The values that are no opcode stay refused.
+#[test]
+fn flush_wr_posts_like_rdma_core_56() {
+    let mut qp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 4, false);
+    let mut local = [sge(0x5000, 64, 0x55)];
+    let mut w = send_wr(ibv_wr_opcode::IBV_WR_FLUSH);
+    w.wr.rdma = ibv_send_wr_rdma { remote_addr: 0xaaaa_0000, rkey: 0x1234 };
+    w.sg_list = local.as_mut_ptr();
+    w.num_sge = 1;
+    w.send_flags = IBV_SEND_SIGNALED;
+    assert_eq!(post(&mut qp, std::slice::from_mut(&mut w)), (0, null_mut()));
+    let c = consumed(&qp);
+    let p = c[0] as *const u8;
+    assert_eq!((u32_at(p, OPCODE), u32_at(p, SEND_FLAGS), u64_at(p, IOVA)), (14, IBV_SEND_SIGNALED, 0xaaaa_0000));
+    assert_eq!((u32_at(p, DMA_LENGTH), u32_at(p, DMA_NUM_SGE), u64_at(p, DMA_DATA)), (64, 1, 0x5000));
+    assert_eq!((u64_at(p, WR), u32_at(p, FLUSH_LENGTH), u32_at(p, FLUSH_RKEY)), (0, 0, 0), "wr union zero");
+    assert_eq!(unsafe { (*p.add(FLUSH_TYPE), *p.add(FLUSH_LEVEL)) }, (0, 0));
+    for bad in [12u32, 13, 16, 255] {
+        let mut w = send_wr(ibv_wr_opcode::IBV_WR_SEND);
+        // SAFETY: a 4-byte enum field, written as the C caller would.
+        unsafe { std::ptr::addr_of_mut!(w.opcode).cast::<u32>().write(bad) };
+        let p = &mut w as *mut ibv_send_wr;
+        assert_eq!(post(&mut qp, std::slice::from_mut(&mut w)), (libc::EINVAL, p), "opcode {bad}");
+    }
+}
+
 #[test]
 fn ud_send_carries_ah_num_or_av() {
     let mut qp = TestQp::new(ibv_qp_type::IBV_QPT_UD, CAPS, 3, false);
@@ -683,11 +711,17 @@ fn send_ops_follow_flags_and_qp_type() {
     assert!(qp.qp_ex.wr_send.is_some() && qp.qp_ex.wr_send_imm.is_none() && qp.qp_ex.wr_rdma_write.is_none());
     assert!(qp.qp_ex.wr_set_xrc_srqn.is_none() && qp.qp_ex.wr_send_tso.is_none(), "no XRC, no TSO on rxe");
     assert!(qp.qp_ex.wr_start.is_some() && qp.qp_ex.wr_complete.is_some() && qp.qp_ex.wr_abort.is_some());
+    assert!(qp.qp_ex.wr_flush.is_none(), "only with IBV_QP_EX_WITH_FLUSH");
+    let mut rcqp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 2, false);
+    set_qp_send_ops::<H>(&mut rcqp.qp_ex, IBV_QP_EX_WITH_FLUSH);
+    assert!(rcqp.qp_ex.wr_flush.is_some() && rcqp.qp_ex.wr_send.is_none());
 
     let ok = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
     let rc = IBV_QPT_RC;
     let ud = IBV_QPT_UD;
     assert_eq!(check_qp_init_attr(ok, 0, rc, ALL_RC), Ok(()));
+    assert_eq!(check_qp_init_attr(ok, 0, rc, IBV_QP_EX_WITH_FLUSH), Ok(()), "FLUSH on RC (rdma-core 56)");
+    assert_eq!(check_qp_init_attr(ok, 0, IBV_QPT_UC, IBV_QP_EX_WITH_FLUSH), Err(Errno::EOPNOTSUPP), "not on UC");
     assert_eq!(check_qp_init_attr(ok, 0, ud, IBV_QP_EX_WITH_RDMA_WRITE), Err(Errno::EOPNOTSUPP));
     assert_eq!(check_qp_init_attr(ok, 0, rc, IBV_QP_EX_WITH_TSO), Err(Errno::EOPNOTSUPP));
     let xrc = IBV_QPT_XRC_SEND;

@@ -245,6 +245,14 @@ pub const RDMA_CM_EVENT_MULTICAST_ERROR: c_uint = rdma_cm_event_type::RDMA_CM_EV
 pub const RDMA_CM_EVENT_ADDR_CHANGE: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_ADDR_CHANGE as c_uint;
 /// `RDMA_CM_EVENT_TIMEWAIT_EXIT` of `enum rdma_cm_event_type`.
 pub const RDMA_CM_EVENT_TIMEWAIT_EXIT: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_TIMEWAIT_EXIT as c_uint;
+/// `RDMA_CM_EVENT_ADDRINFO_RESOLVED` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_ADDRINFO_RESOLVED: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_ADDRINFO_RESOLVED as c_uint;
+/// `RDMA_CM_EVENT_ADDRINFO_ERROR` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_ADDRINFO_ERROR: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_ADDRINFO_ERROR as c_uint;
+/// `RDMA_CM_EVENT_USER` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_USER: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_USER as c_uint;
+/// `RDMA_CM_EVENT_INTERNAL` of `enum rdma_cm_event_type`.
+pub const RDMA_CM_EVENT_INTERNAL: c_uint = rdma_cm_event_type::RDMA_CM_EVENT_INTERNAL as c_uint;
 
 // enum rdma_port_space (rdma_cma.rs): c_uint, the C enum's own. The kernel uapi's constants of the same type are
 // re-exported (one item, so globs of both agree).
@@ -1303,7 +1311,8 @@ mod check {
             RDMA_CM_EVENT_CONNECT_RESPONSE, RDMA_CM_EVENT_CONNECT_ERROR, RDMA_CM_EVENT_UNREACHABLE,
             RDMA_CM_EVENT_REJECTED, RDMA_CM_EVENT_ESTABLISHED, RDMA_CM_EVENT_DISCONNECTED, RDMA_CM_EVENT_DEVICE_REMOVAL,
             RDMA_CM_EVENT_MULTICAST_JOIN, RDMA_CM_EVENT_MULTICAST_ERROR, RDMA_CM_EVENT_ADDR_CHANGE,
-            RDMA_CM_EVENT_TIMEWAIT_EXIT }
+            RDMA_CM_EVENT_TIMEWAIT_EXIT, RDMA_CM_EVENT_ADDRINFO_RESOLVED, RDMA_CM_EVENT_ADDRINFO_ERROR,
+            RDMA_CM_EVENT_USER, RDMA_CM_EVENT_INTERNAL }
         rdma_cma::rdma_port_space { RDMA_PS_IPOIB, RDMA_PS_TCP, RDMA_PS_UDP, RDMA_PS_IB }
         rdma_cma::rdma_cm_join_mc_attr_mask { RDMA_CM_JOIN_MC_ATTR_ADDRESS, RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
             RDMA_CM_JOIN_MC_ATTR_RESERVED }

@@ -286,7 +286,7 @@ fn recv(s: &Rsocket, dst: &mut IoCursor, flags: c_int) -> Result<usize> {
 /// # Safety
 /// `src` is a socket address; `dst`/`len` the caller's (checked for NULL here).
 unsafe fn copy_addr(src: *const sockaddr, dst: *mut sockaddr, len: *mut socklen_t) -> Result<()> {
-    if dst.is_null() || len.is_null() {
+    if len.is_null() {
         return Err(Errno::EFAULT);
     }
     // SAFETY: the caller's contract.
@@ -297,7 +297,14 @@ unsafe fn copy_addr(src: *const sockaddr, dst: *mut sockaddr, len: *mut socklen_
             size_of::<libc::sockaddr_in6>()
         };
         let n = full.min(len.read() as usize);
-        std::ptr::copy_nonoverlapping(src.cast::<u8>(), dst.cast::<u8>(), n);
+        // As getsockname(2): a NULL address with no room is only asked for the size (rdma-core's librspreload
+        // does that before it falls back to a kernel socket).
+        if n > 0 {
+            if dst.is_null() {
+                return Err(Errno::EFAULT);
+            }
+            std::ptr::copy_nonoverlapping(src.cast::<u8>(), dst.cast::<u8>(), n);
+        }
         len.write(full as socklen_t);
     }
     Ok(())
@@ -753,7 +760,7 @@ pub unsafe extern "C" fn rselect(
 
 /// `rgetpeername(3)`: stores the peer's address of rsocket `socket` in `addr`, at most `*addrlen` bytes, and sets
 /// `*addrlen` to its full size, like `getpeername(2)` (a datagram rsocket's is its UDP socket's: `ENOTCONN` before
-/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for NULL pointers).
+/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for a NULL `addrlen`, or a NULL `addr` with room).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetpeername", || -> Result<c_int> {
@@ -770,7 +777,8 @@ pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrle
 }
 
 /// `rgetsockname(3)`: stores the local address of rsocket `socket` in `addr` / `*addrlen`, like `getsockname(2)`
-/// (a datagram rsocket's is its UDP socket's). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT`).
+/// (a datagram rsocket's is its UDP socket's; a NULL `addr` with `*addrlen` 0 only learns the size). Returns 0, or -1
+/// with `errno` (`EBADF`, `EFAULT` for a NULL `addrlen`, or a NULL `addr` with room).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetsockname", || -> Result<c_int> {
@@ -1099,6 +1107,10 @@ mod tests {
             assert_eq!(rfcntl(d, libc::F_GETFD, 0), 0);
             assert_eq!(rfcntl(d, libc::F_DUPFD, 0), -1);
             assert_eq!(Errno::last(), Errno::EOPNOTSUPP);
+            // getsockname(2)'s size question (NULL address, no room), which librspreload asks.
+            let mut len: socklen_t = 0;
+            assert_eq!(rgetsockname(d, null_mut(), &mut len), 0);
+            assert_eq!(len as usize, size_of::<libc::sockaddr_in>());
             assert_eq!(rclose(d), 0);
             assert_eq!(rsocket(libc::AF_INET, libc::SOCK_RAW | libc::SOCK_NONBLOCK, 0), -1);
             assert_eq!(Errno::last(), Errno::EOPNOTSUPP);

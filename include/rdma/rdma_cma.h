@@ -116,13 +116,12 @@ enum {
 #define RAI_FAMILY 8
 
 /*
- `rdma_addrinfo::ai_flags`: resolve the service through the subnet administrator (rdma-core 65; not with
- `RAI_DNS`).
+ `rdma_addrinfo::ai_flags`: resolve an InfiniBand service through the subnet administrator (rdma-core 65).
  */
 #define RAI_SA 16
 
 /*
- `rdma_addrinfo::ai_flags`: resolve through the name service (rdma-core 65; not with `RAI_SA`).
+ `rdma_addrinfo::ai_flags`: resolve through DNS; excludes `RAI_SA` (rdma-core 65).
  */
 #define RAI_DNS 32
 
@@ -195,19 +194,19 @@ enum rdma_cm_event_type {
    */
   RDMA_CM_EVENT_TIMEWAIT_EXIT,
   /*
-   `rdma_resolve_addrinfo` finished: `rdma_query_addrinfo` has the result (rdma-core 65).
+   `rdma_resolve_addrinfo` completed: `rdma_query_addrinfo` returns the result (rdma-core 65).
    */
   RDMA_CM_EVENT_ADDRINFO_RESOLVED,
   /*
-   `rdma_resolve_addrinfo` failed (rdma-core 65).
+   `rdma_resolve_addrinfo` failed (`status` says why) (rdma-core 65).
    */
   RDMA_CM_EVENT_ADDRINFO_ERROR,
   /*
-   An event the application wrote with `rdma_write_cm_event`, its value in `param.arg` (rdma-core 65).
+   Written by `rdma_write_cm_event`: `param.arg` and `status` are the writer's (rdma-core 65).
    */
   RDMA_CM_EVENT_USER,
   /*
-   librdmacm's own use of the event channel; never handed to the application (rdma-core 65).
+   The library's own event (never returned to the application) (rdma-core 65).
    */
   RDMA_CM_EVENT_INTERNAL,
 };
@@ -717,13 +716,28 @@ extern int rdma_set_local_ece(struct rdma_cm_id *id, struct ibv_ece *ece);
  */
 extern int rdma_get_remote_ece(struct rdma_cm_id *id, struct ibv_ece *ece);
 
+/*
+ Starts resolving `node`/`service` (DNS, or an InfiniBand service through the SA with `RAI_SA`); completion
+ is an `RDMA_CM_EVENT_ADDRINFO_RESOLVED` or `_ERROR` event. `rdma_resolve_addrinfo(3)`.
+ */
+extern int rdma_resolve_addrinfo(struct rdma_cm_id *id,
+                                 const char *node,
+                                 const char *service,
+                                 const struct rdma_addrinfo *hints);
+
+/*
+ Takes the result of a completed `rdma_resolve_addrinfo` (free it with `rdma_freeaddrinfo`).
+ `rdma_query_addrinfo(3)`.
+ */
+extern int rdma_query_addrinfo(struct rdma_cm_id *id, struct rdma_addrinfo **info);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
 
 
 /* A connection manager event, returned by rdma_get_cm_event() and released by rdma_ack_cm_event(). param.conn is
- * valid for connected ids, param.ud for UD ids and multicast events, param.arg for RDMA_CM_EVENT_USER. */
+ * valid for connected ids, param.ud for UD ids and multicast events. */
 struct rdma_cm_event {
 	struct rdma_cm_id	*id;
 	struct rdma_cm_id	*listen_id;
@@ -732,7 +746,7 @@ struct rdma_cm_event {
 	union {
 		struct rdma_conn_param	conn;
 		struct rdma_ud_param	ud;
-		uint64_t		arg;
+		uint64_t		arg;	/* RDMA_CM_EVENT_USER */
 	} param;
 };
 
@@ -751,6 +765,10 @@ extern int rdma_notify(struct rdma_cm_id *id, enum ibv_event_type event);
 /* The name of an event type ("RDMA_CM_EVENT_ADDR_RESOLVED", ...; "UNKNOWN EVENT" when out of range).
  * rdma_event_str(3). */
 extern const char *rdma_event_str(enum rdma_cm_event_type event);
+
+/* Queues an RDMA_CM_EVENT_USER event carrying status and arg (param.arg) on the id's event channel, e.g. to wake
+ * a thread waiting in rdma_get_cm_event(). rdma_write_cm_event(3); 0, or -1 with errno. */
+extern int rdma_write_cm_event(struct rdma_cm_id *id, enum rdma_cm_event_type event, int status, uint64_t arg);
 
 /* The local address of id (id->route.addr.src_addr). */
 static inline struct sockaddr *rdma_get_local_addr(struct rdma_cm_id *id)

@@ -182,6 +182,26 @@ extern int riounmap(int socket, void *buf, size_t len);
  */
 extern size_t riowrite(int socket, const void *buf, size_t count, off_t offset, int flags);
 
+/*
+ Creates an epoll instance over rsockets and ordinary descriptors, like `epoll_create1(2)` (`flags`:
+ `EPOLL_CLOEXEC`, `O_NONBLOCK`); returns its number (closed with `rclose`) or -1 (RDMACM_1.5).
+ */
+extern int repoll_create(int flags);
+
+/*
+ Adds, changes or removes `fd` in the interest list of `epfd`, like `epoll_ctl(2)` (RDMACM_1.5).
+ */
+extern int repoll_ctl(int epfd, int op, int fd, struct epoll_event *event);
+
+/*
+ Waits up to `timeout` ms for events of the descriptors of `epfd`, like `epoll_wait(2)`; returns their count
+ (RDMACM_1.5).
+ */
+extern int repoll_wait(int epfd,
+                       struct epoll_event *events,
+                       int maxevents,
+                       int timeout);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

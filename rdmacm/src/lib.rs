@@ -1,4 +1,5 @@
-//! `librdmacm.so.1`: the RDMA connection manager of rdma-core 44, in Rust, over the kernel's rdma_ucm ABI.
+//! `librdmacm.so.1`: the RDMA connection manager of rdma-core (44's calls and 65's `RDMACM_1.4`/`RDMACM_1.5`), in
+//! Rust, over the kernel's rdma_ucm ABI.
 //!
 //! Data flows one way: C call -> [`cm`] (pointer checks, registry look-up, rdma-core's logic) -> [`kernel`]
 //! (typed rdma_ucm commands) -> `rdma_common::sys` (the `write(2)`); verbs work goes to libibverbs through `verbs`.
@@ -11,8 +12,8 @@
 //!   registry of the objects handed to C (channels, ids, events, multicast memberships);
 //! * `verbs`: the calls into libibverbs: only its exported C functions, plus Rust copies of the `verbs.h` inlines
 //!   rdma-core compiles in (`ibv_create_qp_ex`, `ibv_create_srq_ex`, `ibv_open_xrcd`, `___ibv_query_port`);
-//! * [`rsocket`]: the `r*` socket calls: stream rsockets over RC QPs with rdma-core 44's wire protocol, built on
-//!   the calls above (datagram rsockets answer `EOPNOTSUPP`);
+//! * [`rsocket`]: the `r*` socket calls: stream rsockets over RC QPs and datagram rsockets over UD QPs with
+//!   rdma-core's wire protocol, and `repoll_*`, built on the calls above;
 //! * `exports`: the generated `.symver` table.
 //!
 //! Every exported function has exactly the prototype of `rdma_common::abi::rdma_cma` / `::rsocket` (what

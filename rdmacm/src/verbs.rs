@@ -218,7 +218,7 @@ pub(crate) unsafe fn query_port_link_layer(ctx: *mut ibv_context, port: u8) -> R
     }
 }
 
-/// What datagram rsockets need of a port (`ibv_query_port(3)`).
+/// What datagram rsockets and `rdma_getaddrinfo`'s `RAI_SA` look-up need of a port (`ibv_query_port(3)`).
 pub(crate) struct PortInfo {
     /// `IBV_LINK_LAYER_*`.
     pub link_layer: u8,
@@ -228,6 +228,8 @@ pub(crate) struct PortInfo {
     pub lmc: u8,
     /// Entries in the GID table.
     pub gid_tbl_len: c_int,
+    /// `IBV_PORT_*` (`enum ibv_port_state`).
+    pub state: u32,
 }
 
 /// `___ibv_query_port` for the fields of [`PortInfo`].
@@ -249,6 +251,7 @@ pub(crate) unsafe fn query_port_info(ctx: *mut ibv_context, port: u8) -> Result<
             mtu: if (1..=5).contains(&code) { 128usize << code } else { 256 },
             lmc: addr_of!((*p).lmc).read(),
             gid_tbl_len: addr_of!((*p).gid_tbl_len).read(),
+            state: rdma_common::ffi::enum_raw(addr_of!((*p).state)),
         })
     }
 }

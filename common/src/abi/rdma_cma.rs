@@ -1,5 +1,5 @@
 //! `<rdma/rdma_cma.h>`: the RDMA connection manager's public types, constants and prototypes, as rdma-core 65
-//! installs them.
+//! installs them (44's, plus the `RDMACM_1.4` calls, their events, `param.arg`, `RAI_SA` and `RAI_DNS`).
 //!
 //! Hand-written C (cbindgen cannot express it), with the Rust twin here under a name for each untagged union:
 //! * `struct rdma_ib_addr` and `struct rdma_addr` (three untagged unions: the source and destination address as
@@ -61,13 +61,13 @@ pub enum rdma_cm_event_type {
     RDMA_CM_EVENT_ADDR_CHANGE,
     /// The QP of a closed connection left its time-wait state.
     RDMA_CM_EVENT_TIMEWAIT_EXIT,
-    /// `rdma_resolve_addrinfo` finished: `rdma_query_addrinfo` has the result (rdma-core 65).
+    /// `rdma_resolve_addrinfo` completed: `rdma_query_addrinfo` returns the result (rdma-core 65).
     RDMA_CM_EVENT_ADDRINFO_RESOLVED,
-    /// `rdma_resolve_addrinfo` failed (rdma-core 65).
+    /// `rdma_resolve_addrinfo` failed (`status` says why) (rdma-core 65).
     RDMA_CM_EVENT_ADDRINFO_ERROR,
-    /// An event the application wrote with `rdma_write_cm_event`, its value in `param.arg` (rdma-core 65).
+    /// Written by `rdma_write_cm_event`: `param.arg` and `status` are the writer's (rdma-core 65).
     RDMA_CM_EVENT_USER,
-    /// librdmacm's own use of the event channel; never handed to the application (rdma-core 65).
+    /// The library's own event (never returned to the application) (rdma-core 65).
     RDMA_CM_EVENT_INTERNAL,
 }
 
@@ -305,10 +305,9 @@ pub const RAI_NUMERICHOST: c_int = 0x0000_0002;
 pub const RAI_NOROUTE: c_int = 0x0000_0004;
 /// `rdma_addrinfo::ai_flags`: honour `ai_family` of the hints.
 pub const RAI_FAMILY: c_int = 0x0000_0008;
-/// `rdma_addrinfo::ai_flags`: resolve the service through the subnet administrator (rdma-core 65; not with
-/// `RAI_DNS`).
+/// `rdma_addrinfo::ai_flags`: resolve an InfiniBand service through the subnet administrator (rdma-core 65).
 pub const RAI_SA: c_int = 0x0000_0010;
-/// `rdma_addrinfo::ai_flags`: resolve through the name service (rdma-core 65; not with `RAI_SA`).
+/// `rdma_addrinfo::ai_flags`: resolve through DNS; excludes `RAI_SA` (rdma-core 65).
 pub const RAI_DNS: c_int = 0x0000_0020;
 
 /// One result of `rdma_getaddrinfo`: addresses, port space, QP type and optional route and connect data.
@@ -542,6 +541,25 @@ extern "C" {
     pub fn rdma_get_remote_ece(id: *mut rdma_cm_id, ece: *mut ibv_ece) -> c_int;
 }
 
+// RDMACM_1.4 (rdma-core 65). `rdma_resolve_addrinfo` waits for its event on a synchronous id, so it may be cancelled
+// there (see `rdma_resolve_addr`).
+extern "C-unwind" {
+    /// Starts resolving `node`/`service` (DNS, or an InfiniBand service through the SA with `RAI_SA`); completion
+    /// is an `RDMA_CM_EVENT_ADDRINFO_RESOLVED` or `_ERROR` event. `rdma_resolve_addrinfo(3)`.
+    pub fn rdma_resolve_addrinfo(
+        id: *mut rdma_cm_id,
+        node: *const c_char,
+        service: *const c_char,
+        hints: *const rdma_addrinfo,
+    ) -> c_int;
+}
+
+extern "C" {
+    /// Takes the result of a completed `rdma_resolve_addrinfo` (free it with `rdma_freeaddrinfo`).
+    /// `rdma_query_addrinfo(3)`.
+    pub fn rdma_query_addrinfo(id: *mut rdma_cm_id, info: *mut *mut rdma_addrinfo) -> c_int;
+}
+
 // The functions that take a C enum by value. They are declared with the enum's integer type (`unsigned int` for
 // these enums in gcc, the same ABI) so that a number outside the enum never becomes an invalid Rust enum in the
 // library; their C prototypes, with the enum types, are hand-written in `cbindgen/rdma/rdma_cma.h.post`
@@ -558,6 +576,9 @@ extern "C" {
     pub fn rdma_notify(id: *mut rdma_cm_id, event: c_uint) -> c_int;
     /// The name of an event type (`"RDMA_CM_EVENT_ADDR_RESOLVED"`, ...). `rdma_event_str(3)`.
     pub fn rdma_event_str(event: c_uint) -> *const c_char;
+    /// Queues an `RDMA_CM_EVENT_USER` event with `status` and `arg` on the id's channel (RDMACM_1.4).
+    /// `rdma_write_cm_event(3)`.
+    pub fn rdma_write_cm_event(id: *mut rdma_cm_id, event: c_uint, status: c_int, arg: u64) -> c_int;
 }
 
 /// The library functions `<rdma/rdma_verbs.h>` declares (its C text is all in `cbindgen/rdma/rdma_verbs.h.post`).

@@ -1,11 +1,12 @@
 //! `<rdma/rsocket.h>`: the rsocket calls (`rsocket`, `rsend`, `rpoll`, ...), socket-API look-alikes over RDMA, as
-//! rdma-core 44 installs them.
+//! rdma-core 65 installs them (44's, plus `repoll_create` / `repoll_ctl` / `repoll_wait`, `RDMACM_1.5`, for which the
+//! header includes `<sys/epoll.h>`).
 //!
 //! The `RDMA_SQSIZE`... option names are one anonymous C enum: Rust constants here, C text in
 //! `cbindgen/rdma/rsocket.h.pre`. `rfcntl` is C-variadic: declared here with `...`; stable Rust cannot define a
 //! variadic function, so librdmacm defines it with the one optional argument spelled out (see `rdmacm::rsocket`).
 
-use libc::{fd_set, iovec, msghdr, nfds_t, off_t, pollfd, sockaddr, socklen_t, ssize_t, timeval};
+use libc::{epoll_event, fd_set, iovec, msghdr, nfds_t, off_t, pollfd, sockaddr, socklen_t, ssize_t, timeval};
 use std::ffi::{c_int, c_void};
 
 /// The `level` of the rsocket-specific options of `rsetsockopt`/`rgetsockopt`.
@@ -113,4 +114,13 @@ extern "C" {
     pub fn riounmap(socket: c_int, buf: *mut c_void, len: usize) -> c_int;
     /// Writes `count` bytes straight into the peer's buffer mapped at `offset`; returns the bytes written.
     pub fn riowrite(socket: c_int, buf: *const c_void, count: usize, offset: off_t, flags: c_int) -> usize;
+
+    /// Creates an epoll instance over rsockets and ordinary descriptors, like `epoll_create1(2)` (`flags`:
+    /// `EPOLL_CLOEXEC`, `O_NONBLOCK`); returns its number (closed with `rclose`) or -1 (RDMACM_1.5).
+    pub fn repoll_create(flags: c_int) -> c_int;
+    /// Adds, changes or removes `fd` in the interest list of `epfd`, like `epoll_ctl(2)` (RDMACM_1.5).
+    pub fn repoll_ctl(epfd: c_int, op: c_int, fd: c_int, event: *mut epoll_event) -> c_int;
+    /// Waits up to `timeout` ms for events of the descriptors of `epfd`, like `epoll_wait(2)`; returns their count
+    /// (RDMACM_1.5).
+    pub fn repoll_wait(epfd: c_int, events: *mut epoll_event, maxevents: c_int, timeout: c_int) -> c_int;
 }

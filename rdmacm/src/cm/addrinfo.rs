@@ -1,26 +1,43 @@
-//! Address and route resolution: `rdma_getaddrinfo`, `rdma_freeaddrinfo` (rdma-core's `addrinfo.c`).
+//! Address and route resolution: `rdma_getaddrinfo`, `rdma_freeaddrinfo` (rdma-core's `addrinfo.c`), and rdma-core
+//! 65's asynchronous form, `rdma_resolve_addrinfo` / `rdma_query_addrinfo` (its `cma.c`).
 //!
 //! Names and services are resolved with the C library's `getaddrinfo(3)`; the first result becomes the single
 //! `rdma_addrinfo` (as rdma-core does), with the QP type and port space derived from the socket type and protocol
 //! unless the hints give them. rdma-core then asks the ibacm service for InfiniBand routes (`ai_route`); we have no
 //! ibacm client, which is what rdma-core does when ibacm is not running (the common case): `ai_route` stays empty
 //! and `rdma_resolve_route` asks the kernel.
+//!
+//! With `RAI_SA` (rdma-core 65) a *service* is resolved instead, by the kernel asking the InfiniBand subnet
+//! administrator for its service records (rdma_ucm's RESOLVE_IB_SERVICE, Linux 7.x): each record becomes an `AF_IB`
+//! destination. `rdma_resolve_addrinfo` does either resolution for an id and reports it as an event
+//! (`RDMA_CM_EVENT_ADDRINFO_RESOLVED` / `_ERROR`); a DNS resolution runs in the call, then writes the library's
+//! `RDMA_CM_EVENT_INTERNAL` event into the id's channel (WRITE_CM_EVENT), which `rdma_get_cm_event` turns into
+//! `ADDRINFO_RESOLVED`. Both paths therefore need a kernel with the new commands: on Linux 6.1 and 6.12 the call fails
+//! with the kernel's `EINVAL`, as rdma-core 65's does.
 #![allow(unsafe_code)] // #[no_mangle] C entry points
 
 #[cfg(test)]
 use super::addr::port_of;
-use crate::state;
+use super::event::{complete, get_event, sync_entry, write_event};
+use super::handout::{ack, kind_of};
+use crate::kernel::addr::IbService;
+use crate::state::{self, Channel, CmId};
+use crate::{kernel, verbs};
 use libc::{addrinfo, sockaddr, sockaddr_in6, socklen_t};
-use rdma_common::abi::enums::{RDMA_PS_IB, RDMA_PS_IPOIB, RDMA_PS_TCP, RDMA_PS_UDP};
+use rdma_common::abi::enums::{IBV_PORT_ACTIVE, RDMA_PS_IB, RDMA_PS_IPOIB, RDMA_PS_TCP, RDMA_PS_UDP};
 use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
+use rdma_common::abi::rdma_cma::rdma_cm_event_type::*;
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::ibv_qp_type::*;
+use rdma_common::abi::verbs::{ibv_gid, ibv_query_gid, IBV_LINK_LAYER_INFINIBAND};
 use rdma_common::errno::{Errno, Result};
-use rdma_common::ffi;
+use rdma_common::ffi::{self, CResult};
 use rdma_common::registry::Registry;
-use std::ffi::{c_char, c_int};
+use std::cell::Cell;
+use std::ffi::{c_char, c_int, CStr};
 use std::mem::size_of;
 use std::ptr::null_mut;
+use std::sync::Arc;
 
 /// The lists `rdma_getaddrinfo` handed out and not yet freed.
 static LIVE: Registry<()> = Registry::new();
@@ -29,9 +46,13 @@ static LIVE: Registry<()> = Registry::new();
 /// number or name) under `hints` (`ai_flags` `RAI_PASSIVE`, `RAI_NUMERICHOST`, `RAI_NOROUTE`, `RAI_FAMILY`; family,
 /// QP type, port space, addresses; optional) into an `rdma_addrinfo` with source and/or destination addresses, QP
 /// type and port space, and stores it in `*res`. `AF_IB` addresses are made from numeric IPv6 ones when the hints
-/// ask for `RAI_FAMILY | RAI_NUMERICHOST` with family `AF_IB`. Returns 0; a nonzero `EAI_*` code of
-/// `getaddrinfo(3)` when name resolution fails; or -1 with `errno` (`EINVAL` when `node`, `service` and `hints` are
-/// all NULL or `res` is NULL, `ENOMEM`, `ENODEV` without RDMA devices).
+/// ask for `RAI_FAMILY | RAI_NUMERICHOST` with family `AF_IB`. With `RAI_SA` in the hints (rdma-core 65) `service`
+/// (an InfiniBand service name or id) is looked up through the subnet administrator from the first active
+/// InfiniBand port that knows it, and every service record found becomes an `AF_IB` result (see
+/// `rdma_resolve_addrinfo`). Returns 0; a nonzero `EAI_*` code of `getaddrinfo(3)` when name resolution fails; or
+/// -1 with `errno` (`EINVAL` when `node`, `service` and `hints` are all NULL or `res` is NULL, or with `RAI_SA` and
+/// no `service`; `EOPNOTSUPP` for `RAI_SA` with a `node` or with `RAI_DNS`; `ENOENT` when no InfiniBand port found
+/// the service (always on RoCE and iWARP); `ENOMEM`; `ENODEV` without RDMA devices).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_getaddrinfo(
     node: *const c_char,
@@ -47,22 +68,22 @@ pub unsafe extern "C" fn rdma_getaddrinfo(
         state::init()?;
         // SAFETY: a non-NULL `hints` is a readable rdma_addrinfo whose addresses are readable for their lengths.
         let hints = if hints.is_null() { None } else { Some(unsafe { &*hints }) };
-        let mut rai = Rai::alloc()?;
-        // SAFETY: `node`/`service` are NULL or C strings; `hints` as above.
-        match unsafe { fill(&mut rai, node, service, hints) } {
-            Ok(0) => {}
-            Ok(eai) => {
-                rai.free();
-                return Ok(eai);
+        let list = if hints.is_some_and(|h| h.ai_flags & RAI_SA != 0) {
+            if !node.is_null() || hints.is_some_and(|h| h.ai_flags & RAI_DNS != 0) {
+                return Err(Errno::EOPNOTSUPP);
             }
-            Err(e) => {
-                rai.free();
-                return Err(e);
+            // SAFETY: `service` is NULL or a C string.
+            getaddrinfo_sa(unsafe { cstr(service) }.ok_or(Errno::EINVAL)?)?
+        } else {
+            // SAFETY: `node`/`service` are NULL or C strings; `hints` as above.
+            match unsafe { resolve(node, service, hints) }? {
+                Ok(list) => list,
+                Err(eai) => return Ok(eai),
             }
-        }
-        LIVE.insert(rai.0, ());
+        };
+        LIVE.insert(list, ());
         // SAFETY: the caller's writable out-parameter.
-        unsafe { out.as_ptr().write(rai.0) };
+        unsafe { out.as_ptr().write(list) };
         Ok(0)
     });
     match r {
@@ -87,7 +108,85 @@ pub unsafe extern "C" fn rdma_freeaddrinfo(res: *mut rdma_addrinfo) {
     });
 }
 
-rdma_common::check_signatures!(rdma_common::abi::rdma_cma; rdma_getaddrinfo, rdma_freeaddrinfo);
+/// `rdma_resolve_addrinfo(3)` (RDMACM_1.4, rdma-core 65): starts resolving `node` / `service` under `hints` for
+/// `id`, reporting the end as an event on the id's channel: `RDMA_CM_EVENT_ADDRINFO_RESOLVED` (then
+/// `rdma_query_addrinfo` returns the result) or `RDMA_CM_EVENT_ADDRINFO_ERROR` (`status` says why). On a
+/// synchronous id the call waits for that event (`id->event`). `hints->ai_flags` chooses how:
+/// * `RAI_SA`: the kernel asks the InfiniBand subnet administrator for the service records of `service` (a service
+///   name, or a number `strtoull` reads whole: a service id; `node` must be NULL) from the port `id` is bound to;
+///   each record becomes an `AF_IB` destination (`RAI_SA`, `RDMA_PS_IB`), and the first one is also the id's
+///   destination, so `rdma_resolve_route` may follow directly;
+/// * `RAI_DNS`, or no hints: `rdma_getaddrinfo(node, service, hints)` in the call, its result delivered by the event.
+///
+/// Returns 0 when the resolution started (a synchronous id: finished), or -1 with `errno`: `EINVAL` for a NULL,
+/// destroyed or foreign `id`, `RAI_SA` without `service`, an id not bound to a device (the kernel's), and kernels
+/// without the rdma_ucm commands it needs (Linux 6.1, 6.12: their `EINVAL`); `EBUSY` while an earlier resolution's
+/// result has not been taken; `EOPNOTSUPP` for `RAI_SA` with `RAI_DNS` or with a `node`, and for `RAI_SA` on a port
+/// without a subnet administrator (RoCE, iWARP; the kernel's); `rdma_getaddrinfo`'s `EAI_*` code (negative) as
+/// `errno` when DNS resolution fails, as in rdma-core. Where rdma-core 65 sets `errno` to -1 (a failed command, a
+/// `rdma_getaddrinfo` failure reported with `errno`, a failed synchronous wait), the cause's `errno` is kept.
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn rdma_resolve_addrinfo(
+    id: *mut rdma_cm_id,
+    node: *const c_char,
+    service: *const c_char,
+    hints: *const rdma_addrinfo,
+) -> c_int {
+    // Whether this call marked the id as resolving: a failure, even in the synchronous wait, clears the mark.
+    let marked = Cell::new(false);
+    let ret = sync_entry("rdma_resolve_addrinfo", || -> Result<c_int> {
+        let id = state::lookup_id(id)?;
+        {
+            let mut st = id.st.lock();
+            if st.resolving_ai {
+                return Err(Errno::EBUSY);
+            }
+            st.resolving_ai = true;
+        }
+        marked.set(true);
+        // SAFETY: the C contract: strings or NULL, `hints` NULL or a readable rdma_addrinfo.
+        unsafe { resolve_ai(&id, node, service, hints) }?;
+        Ok(0)
+    });
+    if ret != 0 && marked.get() {
+        let e = Errno::last();
+        let _ = ffi::boundary("rdma_resolve_addrinfo", || {
+            state::lookup_id(id)?.st.lock().resolving_ai = false;
+            Ok(())
+        });
+        e.set();
+    }
+    ret
+}
+
+/// `rdma_query_addrinfo(3)` (RDMACM_1.4, rdma-core 65): stores in `*info` the result of the `rdma_resolve_addrinfo`
+/// that completed on `id` (after its `RDMA_CM_EVENT_ADDRINFO_RESOLVED`) and ends that resolution (another may
+/// start). The list is the caller's, freed with `rdma_freeaddrinfo`. Returns 0, or -1 with `errno`: `EINVAL` for a
+/// NULL `info`, a NULL, destroyed or foreign `id`; `ENOENT` when no resolution has completed (none started, still
+/// running, failed, or already queried).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rdma_query_addrinfo(id: *mut rdma_cm_id, info: *mut *mut rdma_addrinfo) -> c_int {
+    ffi::boundary("rdma_query_addrinfo", || -> Result<c_int> {
+        let out = ffi::nonnull(info)?;
+        let id = state::lookup_id(id)?;
+        let list = {
+            let mut st = id.st.lock();
+            if !st.resolving_ai || st.resolved_ai.is_null() {
+                return Err(Errno::ENOENT);
+            }
+            st.resolving_ai = false;
+            std::mem::replace(&mut st.resolved_ai, null_mut())
+        };
+        LIVE.insert(list, ());
+        // SAFETY: the caller's writable out-parameter.
+        unsafe { out.as_ptr().write(list) };
+        Ok(0)
+    })
+    .or_minus_one_errno()
+}
+
+rdma_common::check_signatures!(rdma_common::abi::rdma_cma;
+    rdma_getaddrinfo, rdma_freeaddrinfo, rdma_resolve_addrinfo, rdma_query_addrinfo);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The library side.
@@ -107,21 +206,8 @@ impl Rai {
 
     /// `rdma_freeaddrinfo` on the whole list.
     fn free(self) {
-        let mut p = self.0;
-        while !p.is_null() {
-            // SAFETY: every node and every field was allocated with the C allocator here (or is NULL).
-            unsafe {
-                let next = (*p).ai_next;
-                libc::free((*p).ai_connect);
-                libc::free((*p).ai_route);
-                libc::free((*p).ai_src_canonname.cast());
-                libc::free((*p).ai_dst_canonname.cast());
-                libc::free((*p).ai_src_addr.cast());
-                libc::free((*p).ai_dst_addr.cast());
-                libc::free(p.cast());
-                p = next;
-            }
-        }
+        // SAFETY: every node and every field was allocated with the C allocator here (or is NULL); consumed.
+        unsafe { state::free_addrinfo(self.0) }
     }
 
     fn get(&mut self) -> &mut rdma_addrinfo {
@@ -278,6 +364,185 @@ unsafe fn to_rai(rai: &mut rdma_addrinfo, hints: &rdma_addrinfo, ai: &addrinfo) 
         rai.ai_dst_len = len as socklen_t;
     }
     Ok(())
+}
+
+/// A C string argument (None for NULL).
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string that outlives the use.
+unsafe fn cstr<'a>(p: *const c_char) -> Option<&'a CStr> {
+    // SAFETY: the caller's contract.
+    (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) })
+}
+
+/// `rdma_getaddrinfo` by DNS (and numeric addresses): the list, or `getaddrinfo`'s `EAI_*` code.
+///
+/// # Safety
+/// As `rdma_getaddrinfo`.
+unsafe fn resolve(
+    node: *const c_char,
+    service: *const c_char,
+    hints: Option<&rdma_addrinfo>,
+) -> Result<std::result::Result<*mut rdma_addrinfo, c_int>> {
+    let mut rai = Rai::alloc()?;
+    // SAFETY: the caller's contract.
+    match unsafe { fill(&mut rai, node, service, hints) } {
+        Ok(0) => Ok(Ok(rai.0)),
+        Ok(eai) => {
+            rai.free();
+            Ok(Err(eai))
+        }
+        Err(e) => {
+            rai.free();
+            Err(e)
+        }
+    }
+}
+
+/// `__rdma_resolve_addrinfo`: starts the resolution `rdma_resolve_addrinfo` asks for (the id is marked resolving)
+/// and, on a synchronous id, leaves the wait for its event to `sync_entry` (`complete`).
+///
+/// # Safety
+/// As `rdma_resolve_addrinfo`.
+unsafe fn resolve_ai(
+    id: &Arc<CmId>,
+    node: *const c_char,
+    service: *const c_char,
+    hints: *const rdma_addrinfo,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    let hints = unsafe { hints.as_ref() };
+    let flags = hints.map_or(0, |h| h.ai_flags);
+    if flags & RAI_SA != 0 {
+        if flags & RAI_DNS != 0 || !node.is_null() {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        // SAFETY: the caller's contract.
+        resolve_ai_sa(id, unsafe { cstr(service) }.ok_or(Errno::EINVAL)?)?;
+        return complete(id);
+    }
+    // DNS. rdma-core calls its public rdma_getaddrinfo, whose checks come with it.
+    if node.is_null() && service.is_null() && hints.is_none() {
+        return Err(Errno::EINVAL);
+    }
+    state::init()?;
+    // SAFETY: the caller's contract.
+    let list = match unsafe { resolve(node, service, hints) }? {
+        Ok(list) => list,
+        // rdma-core reports the code itself as errno.
+        Err(eai) => return Err(Errno(eai)),
+    };
+    id.st.lock().resolved_ai = list;
+    if let Err(e) = write_event(id, RDMA_CM_EVENT_INTERNAL, 0, RDMA_CM_EVENT_ADDRINFO_RESOLVED as u64) {
+        let list = std::mem::replace(&mut id.st.lock().resolved_ai, null_mut());
+        // SAFETY: the list just made, taken back from the id.
+        unsafe { state::free_addrinfo(list) };
+        return Err(e);
+    }
+    complete(id)
+}
+
+/// `resolve_ai_set_cmd_service`: a service string as RESOLVE_IB_SERVICE takes it: a number when `strtoull` (any
+/// base prefix) reads the whole string without overflow, otherwise a name.
+fn service_of(service: &CStr) -> IbService {
+    let mut end: *mut c_char = null_mut();
+    Errno(0).set();
+    // SAFETY: a C string, and a writable end pointer.
+    let v = unsafe { libc::strtoull(service.as_ptr(), &mut end, 0) };
+    let err = Errno::last();
+    // SAFETY: `end` points into the string (at its NUL at most).
+    if err.0 != 0 || end.cast_const() == service.as_ptr() || unsafe { *end } != 0 {
+        IbService::Name(service.to_bytes().to_vec())
+    } else {
+        IbService::Id(v)
+    }
+}
+
+/// `resolve_ai_sa`: RESOLVE_IB_SERVICE for `service` on `id` (the wait, if any, is the caller's). Errors: the
+/// kernel's (`EINVAL` for an unbound id and from kernels without the command; `EOPNOTSUPP` for a port without an SA).
+fn resolve_ai_sa(id: &CmId, service: &CStr) -> Result<()> {
+    kernel::addr::resolve_ib_service(&id.channel().fd(), id.handle(), &service_of(service))
+}
+
+/// `ucma_getaddrinfo_sa`: `rdma_getaddrinfo` with `RAI_SA`: the service resolved from the GID 0 of each active
+/// InfiniBand port in turn, until one resolves it ([`resolve_sa_on_gid`]). Errors: `ENOENT` when none does, the
+/// errors of opening the devices and the channel.
+fn getaddrinfo_sa(service: &CStr) -> Result<*mut rdma_addrinfo> {
+    let ch = Channel::open(true)?;
+    let devs = state::get_devices();
+    let mut found = Err(Errno::ENOENT);
+    for &ctx in devs.as_deref().unwrap_or_default() {
+        // SAFETY: the devices' open contexts, referenced until free_devices below.
+        let Ok(caps) = (unsafe { verbs::query_device(ctx) }) else { continue };
+        for port in 1..=caps.phys_port_cnt {
+            // SAFETY: as above.
+            let Ok(p) = (unsafe { verbs::query_port_info(ctx, port) }) else { continue };
+            if p.link_layer != IBV_LINK_LAYER_INFINIBAND || p.state < IBV_PORT_ACTIVE {
+                continue;
+            }
+            let mut gid = ibv_gid { raw: [0; 16] };
+            // SAFETY: an open context, a port it has, a writable gid.
+            if unsafe { ibv_query_gid(ctx, port, 0, &mut gid) } != 0 {
+                continue;
+            }
+            if let Ok(list) = resolve_sa_on_gid(&ch, &gid, service) {
+                found = Ok(list);
+                break;
+            }
+        }
+        if found.is_ok() {
+            break;
+        }
+    }
+    if let Ok(d) = &devs {
+        state::free_devices(d);
+    }
+    ch.unregister();
+    found
+}
+
+/// `resolve_sa_on_gid`: a temporary `RDMA_PS_IB` id on `ch`, bound to `gid`, resolves `service`; its result, each
+/// entry given the source `AF_IB` address of `gid` (P_Key of the record, service id of the `RDMA_PS_IB` space).
+fn resolve_sa_on_gid(ch: &Arc<Channel>, gid: &ibv_gid, service: &CStr) -> Result<*mut rdma_addrinfo> {
+    let id = super::id::create(Some(ch.clone()), null_mut(), rdma_port_space::RDMA_PS_IB, IBV_QPT_RC)?;
+    let r = (|| {
+        // SAFETY: a gid is 16 plain bytes.
+        let raw = unsafe { gid.raw };
+        // SAFETY: integers and byte unions: zero is a valid sockaddr_ib.
+        let mut sib: sockaddr_ib = unsafe { std::mem::zeroed() };
+        sib.sib_family = AF_IB as u16;
+        sib.sib_addr.ib_u.uib_addr8 = raw;
+        super::addr::bind(&id, state::as_bytes(&sib))?;
+        resolve_ai_sa(&id, service)?;
+        let ev = get_event(ch)?;
+        let kind = kind_of(ev);
+        let _ = ack(ev);
+        if kind != RDMA_CM_EVENT_ADDRINFO_RESOLVED as u32 {
+            return Err(Errno::ENOENT);
+        }
+        let list = std::mem::replace(&mut id.st.lock().resolved_ai, null_mut());
+        let mut ai = list;
+        while !ai.is_null() {
+            // SAFETY: a list of ours whose destinations are sockaddr_ib; calloc checked.
+            unsafe {
+                let src = libc::calloc(1, size_of::<sockaddr_ib>()).cast::<sockaddr_ib>();
+                if src.is_null() {
+                    state::free_addrinfo(list);
+                    return Err(Errno::ENOMEM);
+                }
+                (*src).sib_family = AF_IB as u16;
+                (*src).sib_addr.ib_u.uib_addr8 = raw;
+                set_sid(RDMA_PS_IB, 0, &mut *src);
+                (*src).sib_pkey = (*(*ai).ai_dst_addr.cast::<sockaddr_ib>()).sib_pkey;
+                (*ai).ai_src_addr = src.cast();
+                (*ai).ai_src_len = size_of::<sockaddr_ib>() as socklen_t;
+                ai = (*ai).ai_next;
+            }
+        }
+        Ok(list)
+    })();
+    let _ = super::id_core::destroy(&id);
+    r
 }
 
 /// The body of `rdma_getaddrinfo`: `Ok(0)`, `Ok(EAI_*)` or an errno.

@@ -325,6 +325,15 @@ pub(crate) unsafe fn accept(id: &Arc<CmId>, param: Option<&rdma_conn_param>) -> 
         return Err(e);
     }
     if id.is_ud() {
+        // rdma-core 56.1 and later: a synchronous UD accept waits for nothing, but releases the connect request
+        // still held in `id->event` (it counts against the listener, whose `rdma_destroy_id` would wait for it).
+        if id.is_sync() {
+            let ev = id.event();
+            if !ev.is_null() {
+                id.set_event(null_mut());
+                let _ = ack(ev);
+            }
+        }
         return Ok(());
     }
     complete(id)

@@ -88,8 +88,9 @@ pub unsafe extern "C" fn rdma_ack_cm_event(event: *mut rdma_cm_event) -> c_int {
     .or_minus_one_errno()
 }
 
-/// The names of `enum rdma_cm_event_type`, indexed by value.
-const EVENT_NAMES: [&CStr; 16] = [
+/// The names `rdma_event_str` gives, indexed by event type: rdma-core 65 names every type but `USER` (18) and
+/// `INTERNAL` (19), which it calls `"UNKNOWN EVENT"`.
+const EVENT_NAMES: [&CStr; 18] = [
     c"RDMA_CM_EVENT_ADDR_RESOLVED",
     c"RDMA_CM_EVENT_ADDR_ERROR",
     c"RDMA_CM_EVENT_ROUTE_RESOLVED",
@@ -106,13 +107,16 @@ const EVENT_NAMES: [&CStr; 16] = [
     c"RDMA_CM_EVENT_MULTICAST_ERROR",
     c"RDMA_CM_EVENT_ADDR_CHANGE",
     c"RDMA_CM_EVENT_TIMEWAIT_EXIT",
+    c"RDMA_CM_EVENT_ADDRINFO_RESOLVED",
+    c"RDMA_CM_EVENT_ADDRINFO_ERROR",
 ];
 
 /// The name rdma-core gives a value outside `enum rdma_cm_event_type`.
 const UNKNOWN_EVENT: &CStr = c"UNKNOWN EVENT";
 
 /// `rdma_event_str(3)`: the name of an event type, e.g. `"RDMA_CM_EVENT_ADDR_RESOLVED"`, or `"UNKNOWN EVENT"` for
-/// a value outside the enum. The string is static; never NULL, `errno` untouched.
+/// a value outside the enum and, as in rdma-core 65, for `RDMA_CM_EVENT_USER` and `RDMA_CM_EVENT_INTERNAL`. The
+/// string is static; never NULL, `errno` untouched.
 ///
 /// `event` is the enum's integer (the C prototype says `enum rdma_cm_event_type`, same ABI), so any number is safe.
 #[unsafe(no_mangle)]
@@ -120,15 +124,43 @@ pub unsafe extern "C" fn rdma_event_str(event: c_uint) -> *const c_char {
     EVENT_NAMES.get(event as usize).copied().unwrap_or(UNKNOWN_EVENT).as_ptr()
 }
 
+/// `rdma_write_cm_event(3)` (RDMACM_1.4, rdma-core 65): queues an `RDMA_CM_EVENT_USER` event about `id` on its
+/// event channel, with `status` and `arg` (reported in `event->status` and `event->param.arg`), for example to wake
+/// a thread waiting in `rdma_get_cm_event`. The event is acknowledged like any other (`rdma_destroy_id` waits for it).
+/// Returns 0, or -1 with `errno`: `EINVAL` for any other `event` (checked first, as rdma-core does) and for a NULL,
+/// destroyed or foreign `id` (rdma-core dereferences it); the kernel's: `EINVAL` from kernels without the
+/// `WRITE_CM_EVENT` command (Linux 6.1, 6.12, where rdma-core 65 fails the same way).
+///
+/// `event` is the enum's integer (the C prototype says `enum rdma_cm_event_type`, same ABI), so any number is safe.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn rdma_write_cm_event(id: *mut rdma_cm_id, event: c_uint, status: c_int, arg: u64) -> c_int {
+    ffi::boundary("rdma_write_cm_event", || -> Result<c_int> {
+        if event != RDMA_CM_EVENT_USER as c_uint {
+            return Err(Errno::EINVAL);
+        }
+        let id = state::lookup_id(id)?;
+        write_event(&id, RDMA_CM_EVENT_USER, status, arg)?;
+        Ok(0)
+    })
+    .or_minus_one_errno()
+}
+
 rdma_common::check_signatures!(rdma_common::abi::rdma_cma;
-    rdma_create_event_channel, rdma_destroy_event_channel, rdma_get_cm_event, rdma_ack_cm_event, rdma_event_str);
+    rdma_create_event_channel, rdma_destroy_event_channel, rdma_get_cm_event, rdma_ack_cm_event, rdma_event_str,
+    rdma_write_cm_event);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The library side.
 
+/// `__rdma_write_cm_event`: queues an event of type `kind` (the kernel takes `USER` and `INTERNAL`) with `status`
+/// and `arg` on the channel of `id`. Errors: the kernel's (`EINVAL` without the command: Linux 6.1, 6.12).
+pub(crate) fn write_event(id: &CmId, kind: rdma_cm_event_type, status: c_int, arg: u64) -> Result<()> {
+    kernel::event::write_cm_event(&id.channel().fd(), id.handle(), kind as u32, status, arg)
+}
+
 /// The event type with number `n`, if the enum has it.
 fn event_type(n: u32) -> Option<rdma_cm_event_type> {
-    const ALL: [rdma_cm_event_type; 16] = [
+    const ALL: [rdma_cm_event_type; 20] = [
         RDMA_CM_EVENT_ADDR_RESOLVED,
         RDMA_CM_EVENT_ADDR_ERROR,
         RDMA_CM_EVENT_ROUTE_RESOLVED,
@@ -145,6 +177,10 @@ fn event_type(n: u32) -> Option<rdma_cm_event_type> {
         RDMA_CM_EVENT_MULTICAST_ERROR,
         RDMA_CM_EVENT_ADDR_CHANGE,
         RDMA_CM_EVENT_TIMEWAIT_EXIT,
+        RDMA_CM_EVENT_ADDRINFO_RESOLVED,
+        RDMA_CM_EVENT_ADDRINFO_ERROR,
+        RDMA_CM_EVENT_USER,
+        RDMA_CM_EVENT_INTERNAL,
     ];
     ALL.get(n as usize).copied()
 }
@@ -245,7 +281,7 @@ pub(crate) fn next_event_cancellable(
     loop {
         // SAFETY: the caller's contract: the channel's open descriptor.
         let resp = kernel::event::get_event(&unsafe { BorrowedFd::borrow_raw(fd) })?;
-        if let Some(e) = ffi::boundary(name, || Ok(process(&channel()?, &resp).map(state::publish_event)))? {
+        if let Some(e) = ffi::boundary(name, || Ok(process(&channel()?, &resp)?.map(state::publish_event)))? {
             return Ok(e);
         }
     }
@@ -257,28 +293,34 @@ pub(crate) fn next_event_cancellable(
 pub(crate) fn get_event(ch: &Arc<Channel>) -> Result<*mut rdma_cm_event> {
     loop {
         let resp = kernel::event::get_event(&ch.fd())?;
-        if let Some(e) = process(ch, &resp) {
+        if let Some(e) = process(ch, &resp)? {
             return Ok(state::publish_event(e));
         }
     }
 }
 
-fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> {
+/// Processes one event the kernel reported on `ch` as rdma-core's `rdma_get_cm_event` does: the event to hand out,
+/// None for one it discards (counted as acknowledged), or an error for the call (`EBADE`: an `INTERNAL` event the
+/// library did not write, as rdma-core 65; it is counted as acknowledged, where rdma-core leaks it and
+/// `rdma_destroy_id` then waits forever).
+fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Result<Option<Box<Event>>> {
     let Some(kind) = event_type(resp.event) else {
         log::warn!("discarding event of unknown type {}", resp.event);
         if let Some(id) = state::lookup_uid(resp.uid) {
             id.complete_event();
         }
-        return None;
+        return Ok(None);
     };
     let status = resp.status as i32;
 
     if matches!(kind, RDMA_CM_EVENT_MULTICAST_JOIN | RDMA_CM_EVENT_MULTICAST_ERROR) {
         let Some(mc) = state::lookup_mc(resp.uid) else {
             log::warn!("discarding multicast event for an unknown membership");
-            return None;
+            return Ok(None);
         };
-        let id = mc.id.upgrade()?;
+        let Some(id) = mc.id.upgrade() else {
+            return Ok(None);
+        };
         let e = new_event(id.clone(), kind, status, Some(mc.clone()));
         if kind == RDMA_CM_EVENT_MULTICAST_JOIN {
             // SAFETY: plain integers.
@@ -290,7 +332,7 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
         }
         // SAFETY: the event is ours until published.
         unsafe { addr_of_mut!((*e.c()).param.ud.private_data).write(mc.context.cast_const()) };
-        return Some(e);
+        return Ok(Some(e));
     }
 
     let id = if resp.uid != 0 {
@@ -301,18 +343,18 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
                 if kind == RDMA_CM_EVENT_CONNECT_REQUEST {
                     let _ = kernel::id::destroy_id(&ch.fd(), resp.id);
                 }
-                return None;
+                return Ok(None);
             }
         }
     } else {
         // Older kernels report some events of a new connection before its accept set the uid.
         let Some(id) = state::lookup_handle(resp.id) else {
             log::warn!("discarding unmatched event - rdma_destroy_id may hang");
-            return None;
+            return Ok(None);
         };
         if kind != RDMA_CM_EVENT_ESTABLISHED {
             id.complete_event();
-            return None;
+            return Ok(None);
         }
         id
     };
@@ -331,6 +373,9 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
             } else {
                 super::query::query_route(&id)
             };
+            // rdma-core 56.1 and later: a resolution the kernel reports on no device we can open (a node GUID of 0,
+            // a device that went away) fails with ENODEV instead of leaving `id->verbs` NULL.
+            let r = r.and_then(|()| if id.verbs().is_null() { Err(Errno::ENODEV) } else { Ok(()) });
             if let Err(err) = r {
                 err.set();
                 set_status(&e, -1);
@@ -353,7 +398,7 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
             if let Err(err) = process_conn_req(&e, &id, resp) {
                 log::debug!("connect request dropped: {err}");
                 id.complete_event();
-                return None;
+                return Ok(None);
             }
         }
         RDMA_CM_EVENT_CONNECT_RESPONSE => {
@@ -376,13 +421,28 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
         RDMA_CM_EVENT_REJECTED | RDMA_CM_EVENT_DISCONNECTED => {
             if id.st.lock().connect_error {
                 id.complete_event();
-                return None;
+                return Ok(None);
             }
             // SAFETY: plain integers.
             copy_conn_event(&e, unsafe { &resp.param.conn });
             if kind == RDMA_CM_EVENT_REJECTED {
                 let _ = modify_qp_err(&id);
             }
+        }
+        RDMA_CM_EVENT_ADDRINFO_RESOLVED => process_addrinfo_resolved(&e, &id),
+        RDMA_CM_EVENT_ADDRINFO_ERROR => id.st.lock().resolving_ai = false,
+        RDMA_CM_EVENT_USER => set_arg(&e, kernel::event::event_arg(resp)),
+        RDMA_CM_EVENT_INTERNAL => {
+            if kernel::event::event_arg(resp) != RDMA_CM_EVENT_ADDRINFO_RESOLVED as u64 {
+                log::warn!(
+                    "an RDMA_CM_EVENT_INTERNAL event the library did not write (arg {})",
+                    kernel::event::event_arg(resp)
+                );
+                id.complete_event();
+                return Err(Errno(libc::EBADE));
+            }
+            set_kind(&e, RDMA_CM_EVENT_ADDRINFO_RESOLVED);
+            process_addrinfo_resolved(&e, &id);
         }
         _ => copy_param(&e, &id, resp),
     }
@@ -392,7 +452,32 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Option<Box<Event>> 
         // SAFETY: the event was just built for `id` and is not handed out yet.
         unsafe { super::explain::failed_event(&id, e.c()) };
     }
-    Some(e)
+    Ok(Some(e))
+}
+
+/// `ucma_process_addrinfo_resolved`: the result of an `rdma_resolve_addrinfo` is ready. A DNS resolution left its
+/// list in the id already; an SA one is read from the kernel now (QUERY(IB_SERVICE), see
+/// [`super::query::query_ib_service`]). When that fails the event becomes `ADDRINFO_ERROR` with the (positive) errno
+/// as its status, as rdma-core 65 reports it, and the resolution is over.
+fn process_addrinfo_resolved(e: &Event, id: &Arc<CmId>) {
+    if !id.st.lock().resolved_ai.is_null() {
+        return;
+    }
+    match super::query::query_ib_service(id) {
+        Ok(list) => id.st.lock().resolved_ai = list,
+        Err(err) => {
+            err.set();
+            set_kind(e, RDMA_CM_EVENT_ADDRINFO_ERROR);
+            set_status(e, err.0);
+            id.st.lock().resolving_ai = false;
+        }
+    }
+}
+
+/// `param.arg` of a `USER` event.
+fn set_arg(e: &Event, arg: u64) {
+    // SAFETY: the event is ours until published.
+    unsafe { addr_of_mut!((*e.c()).param.arg).write(arg) }
 }
 
 /// `ucma_process_conn_req`: creates the id of a new connection (on the listener's channel, or its own private one
@@ -560,7 +645,13 @@ pub(crate) fn fuzz(data: &[u8]) {
     let mut resp = rdma_ucm_event_resp::from_bytes(data);
     let kernel_bound = matches!(
         event_type(resp.event),
-        Some(RDMA_CM_EVENT_ADDR_RESOLVED | RDMA_CM_EVENT_ROUTE_RESOLVED | RDMA_CM_EVENT_CONNECT_REQUEST)
+        Some(
+            RDMA_CM_EVENT_ADDR_RESOLVED
+                | RDMA_CM_EVENT_ROUTE_RESOLVED
+                | RDMA_CM_EVENT_CONNECT_REQUEST
+                | RDMA_CM_EVENT_ADDRINFO_RESOLVED
+                | RDMA_CM_EVENT_INTERNAL
+        )
     );
     FUZZ_IDS.with(|ids| {
         resp.uid = match resp.uid & 3 {
@@ -571,7 +662,7 @@ pub(crate) fn fuzz(data: &[u8]) {
             _ => resp.uid | 1,
         };
         let ch = ids[0].channel();
-        if let Some(e) = process(&ch, &resp) {
+        if let Ok(Some(e)) = process(&ch, &resp) {
             let ev = e.c();
             let iwarp = e.id_priv.transport() == Some(crate::state::TRANSPORT_IWARP);
             let _ =
@@ -586,15 +677,18 @@ mod tests {
 
     #[test]
     fn event_names_match_the_enum() {
-        for n in 0..16u32 {
+        for n in 0..18u32 {
             let e = event_type(n).unwrap();
             assert_eq!(e as u32, n);
             // SAFETY: rdma_event_str returns a static NUL-terminated string.
             let s = unsafe { CStr::from_ptr(rdma_event_str(n)) };
             assert_eq!(s.to_str().unwrap(), format!("{e:?}"));
         }
-        assert!(event_type(16).is_none());
-        for bad in [16, 17, u32::MAX] {
+        assert_eq!(event_type(18), Some(RDMA_CM_EVENT_USER));
+        assert_eq!(event_type(19), Some(RDMA_CM_EVENT_INTERNAL));
+        assert!(event_type(20).is_none());
+        // rdma-core 65 names neither USER nor INTERNAL.
+        for bad in [18, 19, 20, u32::MAX] {
             // SAFETY: as above.
             assert_eq!(unsafe { CStr::from_ptr(rdma_event_str(bad)) }, UNKNOWN_EVENT);
         }

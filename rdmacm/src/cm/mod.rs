@@ -3,14 +3,14 @@
 //!
 //! | file | functions |
 //! |---|---|
-//! | [`event`] | event channels, `rdma_get_cm_event`, `rdma_ack_cm_event`, `rdma_event_str` |
+//! | [`event`] | event channels, `rdma_get_cm_event`, `rdma_ack_cm_event`, `rdma_event_str`, `rdma_write_cm_event` |
 //! | [`id`] | `rdma_create_id`, `rdma_destroy_id`, `rdma_create_ep`, `rdma_destroy_ep`, `rdma_migrate_id`, `rdma_set_option` |
 //! | [`addr`] | `rdma_bind_addr`, `rdma_resolve_addr`, `rdma_resolve_route`, `rdma_get_src_port`, `rdma_get_dst_port` |
 //! | [`conn`] | `rdma_connect`, `rdma_establish`, `rdma_listen`, `rdma_get_request`, `rdma_accept`, `rdma_reject`, `rdma_notify`, `rdma_disconnect` |
 //! | [`qp`] | `rdma_create_qp(_ex)`, `rdma_destroy_qp`, `rdma_init_qp_attr`, `rdma_create_srq(_ex)`, `rdma_destroy_srq` |
 //! | [`mcast`] | `rdma_join_multicast(_ex)`, `rdma_leave_multicast` |
 //! | [`ece`] | `rdma_set_local_ece`, `rdma_get_remote_ece`, `rdma_reject_ece` |
-//! | [`addrinfo`] | `rdma_getaddrinfo`, `rdma_freeaddrinfo` |
+//! | [`addrinfo`] | `rdma_getaddrinfo`, `rdma_freeaddrinfo`, `rdma_resolve_addrinfo`, `rdma_query_addrinfo` |
 //! | [`device`] | `rdma_get_devices`, `rdma_free_devices` |
 //!
 //! Library layers without entry points, below the families that use them: [`handout`] (reading and taking back
@@ -19,7 +19,8 @@
 //! families down to `handout` (`tools/import-cycles.py` checks it):
 //! `ece -> conn -> {id, event, qp, query, handout}`, `id -> {addr, event, qp, id_core, handout}`,
 //! `addr, mcast -> event -> {qp, query, id_core, explain, handout}`, `explain -> handout`, `id_core -> handout`,
-//! `addrinfo -> addr`. [`explain`] writes the warning that says why a failure event happened.
+//! `addrinfo -> {addr, event, id, id_core, query, handout}`. [`explain`] writes the warning that says why a failure
+//! event happened.
 //!
 //! Convention of the family (rdma-core's): functions returning `int` give `0` (or a value) on success and `-1` with
 //! `errno` on failure ([`rdma_common::ffi::CResult::or_minus_one_errno`]); pointer-returning functions give NULL

@@ -1,11 +1,14 @@
 //! The kernel queries that fill an id's `route` (rdma-core's `ucma_query_addr`, `_gid`, `_path`, `_route`): what
-//! the kernel knows of the id after a bind, an address or route resolution, or a connection request. Event handling
-//! (`event.rs`) and the address calls (`addr.rs`) both use them; they use nothing of `cm` but the id.
+//! the kernel knows of the id after a bind, an address or route resolution, or a connection request; and the
+//! service records an InfiniBand service resolution found (`ucma_query_ib_service`). Event handling (`event.rs`)
+//! and the address calls (`addr.rs`) both use them; they use nothing of `cm` but the id.
 #![allow(unsafe_code)] // writes into the id's C struct (`id->route`)
 use crate::kernel;
 use crate::state::{self, CmId};
 use crate::verbs::path_rec_from_kern;
-use rdma_common::abi::rdma_cma::rdma_cm_id;
+use rdma_common::abi::enums::RDMA_PS_IB;
+use rdma_common::abi::ib::{ib_addr, ib_addr_u, sockaddr_ib, AF_IB};
+use rdma_common::abi::rdma_cma::{rdma_addrinfo, rdma_cm_id, RAI_SA};
 use rdma_common::abi::sa::{ibv_path_data, ibv_path_record, ibv_sa_path_rec};
 use rdma_common::abi::verbs::ibv_gid;
 use rdma_common::errno::{Errno, Result};
@@ -62,6 +65,79 @@ pub(crate) fn query_route(id: &Arc<CmId>) -> Result<()> {
         id.set_port_num(r.port_num);
     }
     Ok(())
+}
+
+/// How many service records the first QUERY(IB_SERVICE) makes room for (rdma-core's first guess).
+const FIRST_SERVICE_ROOM: usize = 6;
+
+/// `ucma_query_ib_service`: the service records the kernel found for `id` (after RESOLVE_IB_SERVICE), as an
+/// `rdma_addrinfo` list of `AF_IB` destinations (see [`service_recs_to_ai`]), once the id's addresses are read again
+/// (the kernel made the first record the id's destination). Errors: `ENOENT` when the kernel holds no record,
+/// `ENODATA` when it never resolved one, `ENOMEM`, the kernel's.
+pub(crate) fn query_ib_service(id: &Arc<CmId>) -> Result<*mut rdma_addrinfo> {
+    let mut room = FIRST_SERVICE_ROOM;
+    let recs = loop {
+        let (held, recs) = kernel::addr::query_ib_service(&id.channel().fd(), id.handle(), room)?;
+        if held == 0 {
+            return Err(Errno::ENOENT);
+        }
+        if held > room && room < kernel::addr::MAX_SERVICE_RECS {
+            room = held;
+            continue;
+        }
+        break recs;
+    };
+    query_addr(id)?;
+    service_recs_to_ai(&recs)
+}
+
+/// `ucma_convert_service_recs`: one `rdma_addrinfo` per service record (`struct ib_user_service_rec` bytes), in
+/// order: `RAI_SA`, family `AF_IB`, port space `RDMA_PS_IB`, the destination a `sockaddr_ib` with the record's GID,
+/// P_Key and service id (both kept big-endian) and an all-ones service-id mask. Allocated with the C allocator, as
+/// [`state::free_addrinfo`] frees it. Errors: `ENOMEM` (nothing left allocated).
+pub(crate) fn service_recs_to_ai(recs: &[[u8; kernel::addr::SERVICE_REC_LEN]]) -> Result<*mut rdma_addrinfo> {
+    let mut head: *mut rdma_addrinfo = std::ptr::null_mut();
+    let mut tail: *mut rdma_addrinfo = std::ptr::null_mut();
+    for r in recs {
+        // SAFETY: calloc of a zeroed struct (integers and pointers: zero is valid), checked.
+        let ai = unsafe { libc::calloc(1, size_of::<rdma_addrinfo>()) }.cast::<rdma_addrinfo>();
+        // SAFETY: as above.
+        let sib = unsafe { libc::calloc(1, size_of::<sockaddr_ib>()) }.cast::<sockaddr_ib>();
+        if ai.is_null() || sib.is_null() {
+            // SAFETY: ours; `head` is a list of ours (or NULL), `ai`/`sib` NULL or fresh blocks.
+            unsafe {
+                libc::free(ai.cast());
+                libc::free(sib.cast());
+                state::free_addrinfo(head);
+            }
+            return Err(Errno::ENOMEM);
+        }
+        let gid: [u8; 16] = r[8..24].try_into().unwrap();
+        // SAFETY: both blocks are ours and of their types' sizes; `tail` is the last node of ours.
+        unsafe {
+            sib.write(sockaddr_ib {
+                sib_family: AF_IB as u16,
+                sib_pkey: u16::from_ne_bytes([r[24], r[25]]),
+                sib_flowinfo: 0,
+                sib_addr: ib_addr { ib_u: ib_addr_u { uib_addr8: gid } },
+                sib_sid: u64::from_ne_bytes(r[0..8].try_into().unwrap()),
+                sib_sid_mask: u64::MAX,
+                sib_scope_id: 0,
+            });
+            (*ai).ai_flags = RAI_SA;
+            (*ai).ai_family = AF_IB;
+            (*ai).ai_port_space = RDMA_PS_IB as c_int;
+            (*ai).ai_dst_addr = sib.cast();
+            (*ai).ai_dst_len = size_of::<sockaddr_ib>() as libc::socklen_t;
+            if tail.is_null() {
+                head = ai;
+            } else {
+                (*tail).ai_next = ai;
+            }
+        }
+        tail = ai;
+    }
+    Ok(head)
 }
 
 /// Copies socket address bytes into `id->route.addr.src_addr` (or `dst_addr`); the rest is left as it was, as
@@ -148,6 +224,33 @@ pub(crate) fn convert_path(d: &ib_path_rec_data) -> ibv_sa_path_rec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn service_records() {
+        let mut recs = [[0u8; kernel::addr::SERVICE_REC_LEN]; 2];
+        recs[0][0..8].copy_from_slice(&0x1000_0000_0000_0001u64.to_be_bytes());
+        recs[0][8..24].copy_from_slice(&[0xfe, 0x80, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        recs[0][24..26].copy_from_slice(&0x8001u16.to_be_bytes());
+        recs[1][0..8].copy_from_slice(&0x22u64.to_be_bytes());
+        let ai = service_recs_to_ai(&recs).unwrap();
+        // SAFETY: a list of two nodes just built, each with an AF_IB destination.
+        unsafe {
+            assert_eq!(((*ai).ai_flags, (*ai).ai_family, (*ai).ai_port_space), (RAI_SA, AF_IB, RDMA_PS_IB as c_int));
+            assert_eq!((*ai).ai_dst_len, 48);
+            assert!((*ai).ai_src_addr.is_null() && (*ai).ai_qp_type == 0);
+            let sib = &*(*ai).ai_dst_addr.cast::<sockaddr_ib>();
+            assert_eq!(sib.sib_family, AF_IB as u16);
+            assert_eq!(u64::from_be(sib.sib_sid), 0x1000_0000_0000_0001);
+            assert_eq!(sib.sib_sid_mask, u64::MAX);
+            assert_eq!(u16::from_be(sib.sib_pkey), 0x8001);
+            assert_eq!(sib.sib_addr.ib_u.uib_addr8[15], 8);
+            let next = (*ai).ai_next;
+            assert_eq!(u64::from_be((*(*next).ai_dst_addr.cast::<sockaddr_ib>()).sib_sid), 0x22);
+            assert!((*next).ai_next.is_null());
+            state::free_addrinfo(ai);
+        }
+        assert!(service_recs_to_ai(&[]).unwrap().is_null());
+    }
 
     #[test]
     fn packed_path_conversion() {

@@ -1,12 +1,15 @@
 //! Addresses and routes: BIND_IP, BIND, RESOLVE_IP, RESOLVE_ADDR, RESOLVE_ROUTE, QUERY_ROUTE, QUERY (ADDR, PATH,
-//! GID).
+//! GID, IB_SERVICE), RESOLVE_IB_SERVICE.
 //!
 //! Socket addresses travel as their bytes (`sockaddr_in`, `sockaddr_in6` or `sockaddr_ib`, the length the family
 //! implies). The `_IP` commands (ABI 4's originals) hold a `sockaddr_in6`, so they take IPv4/IPv6 only; BIND,
 //! RESOLVE_ADDR and QUERY hold a `sockaddr_storage` and take `AF_IB` too (rdma-core uses them when the kernel
 //! supports `AF_IB`).
 
-use super::{put, put_addr, write_in, write_io, UcmFd};
+use super::{
+    put, put_addr, write_in, write_io, UcmFd, RDMA_USER_CM_CMD_RESOLVE_IB_SERVICE, RDMA_USER_CM_IB_SERVICE_FLAG_ID,
+    RDMA_USER_CM_IB_SERVICE_FLAG_NAME, RDMA_USER_CM_IB_SERVICE_NAME_SIZE, RDMA_USER_CM_QUERY_IB_SERVICE,
+};
 use rdma_common::errno::Result;
 use rdma_common::uapi::ib_user_sa::ib_path_rec_data;
 use rdma_common::uapi::rdma_user_cm::*;
@@ -112,6 +115,63 @@ pub fn query_path<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<Vec<ib_path_rec_
     query(fd, id, RDMA_USER_CM_QUERY_PATH, &mut out)?;
     let n = (u32::from_ne_bytes(out[0..4].try_into().unwrap()) as usize).min(MAX_PATHS);
     Ok((0..n).map(|i| ib_path_rec_data::from_bytes(&out[HDR + i * ONE..HDR + (i + 1) * ONE])).collect())
+}
+
+/// What RESOLVE_IB_SERVICE looks for: a service id or a service name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IbService {
+    /// A 64-bit service id.
+    Id(u64),
+    /// A name, at most `RDMA_USER_CM_IB_SERVICE_NAME_SIZE - 1` bytes (longer ones are cut, as rdma-core's `strncpy`).
+    Name(Vec<u8>),
+}
+
+/// RESOLVE_IB_SERVICE: starts a subnet-administrator query for the service records of `svc` from the port kernel id
+/// `id` is bound to; completion is an `RDMA_CM_EVENT_ADDRINFO_RESOLVED` / `_ADDRINFO_ERROR` event. The payload is
+/// rdma-core 65's: `id`, 4 bytes of padding, then `struct rdma_ucm_ib_service` (`service_id`, 64 bytes of name,
+/// `flags`, `reserved`). Errors: `EINVAL` for an id not bound to a device, and on kernels without the command (6.1,
+/// 6.12); `EOPNOTSUPP` for a port without an SA (RoCE, iWARP).
+pub fn resolve_ib_service<F: UcmFd + ?Sized>(fd: &F, id: u32, svc: &IbService) -> Result<()> {
+    let mut b = [0u8; 16 + RDMA_USER_CM_IB_SERVICE_NAME_SIZE + 8];
+    b[0..4].copy_from_slice(&id.to_ne_bytes());
+    let flags = match svc {
+        IbService::Id(sid) => {
+            b[8..16].copy_from_slice(&sid.to_ne_bytes());
+            RDMA_USER_CM_IB_SERVICE_FLAG_ID
+        }
+        IbService::Name(name) => {
+            let n = name.len().min(RDMA_USER_CM_IB_SERVICE_NAME_SIZE - 1);
+            b[16..16 + n].copy_from_slice(&name[..n]);
+            RDMA_USER_CM_IB_SERVICE_FLAG_NAME
+        }
+    };
+    let f = 16 + RDMA_USER_CM_IB_SERVICE_NAME_SIZE;
+    b[f..f + 4].copy_from_slice(&flags.to_ne_bytes());
+    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_IB_SERVICE, &b)
+}
+
+/// Bytes of one `struct ib_user_service_rec` (rdma-core's `ucma_user_service_rec`): `id` (big-endian) at 0, `gid` at
+/// 8, `pkey` (big-endian) at 24, `lease` at 28, `key` at 32, `name` at 48, the data fields from 112.
+pub const SERVICE_REC_LEN: usize = 176;
+
+/// The most records one QUERY(IB_SERVICE) can return (the response length is a 16-bit `out`).
+pub const MAX_SERVICE_RECS: usize = (u16::MAX as usize - 8) / SERVICE_REC_LEN;
+
+/// QUERY(IB_SERVICE): the service records RESOLVE_IB_SERVICE found, with room for `room` of them (at most
+/// [`MAX_SERVICE_RECS`]). Returns how many the kernel holds and the records returned (at most `room`; the caller asks
+/// again with more room when the first number is larger). Errors: `ENODATA` when the id has none, `EINVAL` on
+/// kernels without the option.
+pub fn query_ib_service<F: UcmFd + ?Sized>(
+    fd: &F,
+    id: u32,
+    room: usize,
+) -> Result<(usize, Vec<[u8; SERVICE_REC_LEN]>)> {
+    let room = room.min(MAX_SERVICE_RECS);
+    let mut out = vec![0u8; 8 + room * SERVICE_REC_LEN];
+    query(fd, id, RDMA_USER_CM_QUERY_IB_SERVICE, &mut out)?;
+    let total = u32::from_ne_bytes(out[0..4].try_into().unwrap()) as usize;
+    let recs = out[8..].chunks_exact(SERVICE_REC_LEN).take(total.min(room)).map(|c| c.try_into().unwrap()).collect();
+    Ok((total, recs))
 }
 
 #[cfg(test)]
@@ -226,5 +286,46 @@ mod tests {
         let w = f.write(4);
         assert_eq!(&w[0..8], &[19, 0, 0, 0, 16, 0, 0xb8, 1]); // out 440
         assert_eq!(&w[16..24], &[8, 0, 0, 0, 1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn ib_service_bytes() {
+        let f = Fake::new();
+        f.reply(Reply::none());
+        resolve_ib_service(&f, 9, &IbService::Id(0x0102_0304_0506_0708)).unwrap();
+        let w = f.write(0);
+        // rdma-core 65: cmd 23, in 88, out 0; id, padding, service_id, name[64], flags, reserved.
+        assert_eq!(w.len(), 96);
+        assert_eq!(&w[0..8], &[23, 0, 0, 0, 88, 0, 0, 0]);
+        assert_eq!(&w[8..16], &[9, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(&w[16..24], &0x0102_0304_0506_0708u64.to_ne_bytes());
+        assert!(w[24..88].iter().all(|&b| b == 0));
+        assert_eq!(&w[88..96], &[1, 0, 0, 0, 0, 0, 0, 0]);
+
+        f.reply(Reply::none());
+        resolve_ib_service(&f, 9, &IbService::Name(vec![b'x'; 100])).unwrap();
+        let w = f.write(1);
+        assert_eq!(&w[16..24], &[0; 8]);
+        assert!(w[24..87].iter().all(|&b| b == b'x'));
+        assert_eq!(w[87], 0); // at most 63 bytes: NUL-terminated
+        assert_eq!(&w[88..92], &[2, 0, 0, 0]);
+
+        // Two records held, room for 6 asked (out 8 + 6 * 176).
+        let mut r = vec![0u8; 8 + 2 * SERVICE_REC_LEN];
+        r[0] = 2;
+        r[8] = 0xaa;
+        r[8 + SERVICE_REC_LEN + 24] = 0xbb;
+        f.reply(Reply::ok(&r));
+        let (n, recs) = query_ib_service(&f, 9, 6).unwrap();
+        assert_eq!((n, recs.len(), recs[0][0], recs[1][24]), (2, 2, 0xaa, 0xbb));
+        let w = f.write(2);
+        assert_eq!(&w[0..8], &[19, 0, 0, 0, 16, 0, 0x28, 4]); // out 1064
+        assert_eq!(&w[16..24], &[9, 0, 0, 0, 3, 0, 0, 0]); // option IB_SERVICE
+                                                           // More held than room: only `room` returned, the count says how many to ask for.
+        let mut r = vec![0u8; 8 + SERVICE_REC_LEN];
+        r[0] = 9;
+        f.reply(Reply::ok(&r));
+        let (n, recs) = query_ib_service(&f, 9, 1).unwrap();
+        assert_eq!((n, recs.len()), (9, 1));
     }
 }

@@ -8,8 +8,9 @@
 //! (`crate::cm`) converts.
 //!
 //! One file per kernel object: [`id`] (CREATE_ID, DESTROY_ID, MIGRATE_ID, SET_OPTION, NOTIFY), [`addr`] (BIND_IP,
-//! BIND, RESOLVE_IP, RESOLVE_ADDR, RESOLVE_ROUTE, QUERY_ROUTE, QUERY), [`conn`] (CONNECT, LISTEN, ACCEPT, REJECT,
-//! DISCONNECT, INIT_QP_ATTR), [`event`] (GET_EVENT), [`mcast`] (JOIN_IP_MCAST, JOIN_MCAST, LEAVE_MCAST).
+//! BIND, RESOLVE_IP, RESOLVE_ADDR, RESOLVE_ROUTE, QUERY_ROUTE, QUERY, RESOLVE_IB_SERVICE), [`conn`] (CONNECT, LISTEN,
+//! ACCEPT, REJECT, DISCONNECT, INIT_QP_ATTR), [`event`] (GET_EVENT, WRITE_CM_EVENT), [`mcast`] (JOIN_IP_MCAST,
+//! JOIN_MCAST, LEAVE_MCAST).
 //!
 //! # The write ABI (kernel `ucma_write`, 6.1 and 6.12 alike)
 //!
@@ -18,7 +19,8 @@
 //! its address in a `__u64 response` field (the first field, except CREATE_ID's, which comes after `uid`); the
 //! kernel copies at most `out` bytes there. A successful write returns its full length; rdma-core reports a short
 //! count as `ENODATA`, and so do we. Unlike uverbs, nothing is counted in words. These are exactly the bytes
-//! rdma-core 44's librdmacm writes (its `struct ucma_abi_*` are the kernel structs with the header in front).
+//! rdma-core's librdmacm writes (its `struct ucma_abi_*` are the kernel structs with the header in front; 65's
+//! WRITE_CM_EVENT is 8 bytes longer than the kernel's struct, and the kernel reads only its own part).
 #![allow(unsafe_code)]
 
 pub mod addr;
@@ -46,6 +48,23 @@ pub const ABI_MAX: i32 = RDMA_USER_CM_ABI_VERSION as i32;
 
 /// The character device every event channel opens.
 pub const DEV_PATH: &str = "/dev/infiniband/rdma_cm";
+
+// The rdma_ucm commands and options that rdma-core 65's calls use and the uapi headers `rdma_common::uapi` is
+// generated from (Linux 6.1) lack: they continue the kernel's enums. Linux 6.1 and 6.12 answer the two commands with
+// `EINVAL` (a command number beyond their table); 7.2 has them.
+/// RESOLVE_IB_SERVICE: starts a subnet-administrator look-up of an InfiniBand service record (`rdma_resolve_addrinfo`
+/// with `RAI_SA`).
+pub const RDMA_USER_CM_CMD_RESOLVE_IB_SERVICE: u32 = RDMA_USER_CM_CMD_JOIN_MCAST + 1;
+/// WRITE_CM_EVENT: queues an event written by the process itself on the channel (`rdma_write_cm_event`).
+pub const RDMA_USER_CM_CMD_WRITE_CM_EVENT: u32 = RDMA_USER_CM_CMD_JOIN_MCAST + 2;
+/// QUERY option: the service records a RESOLVE_IB_SERVICE found.
+pub const RDMA_USER_CM_QUERY_IB_SERVICE: u32 = RDMA_USER_CM_QUERY_GID + 1;
+/// `rdma_ucm_ib_service::flags`: look the service up by its 64-bit id.
+pub const RDMA_USER_CM_IB_SERVICE_FLAG_ID: u32 = 1 << 0;
+/// `rdma_ucm_ib_service::flags`: look the service up by its name.
+pub const RDMA_USER_CM_IB_SERVICE_FLAG_NAME: u32 = 1 << 1;
+/// Bytes of a service name in the command (NUL-terminated within them).
+pub const RDMA_USER_CM_IB_SERVICE_NAME_SIZE: usize = 64;
 
 /// An rdma_ucm command file: something commands can be written to.
 ///

@@ -45,6 +45,8 @@ impl Rs {
         };
         if transport == ibv_transport_type::IBV_TRANSPORT_IWARP as u32 {
             self.opts |= OPT_MSG_SEND;
+            // rdma-core 56.1 and later: room for the 4-byte message sends inline, whatever RDMA_INLINE asked.
+            self.sq_inline = self.sq_inline.max(4);
         }
         // SAFETY: `ctx` is the id's open context; the channel and CQ are stored in the id, which
         // rdma_destroy_qp destroys them from (as rdma-core's rsocket relies on).
@@ -373,7 +375,9 @@ pub(super) fn accept_one(l: &Rs) -> Result<Option<Rs>> {
     // SAFETY: the listener's id is live; `new_id` is our out-parameter.
     cm_call(unsafe { cm::conn::rdma_get_request(l.id, &mut new_id) })?;
     let mut rs = Rs::new(new_id, Some(l));
-    rs.fd_flags = 0;
+    // rdma-core 65: an accepted rsocket takes the listener's flags, O_NONBLOCK included (44 cleared them).
+    rs.fs_flags = l.fs_flags;
+    rs.fd_flags = l.fd_flags;
     set_nonblock(rs.cm_fd());
     let reject = |rs: &mut Rs, e: Errno| {
         log::debug!("rsocket: rejecting a connection request: {e:?}");

@@ -103,7 +103,12 @@ pub(super) struct Ds {
     /// The endpoint exists (rdma-core's `ds_init_ep`: after `rbind`, `rconnect` or the first `rsendto`).
     pub(super) ready: bool,
     closed: bool,
+    /// File status flags (`F_GETFL`/`F_SETFL`, `SOCK_NONBLOCK`): `O_NONBLOCK` makes the calls non-blocking.
+    pub fs_flags: c_int,
+    /// Descriptor flags (`F_GETFD`/`F_SETFD`, `SOCK_CLOEXEC`), only remembered (rdma-core 65).
     pub fd_flags: c_int,
+    /// `IP_TOS`, as set (rdma-core 65).
+    pub(super) ip_tos: c_int,
     pub(super) so_opts: u64,
     pub(super) ipv6_opts: u64,
     pub(super) sq_size: u16,
@@ -234,7 +239,7 @@ fn sock_name(fd: c_int) -> Result<DsAddr> {
 // ---- creation and the C entry points' bodies ------------------------------------------------------------------
 
 /// `rsocket(domain, SOCK_DGRAM, …)`: the UDP socket and the (not yet created) endpoint. Returns its number.
-pub(super) fn create(domain: c_int) -> Result<c_int> {
+pub(super) fn create(domain: c_int, fs_flags: c_int, fd_flags: c_int) -> Result<c_int> {
     if domain != libc::AF_INET && domain != libc::AF_INET6 {
         // AF_IB has no UDP socket to carry the address service (rdma-core fails in socket(2) too).
         return Err(Errno(libc::EAFNOSUPPORT));
@@ -249,7 +254,9 @@ pub(super) fn create(domain: c_int) -> Result<c_int> {
         udp,
         ready: false,
         closed: false,
-        fd_flags: 0,
+        fs_flags,
+        fd_flags,
+        ip_tos: 0,
         so_opts: 0,
         ipv6_opts: 0,
         sq_size: d.sqsize,
@@ -410,10 +417,7 @@ pub(super) fn close(fd: c_int) -> Result<()> {
 /// `rgetsockname` / `rgetpeername`: those of the UDP socket (as rdma-core).
 pub(super) fn name(s: &Dsock, peer: bool, addr: *mut libc::sockaddr, len: *mut libc::socklen_t) -> Result<()> {
     let g = locked(s)?;
-    if addr.is_null() || len.is_null() {
-        return Err(Errno::EFAULT);
-    }
-    // SAFETY: the caller's buffers, written by the kernel.
+    // SAFETY: the caller's buffers, checked and written by the kernel (EFAULT for bad ones).
     let r = unsafe {
         if peer {
             libc::getpeername(g.udp, addr, len)
@@ -506,7 +510,7 @@ impl Ds {
     }
 
     pub(super) fn nonblocking(&self, flags: c_int) -> bool {
-        (self.fd_flags & libc::O_NONBLOCK) != 0 || (flags & libc::MSG_DONTWAIT) != 0
+        (self.fs_flags & libc::O_NONBLOCK) != 0 || (flags & libc::MSG_DONTWAIT) != 0
     }
 
     fn revents(&self, events: i16) -> i16 {

@@ -1,6 +1,8 @@
 //! The rsocket calls of `<rdma/rsocket.h>` (`rsocket(7)`): the sockets API over RDMA, speaking rdma-core 44's
-//! wire protocol so that our rsockets and rdma-core's talk to each other, and so that rdma-core's unmodified
-//! `librspreload.so` runs socket programs over our librdmacm.
+//! wire protocol (unchanged up to 65) so that our rsockets and rdma-core's talk to each other, and so that
+//! rdma-core's unmodified `librspreload.so` (44's, and 65's, which also sends epoll to `repoll_*`) runs socket
+//! programs over our librdmacm. rdma-core 65's changes are taken: `SOCK_NONBLOCK`/`SOCK_CLOEXEC` in `rsocket`,
+//! `F_GETFD`/`F_SETFD`, accepted rsockets inheriting the listener's flags, the options it added.
 //!
 //! * `stream` (SOCK_STREAM over RC): a connection's state, credits, data, completions, waits, shutdown;
 //! * `connect`: a stream connection's set-up on librdmacm's own calls (endpoint, connection data, connect, accept);
@@ -9,6 +11,7 @@
 //! * `wire`: the protocol's facts (private data, immediate data, SGL entries, datagram headers), unit tested byte
 //!   for byte;
 //! * `poll`: `rpoll`/`rselect` over rsockets and ordinary descriptors mixed;
+//! * `epoll`: `repoll_create`/`repoll_ctl`/`repoll_wait` (rdma-core 65), epoll over `rpoll`;
 //! * `options`: `rsetsockopt`/`rgetsockopt`/`rfcntl` and keep-alives;
 //! * `iomap`: `riomap`/`riounmap`/`riowrite`;
 //! * `config`: the `/etc/rdma/rsocket/*` defaults.
@@ -40,6 +43,7 @@
 pub(crate) mod config;
 mod connect;
 mod dgram;
+mod epoll;
 mod iomap;
 mod maps;
 pub(crate) mod options;
@@ -49,7 +53,7 @@ mod verbs;
 mod wire;
 
 use crate::cm;
-use libc::{fd_set, iovec, msghdr, nfds_t, off_t, pollfd, sockaddr, socklen_t, ssize_t, timeval};
+use libc::{epoll_event, fd_set, iovec, msghdr, nfds_t, off_t, pollfd, sockaddr, socklen_t, ssize_t, timeval};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use rdma_common::abi::enums::*;
@@ -282,7 +286,7 @@ fn recv(s: &Rsocket, dst: &mut IoCursor, flags: c_int) -> Result<usize> {
 /// # Safety
 /// `src` is a socket address; `dst`/`len` the caller's (checked for NULL here).
 unsafe fn copy_addr(src: *const sockaddr, dst: *mut sockaddr, len: *mut socklen_t) -> Result<()> {
-    if dst.is_null() || len.is_null() {
+    if len.is_null() {
         return Err(Errno::EFAULT);
     }
     // SAFETY: the caller's contract.
@@ -293,37 +297,50 @@ unsafe fn copy_addr(src: *const sockaddr, dst: *mut sockaddr, len: *mut socklen_
             size_of::<libc::sockaddr_in6>()
         };
         let n = full.min(len.read() as usize);
-        std::ptr::copy_nonoverlapping(src.cast::<u8>(), dst.cast::<u8>(), n);
+        // As getsockname(2): a NULL address with no room is only asked for the size (rdma-core's librspreload
+        // does that before it falls back to a kernel socket).
+        if n > 0 {
+            if dst.is_null() {
+                return Err(Errno::EFAULT);
+            }
+            std::ptr::copy_nonoverlapping(src.cast::<u8>(), dst.cast::<u8>(), n);
+        }
         len.write(full as socklen_t);
     }
     Ok(())
 }
 
 /// `rsocket(3)`: creates an rsocket of `domain` (`AF_INET`, `AF_INET6`, `AF_IB`), `type` (`SOCK_STREAM` or
-/// `SOCK_DGRAM`; flags such as `SOCK_NONBLOCK` are not accepted, as in rdma-core) and `protocol` (0, or
-/// `IPPROTO_TCP` / `IPPROTO_UDP` to match the type), like `socket(2)`. A datagram rsocket is a UDP socket until it
-/// is bound, connected or sends (then UD QPs are made as needed). Returns its number, or -1 with `errno`:
-/// `EOPNOTSUPP` for another domain, type or protocol; `EAFNOSUPPORT` for `AF_IB` datagrams; `ENODEV` without RDMA
-/// devices (streams); `socket(2)`'s (datagrams); `ENOMEM`.
+/// `SOCK_DGRAM`, with `SOCK_NONBLOCK` (`O_NONBLOCK`, as `rfcntl(F_SETFL)` sets it) and `SOCK_CLOEXEC` (`FD_CLOEXEC`
+/// for `rfcntl(F_GETFD)`) as rdma-core 65 takes them; 44 refused them) and `protocol` (0, or `IPPROTO_TCP` /
+/// `IPPROTO_UDP` to match the type), like `socket(2)`. A datagram rsocket is a UDP socket until it is bound,
+/// connected or sends (then UD QPs are made as needed). Returns its number, or -1 with `errno`: `EOPNOTSUPP` for
+/// another domain, type or protocol; `EAFNOSUPPORT` for `AF_IB` datagrams; `ENODEV` without RDMA devices (streams);
+/// `socket(2)`'s (datagrams); `ENOMEM`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsocket(domain: c_int, r#type: c_int, protocol: c_int) -> c_int {
     ffi::boundary("rsocket", || -> Result<c_int> {
+        let kind = r#type & !(libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC);
         if (domain != libc::AF_INET && domain != libc::AF_INET6 && domain != AF_IB)
-            || (r#type != libc::SOCK_STREAM && r#type != libc::SOCK_DGRAM)
-            || (r#type == libc::SOCK_STREAM && protocol != 0 && protocol != libc::IPPROTO_TCP)
-            || (r#type == libc::SOCK_DGRAM && protocol != 0 && protocol != libc::IPPROTO_UDP)
+            || (kind != libc::SOCK_STREAM && kind != libc::SOCK_DGRAM)
+            || (kind == libc::SOCK_STREAM && protocol != 0 && protocol != libc::IPPROTO_TCP)
+            || (kind == libc::SOCK_DGRAM && protocol != 0 && protocol != libc::IPPROTO_UDP)
         {
             return Err(Errno::EOPNOTSUPP);
         }
-        if r#type == libc::SOCK_DGRAM {
-            return dgram::create(domain);
+        let fs_flags = if r#type & libc::SOCK_NONBLOCK != 0 { libc::O_NONBLOCK } else { 0 };
+        let fd_flags = if r#type & libc::SOCK_CLOEXEC != 0 { libc::FD_CLOEXEC } else { 0 };
+        if kind == libc::SOCK_DGRAM {
+            return dgram::create(domain, fs_flags, fd_flags);
         }
         let mut id = null_mut();
         // SAFETY: a synchronous id (NULL channel) stored in our out-parameter.
         verbs::cm_call(unsafe { cm::id::rdma_create_id(null_mut(), &mut id, null_mut(), RDMA_PS_TCP) })?;
         // SAFETY: the new id is live; its source family says which family the rsocket was made for, as rdma-core.
         unsafe { addr_of_mut!((*id).route.addr.src.src_addr.sa_family).write(domain as libc::sa_family_t) };
-        let rs = Rs::new(id, None);
+        let mut rs = Rs::new(id, None);
+        rs.fs_flags = fs_flags;
+        rs.fd_flags = fd_flags;
         verbs::set_nonblock(rs.cm_fd());
         Ok(insert(rs))
     })
@@ -400,7 +417,7 @@ pub unsafe extern "C" fn raccept(socket: c_int, addr: *mut sockaddr, addrlen: *m
                     return Ok(insert(rs));
                 }
                 Ok(None) => continue,
-                Err(e) if e == Errno::EAGAIN && g.fd_flags & libc::O_NONBLOCK == 0 => {
+                Err(e) if e == Errno::EAGAIN && g.fs_flags & libc::O_NONBLOCK == 0 => {
                     let mut p = pollfd { fd: g.cm_fd(), events: libc::POLLIN, revents: 0 };
                     drop(g);
                     // SAFETY: one valid pollfd.
@@ -438,7 +455,7 @@ pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen:
                 std::ptr::copy_nonoverlapping(addr.cast::<u8>(), dst, n);
             }
         }
-        let nb = g.fd_flags & libc::O_NONBLOCK != 0;
+        let nb = g.fs_flags & libc::O_NONBLOCK != 0;
         let (g2, r) = s.connect_wait(g, nb);
         drop(g2);
         r.map(|_| 0)
@@ -464,11 +481,15 @@ pub unsafe extern "C" fn rshutdown(socket: c_int, how: c_int) -> c_int {
 
 /// `rclose(3)`: closes rsocket `socket`, like `close(2)`: a connected one is shut down first (the peer reads
 /// end-of-stream), then its QP, buffers and id are freed (a datagram rsocket waits up to a second for the datagrams
-/// posted, then frees its QPs and address handles and closes its UDP socket). Returns 0, or -1 with `errno` =
-/// `EBADF`.
+/// posted, then frees its QPs and address handles and closes its UDP socket). It also closes a `repoll_create`
+/// instance (threads waiting in it return 0), even with descriptors still listed (rdma-core 65 refuses that with the
+/// positive `EBUSY`). Returns 0, or -1 with `errno` = `EBADF`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rclose(socket: c_int) -> c_int {
     ffi::boundary("rclose", || -> Result<c_int> {
+        if epoll::is_repoll(socket) {
+            return epoll::close(socket).map(|_| 0);
+        }
         if dgram::lookup(socket).is_some() {
             return dgram::close(socket).map(|_| 0);
         }
@@ -739,7 +760,7 @@ pub unsafe extern "C" fn rselect(
 
 /// `rgetpeername(3)`: stores the peer's address of rsocket `socket` in `addr`, at most `*addrlen` bytes, and sets
 /// `*addrlen` to its full size, like `getpeername(2)` (a datagram rsocket's is its UDP socket's: `ENOTCONN` before
-/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for NULL pointers).
+/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for a NULL `addrlen`, or a NULL `addr` with room).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetpeername", || -> Result<c_int> {
@@ -756,7 +777,8 @@ pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrle
 }
 
 /// `rgetsockname(3)`: stores the local address of rsocket `socket` in `addr` / `*addrlen`, like `getsockname(2)`
-/// (a datagram rsocket's is its UDP socket's). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT`).
+/// (a datagram rsocket's is its UDP socket's; a NULL `addr` with `*addrlen` 0 only learns the size). Returns 0, or -1
+/// with `errno` (`EBADF`, `EFAULT` for a NULL `addrlen`, or a NULL `addr` with room).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetsockname", || -> Result<c_int> {
@@ -774,12 +796,13 @@ pub unsafe extern "C" fn rgetsockname(socket: c_int, addr: *mut sockaddr, addrle
 
 /// `rsetsockopt(3)`: sets option `optname` of `level` from the `optlen` bytes at `optval`, like `setsockopt(2)`:
 /// `SOL_SOCKET` (`SO_REUSEADDR`, `SO_RCVBUF`, `SO_SNDBUF` before connecting, `SO_LINGER`, `SO_KEEPALIVE`,
-/// `SO_OOBINLINE`), `IPPROTO_TCP` (`TCP_NODELAY`, `TCP_MAXSEG`, `TCP_KEEPIDLE` seconds, `TCP_KEEPCNT`,
-/// `TCP_KEEPINTVL`), `IPPROTO_IPV6` (`IPV6_V6ONLY`), `SOL_RDMA` before connecting (`RDMA_SQSIZE`, `RDMA_RQSIZE`,
-/// `RDMA_INLINE`, `RDMA_IOMAPSIZE`: `int`s; `RDMA_ROUTE`: `struct ibv_path_data[]`). Returns 0, or -1 with `errno`
-/// (`EBADF`; `EOPNOTSUPP` for other options; `EINVAL` for a short value, or `SOL_RDMA` once connecting). A
-/// datagram rsocket passes options of other levels than `SOL_RDMA` to its UDP socket first (its error is the
-/// answer), then keeps what rdma-core keeps for datagrams (see `options::dgram_set`; no `IPPROTO_TCP` options).
+/// `SO_OOBINLINE`), `IPPROTO_TCP` (`TCP_NODELAY`, `TCP_MAXSEG`, `TCP_KEEPIDLE` seconds, `TCP_KEEPCNT`, `TCP_KEEPINTVL`,
+/// and rdma-core 65's `TCP_CONGESTION`, accepted and ignored), `IPPROTO_IP` (rdma-core 65's `IP_TOS`: the id's type of
+/// service), `IPPROTO_IPV6` (`IPV6_V6ONLY`), `SOL_RDMA` before connecting (`RDMA_SQSIZE`, `RDMA_RQSIZE`, `RDMA_INLINE`,
+/// `RDMA_IOMAPSIZE`: `int`s; `RDMA_ROUTE`: `struct ibv_path_data[]`). Returns 0, or -1 with `errno` (`EBADF`;
+/// `EOPNOTSUPP` for other options; `EINVAL` for a short value, or `SOL_RDMA` once connecting). A datagram rsocket
+/// passes options of other levels than `SOL_RDMA` to its UDP socket first (its error is the answer), then keeps what
+/// rdma-core keeps for datagrams (see `options::dgram_set`; no `IPPROTO_TCP` options).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsetsockopt(
     socket: c_int,
@@ -801,7 +824,9 @@ pub unsafe extern "C" fn rsetsockopt(
 
 /// `rgetsockopt(3)`: reads option `optname` of `level` into `optval` (`*optlen` bytes of room, updated), like
 /// `getsockopt(2)`: the options `rsetsockopt` takes, plus `SO_ERROR` (the last connection error, then cleared).
-/// `SO_RCVBUF`/`SO_SNDBUF` are the buffer sizes in bytes; `TCP_MAXSEG` the path MTU (2048 before a route).
+/// `SO_RCVBUF`/`SO_SNDBUF` are the buffer sizes in bytes; `TCP_MAXSEG` the path MTU (2048 before a route); rdma-core
+/// 65's `SO_BROADCAST` (0), `TCP_CONGESTION` (the int 1, as 65 answers) and `TCP_INFO` (a zeroed `struct tcp_info`
+/// with `tcpi_state` and `tcpi_snd_cwnd`, truncated to `*optlen`).
 /// Returns 0, or -1 with `errno` (`EBADF`, `EOPNOTSUPP`, `EINVAL` for too little room or NULL pointers). A
 /// datagram rsocket answers the `SOL_SOCKET`, `IPV6_V6ONLY` and `SOL_RDMA` sizes it keeps (`SO_ERROR` is 0).
 #[unsafe(no_mangle)]
@@ -823,9 +848,10 @@ pub unsafe extern "C" fn rgetsockopt(
     .or_minus_one_errno()
 }
 
-/// `rfcntl(3)`: descriptor control of rsocket `socket`, like `fcntl(2)`: `F_GETFL` returns the flags, `F_SETFL`
-/// sets them from `arg` (`O_NONBLOCK` makes every call non-blocking). Returns the value (0 for `F_SETFL`), or -1
-/// with `errno` (`EBADF`; `EOPNOTSUPP` for other commands).
+/// `rfcntl(3)`: descriptor control of rsocket `socket`, like `fcntl(2)`: `F_GETFL` returns the file status flags,
+/// `F_SETFL` sets them from `arg` (`O_NONBLOCK` makes every call non-blocking); `F_GETFD` / `F_SETFD` (rdma-core 65;
+/// what `librspreload`'s `accept4` uses) read and store the descriptor flags (`FD_CLOEXEC`), which change nothing
+/// else. Returns the value (0 for the setters), or -1 with `errno` (`EBADF`; `EOPNOTSUPP` for other commands).
 ///
 /// C declares it `int rfcntl(int socket, int cmd, ...)`; `arg` is the optional third argument (see the module
 /// docs).
@@ -912,10 +938,64 @@ pub unsafe extern "C" fn riowrite(
     }
 }
 
+/// `repoll_create(3)` (RDMACM_1.5, rdma-core 65): creates an epoll instance that watches rsockets and ordinary
+/// descriptors, like `epoll_create1(2)`; `flags` `EPOLL_CLOEXEC` and `O_NONBLOCK` apply to the instance's number,
+/// other bits are ignored (as in rdma-core 65). Close it with `rclose`. Returns the number (a descriptor of the
+/// process), or -1 with `errno` (`eventfd(2)`'s: `EMFILE`, `ENFILE`, `ENOMEM`). The semantics, and where they differ
+/// from rdma-core 65's, are in `docs/cm.md` ("repoll").
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn repoll_create(flags: c_int) -> c_int {
+    ffi::boundary("repoll_create", || epoll::create(flags)).or_minus_one_errno()
+}
+
+/// `repoll_ctl(3)` (RDMACM_1.5, rdma-core 65): adds (`EPOLL_CTL_ADD`), changes (`EPOLL_CTL_MOD`) or removes
+/// (`EPOLL_CTL_DEL`) descriptor `fd` (an rsocket or any other) in the interest list of instance `epfd`, with the
+/// events and data of `*event` (read for ADD and MOD: `EPOLLIN`, `EPOLLOUT`, `EPOLLPRI`, `EPOLLRDHUP`,
+/// `EPOLLONESHOT`; `EPOLLET` is accepted and the instance stays level-triggered), like `epoll_ctl(2)`; a thread
+/// waiting in `repoll_wait` sees the change at once. Returns 0, or -1 with `errno`: `EBADF` for a negative `fd`,
+/// `EINVAL` for `fd` == `epfd`, an `epfd` that is no instance (rdma-core's answer; `epoll_ctl` says `EBADF` when it is
+/// no descriptor at all) or an unknown `op`, `EEXIST` / `ENOENT` for an `fd` already / not listed, `EFAULT` for a NULL
+/// `event` with ADD or MOD (rdma-core 65 crashes). rdma-core 65 returns these errnos as positive values instead.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn repoll_ctl(epfd: c_int, op: c_int, fd: c_int, event: *mut epoll_event) -> c_int {
+    ffi::boundary("repoll_ctl", || -> Result<c_int> {
+        // SAFETY: NULL or the caller's readable epoll_event (a packed struct: read unaligned).
+        let ev = unsafe { (!event.is_null()).then(|| event.read_unaligned()) };
+        epoll::ctl(epfd, op, fd, ev)?;
+        Ok(0)
+    })
+    .or_minus_one_errno()
+}
+
+/// `repoll_wait(3)` (RDMACM_1.5, rdma-core 65): waits up to `timeout` milliseconds (-1: forever, 0: not at all) for
+/// the descriptors listed in instance `epfd` to become ready, like `epoll_wait(2)`, and stores at most `maxevents`
+/// ready ones in `events` (their events and data; `EPOLLERR` and `EPOLLHUP` whether asked or not). Returns their
+/// count, 0 on timeout or when another thread closed the instance meanwhile, or -1 with `errno`: `EINVAL` for an
+/// `epfd` that is no instance or `maxevents` <= 0 (rdma-core 65 writes one event past a 0-sized array there),
+/// `EFAULT` for a NULL `events`, `rpoll`'s errors. rdma-core 65 returns its errnos as positive values instead.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn repoll_wait(epfd: c_int, events: *mut epoll_event, maxevents: c_int, timeout: c_int) -> c_int {
+    ffi::boundary("repoll_wait", || -> Result<c_int> {
+        if maxevents <= 0 {
+            return Err(Errno::EINVAL);
+        }
+        if events.is_null() {
+            return Err(Errno::EFAULT);
+        }
+        let got = epoll::wait(epfd, maxevents as usize, timeout)?;
+        for (i, e) in got.iter().enumerate() {
+            // SAFETY: the caller's array of `maxevents` entries; `got` has at most that many.
+            unsafe { events.add(i).write_unaligned(*e) };
+        }
+        Ok(got.len() as c_int)
+    })
+    .or_minus_one_errno()
+}
+
 rdma_common::check_signatures!(rdma_common::abi::rsocket;
     rsocket, rbind, rlisten, raccept, rconnect, rshutdown, rclose, rrecv, rrecvfrom, rrecvmsg, rsend, rsendto,
     rsendmsg, rread, rreadv, rwrite, rwritev, rpoll, rselect, rgetpeername, rgetsockname, rsetsockopt, rgetsockopt,
-    riomap, riounmap, riowrite);
+    riomap, riounmap, riowrite, repoll_create, repoll_ctl, repoll_wait);
 
 #[cfg(test)]
 mod tests {
@@ -1018,6 +1098,56 @@ mod tests {
             assert_eq!(rclose(d), 0);
             assert_eq!(rclose(d), -1);
             assert_eq!(Errno::last(), Errno::EBADF);
+            // rdma-core 65: SOCK_NONBLOCK and SOCK_CLOEXEC become the rsocket's flags.
+            let d = rsocket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC, 0);
+            assert!(d >= 0);
+            assert_eq!(rfcntl(d, libc::F_GETFL, 0), libc::O_NONBLOCK);
+            assert_eq!(rfcntl(d, libc::F_GETFD, 0), libc::FD_CLOEXEC);
+            assert_eq!(rfcntl(d, libc::F_SETFD, 0), 0);
+            assert_eq!(rfcntl(d, libc::F_GETFD, 0), 0);
+            assert_eq!(rfcntl(d, libc::F_DUPFD, 0), -1);
+            assert_eq!(Errno::last(), Errno::EOPNOTSUPP);
+            // getsockname(2)'s size question (NULL address, no room), which librspreload asks.
+            let mut len: socklen_t = 0;
+            assert_eq!(rgetsockname(d, null_mut(), &mut len), 0);
+            assert_eq!(len as usize, size_of::<libc::sockaddr_in>());
+            assert_eq!(rclose(d), 0);
+            assert_eq!(rsocket(libc::AF_INET, libc::SOCK_RAW | libc::SOCK_NONBLOCK, 0), -1);
+            assert_eq!(Errno::last(), Errno::EOPNOTSUPP);
+        }
+    }
+
+    #[test]
+    fn repoll_entry_points() {
+        // SAFETY: valid arrays and NULLs the calls must refuse.
+        unsafe {
+            let e = repoll_create(libc::EPOLL_CLOEXEC);
+            assert!(e >= 0);
+            let mut p = [0; 2];
+            assert_eq!(libc::pipe(p.as_mut_ptr()), 0);
+            let mut ev = epoll_event { events: libc::EPOLLOUT as u32, u64: 0x1234 };
+            assert_eq!(repoll_ctl(e, libc::EPOLL_CTL_ADD, p[1], &mut ev), 0);
+            assert_eq!(repoll_ctl(e, libc::EPOLL_CTL_ADD, p[1], &mut ev), -1);
+            assert_eq!(Errno::last(), Errno(libc::EEXIST));
+            assert_eq!(repoll_ctl(e, libc::EPOLL_CTL_MOD, p[1], null_mut()), -1);
+            assert_eq!(Errno::last(), Errno::EFAULT);
+            assert_eq!(repoll_ctl(p[0], libc::EPOLL_CTL_ADD, p[1], &mut ev), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            let mut out = [epoll_event { events: 0, u64: 0 }; 4];
+            assert_eq!(repoll_wait(e, out.as_mut_ptr(), 4, -1), 1);
+            assert_eq!(({ out[0].events }, { out[0].u64 }), (libc::EPOLLOUT as u32, 0x1234));
+            assert_eq!(repoll_wait(e, out.as_mut_ptr(), 0, 0), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            assert_eq!(repoll_wait(e, null_mut(), 4, 0), -1);
+            assert_eq!(Errno::last(), Errno::EFAULT);
+            // Not an rsocket for the other calls; closed with rclose, listed descriptors or not.
+            assert_eq!(rfcntl(e, libc::F_GETFL, 0), -1);
+            assert_eq!(Errno::last(), Errno::EBADF);
+            assert_eq!(rclose(e), 0);
+            assert_eq!(repoll_wait(e, out.as_mut_ptr(), 4, 0), -1);
+            assert_eq!(Errno::last(), Errno::EINVAL);
+            libc::close(p[0]);
+            libc::close(p[1]);
         }
     }
 

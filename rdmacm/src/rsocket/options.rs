@@ -1,5 +1,5 @@
 //! `rsetsockopt` / `rgetsockopt` / `rfcntl` of stream and datagram rsockets, and keep-alives, with rdma-core 44's
-//! semantics.
+//! semantics and 65's additions (`IP_TOS`, `TCP_CONGESTION`, `TCP_INFO`, `SO_BROADCAST`, `F_GETFD`/`F_SETFD`).
 //!
 //! Stream options either change the connection (`SO_REUSEADDR`, `IPV6_V6ONLY` go to `rdma_set_option`; the
 //! `SOL_RDMA` sizes and `SO_RCVBUF`/`SO_SNDBUF`, before the buffers exist: rdma-core doubles the buffer sizes asked,
@@ -19,7 +19,7 @@ use super::wire::{msg, scale_to_value, value_to_scale, CTRL_KEEPALIVE, OP_CTRL, 
 use crate::cm;
 use once_cell::sync::Lazy;
 use parking_lot::{Condvar, Mutex};
-use rdma_common::abi::rdma_cma::{RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, RDMA_OPTION_ID_REUSEADDR};
+use rdma_common::abi::rdma_cma::{RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY, RDMA_OPTION_ID_REUSEADDR, RDMA_OPTION_ID_TOS};
 use rdma_common::abi::rsocket::*;
 use rdma_common::abi::verbs::ibv_transport_type;
 use rdma_common::errno::{Errno, Result};
@@ -152,10 +152,31 @@ pub(super) fn set(
                     opt_on = int_of(optval, optlen)? != 0;
                     Ok(())
                 }
-                libc::TCP_MAXSEG => Ok(()),
+                // rdma-core 65: accepted and ignored.
+                libc::TCP_MAXSEG | libc::TCP_CONGESTION => Ok(()),
                 _ => Err(Errno::EOPNOTSUPP),
             }
         }
+        libc::IPPROTO_IP => match optname {
+            libc::IP_TOS => {
+                // rdma-core 65 keeps the value and hands the caller's int to rdma_set_option, which the kernel
+                // refuses for its size (EINVAL: the option is a byte); the byte is what we set.
+                let v = int_of(optval, optlen)?;
+                g.ip_tos = v;
+                let mut tos = v as u8;
+                // SAFETY: the id is live; `tos` is a byte the call copies.
+                cm_call(unsafe {
+                    cm::id::rdma_set_option(
+                        g.id,
+                        RDMA_OPTION_ID,
+                        RDMA_OPTION_ID_TOS,
+                        (&mut tos as *mut u8).cast(),
+                        size_of::<u8>(),
+                    )
+                })
+            }
+            _ => Err(Errno::EOPNOTSUPP),
+        },
         libc::IPPROTO_IPV6 => {
             which = Some(|r| &mut r.ipv6_opts);
             match optname {
@@ -250,6 +271,34 @@ fn put_int(optval: *mut c_void, optlen: *mut libc::socklen_t, v: c_int) -> Resul
     Ok(())
 }
 
+/// Bytes of glibc's `struct tcp_info`, and where its fields rdma-core 65 fills sit.
+const TCP_INFO_LEN: usize = 104;
+const TCPI_SND_CWND: usize = 80;
+/// `tcpi_state` values (`<netinet/tcp.h>`'s `TCP_ESTABLISHED`, `TCP_CLOSE`).
+const TCP_ESTABLISHED: u8 = 1;
+const TCP_CLOSE: u8 = 7;
+const _: () = assert!(std::mem::offset_of!(libc::tcp_info, tcpi_snd_cwnd) == TCPI_SND_CWND);
+
+/// `TCP_INFO` (rdma-core 65): a zeroed `struct tcp_info` but for `tcpi_state` (`TCP_ESTABLISHED` while
+/// connected, else `TCP_CLOSE`) and `tcpi_snd_cwnd` (the send queue size), at most `*optlen` bytes of it, as
+/// `getsockopt(2)` truncates it (`*optlen` set to the bytes written). rdma-core 65 writes all 104 bytes whatever the
+/// room, and compares the state for equality, so that a connection open both ways reads `TCP_CLOSE`.
+fn put_tcp_info(optval: *mut c_void, optlen: *mut libc::socklen_t, connected: bool, sq_size: u16) -> Result<()> {
+    if optval.is_null() || optlen.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    let mut info = [0u8; TCP_INFO_LEN];
+    info[0] = if connected { TCP_ESTABLISHED } else { TCP_CLOSE };
+    info[TCPI_SND_CWND..TCPI_SND_CWND + 4].copy_from_slice(&u32::from(sq_size).to_ne_bytes());
+    // SAFETY: optlen is readable and writable; `n` bytes of room at optval (the caller's contract).
+    unsafe {
+        let n = (optlen.read() as usize).min(TCP_INFO_LEN);
+        std::ptr::copy_nonoverlapping(info.as_ptr(), optval.cast::<u8>(), n);
+        optlen.write(n as libc::socklen_t);
+    }
+    Ok(())
+}
+
 /// Writes a `struct linger` option value (`l_onoff` as given, `l_linger` 0).
 fn put_linger(optval: *mut c_void, optlen: *mut libc::socklen_t, l_onoff: c_int) -> Result<()> {
     // SAFETY: non-NULL optlen is readable.
@@ -289,7 +338,13 @@ pub(super) fn get(
             g.err = 0;
             Ok(())
         }
-        (libc::IPPROTO_TCP, libc::TCP_KEEPCNT | libc::TCP_KEEPINTVL) => put_int(optval, optlen, 1),
+        // rdma-core 65: SO_BROADCAST is answered (we write 0, it writes nothing), TCP_CONGESTION reads as the int 1.
+        (libc::SOL_SOCKET, libc::SO_BROADCAST) => put_int(optval, optlen, 0),
+        (libc::IPPROTO_IP, libc::IP_TOS) => put_int(optval, optlen, g.ip_tos),
+        (libc::IPPROTO_TCP, libc::TCP_KEEPCNT | libc::TCP_KEEPINTVL | libc::TCP_CONGESTION) => {
+            put_int(optval, optlen, 1)
+        }
+        (libc::IPPROTO_TCP, libc::TCP_INFO) => put_tcp_info(optval, optlen, g.state & RS_CONNECTED != 0, g.sq_size),
         (libc::IPPROTO_TCP, libc::TCP_KEEPIDLE) => put_int(optval, optlen, g.keepalive_time as c_int),
         (libc::IPPROTO_TCP, libc::TCP_NODELAY) => put_int(optval, optlen, c_int::from(bit(g.tcp_opts))),
         (libc::IPPROTO_TCP, libc::TCP_MAXSEG) => {
@@ -375,17 +430,25 @@ fn route(rs: &Rs, optval: *mut c_void, optlen: *mut libc::socklen_t) -> Result<(
     Ok(())
 }
 
-/// `rfcntl` on a stream rsocket: `F_GETFL` / `F_SETFL` (only `O_NONBLOCK` changes behaviour); anything else
-/// `EOPNOTSUPP`.
+/// `rfcntl` on a stream rsocket: `F_GETFL` / `F_SETFL` (only `O_NONBLOCK` changes behaviour), `F_GETFD` /
+/// `F_SETFD` (rdma-core 65: remembered only); anything else `EOPNOTSUPP`.
 pub(super) fn fcntl(s: &Rsocket, cmd: c_int, arg: usize) -> Result<c_int> {
-    fcntl_flags(&mut s.inner.lock().fd_flags, cmd, arg)
+    let mut g = s.inner.lock();
+    let g = &mut *g;
+    fcntl_flags(&mut g.fs_flags, &mut g.fd_flags, cmd, arg)
 }
 
-/// `F_GETFL` / `F_SETFL` on an rsocket's file status flags `fd_flags`; anything else `EOPNOTSUPP`.
-fn fcntl_flags(fd_flags: &mut c_int, cmd: c_int, arg: usize) -> Result<c_int> {
+/// `F_GETFL` / `F_SETFL` on an rsocket's file status flags `fs_flags`, `F_GETFD` / `F_SETFD` on its descriptor
+/// flags `fd_flags` (both stored as given, as rdma-core 65 does); anything else `EOPNOTSUPP`.
+fn fcntl_flags(fs_flags: &mut c_int, fd_flags: &mut c_int, cmd: c_int, arg: usize) -> Result<c_int> {
     match cmd {
-        libc::F_GETFL => Ok(*fd_flags),
+        libc::F_GETFL => Ok(*fs_flags),
         libc::F_SETFL => {
+            *fs_flags = arg as c_int;
+            Ok(0)
+        }
+        libc::F_GETFD => Ok(*fd_flags),
+        libc::F_SETFD => {
             *fd_flags = arg as c_int;
             Ok(0)
         }
@@ -397,7 +460,9 @@ fn fcntl_flags(fd_flags: &mut c_int, cmd: c_int, arg: usize) -> Result<c_int> {
 
 /// `rfcntl` on a datagram rsocket: as [`fcntl`]; `EBADF` once another thread closed it.
 pub(super) fn dgram_fcntl(s: &Dsock, cmd: c_int, arg: usize) -> Result<c_int> {
-    fcntl_flags(&mut dgram::locked(s)?.fd_flags, cmd, arg)
+    let mut g = dgram::locked(s)?;
+    let g = &mut *g;
+    fcntl_flags(&mut g.fs_flags, &mut g.fd_flags, cmd, arg)
 }
 
 /// `rsetsockopt` on a datagram rsocket, as rdma-core: options of other levels than `SOL_RDMA` go to the UDP socket
@@ -445,6 +510,9 @@ pub(super) fn dgram_set(
             let on = int_of(optval, optlen)? != 0;
             set_bit(&mut g.ipv6_opts, on);
         }
+        // rdma-core 65 takes IP_TOS for datagram rsockets too, but then sets it on their (absent) stream id and
+        // crashes; the UDP socket has it, and rgetsockopt reads it back.
+        (libc::IPPROTO_IP, libc::IP_TOS) => g.ip_tos = int_of(optval, optlen)?,
         (SOL_RDMA, _) if g.ready => return Err(Errno::EINVAL),
         (SOL_RDMA, RDMA_SQSIZE) => g.sq_size = qp_size_of(optval, optlen)?,
         (SOL_RDMA, RDMA_RQSIZE) => g.rq_size = qp_size_of(optval, optlen)?,
@@ -473,7 +541,8 @@ pub(super) fn dgram_get(
         (libc::SOL_SOCKET, libc::SO_LINGER) => put_linger(optval, optlen, 1 - bit(g.so_opts)),
         (libc::SOL_SOCKET, libc::SO_RCVBUF) => put_int(optval, optlen, g.rbuf_size as c_int),
         (libc::SOL_SOCKET, libc::SO_SNDBUF) => put_int(optval, optlen, g.sbuf_size as c_int),
-        (libc::SOL_SOCKET, libc::SO_ERROR) => put_int(optval, optlen, 0),
+        (libc::SOL_SOCKET, libc::SO_ERROR | libc::SO_BROADCAST) => put_int(optval, optlen, 0),
+        (libc::IPPROTO_IP, libc::IP_TOS) => put_int(optval, optlen, g.ip_tos),
         (libc::IPPROTO_IPV6, libc::IPV6_V6ONLY) => put_int(optval, optlen, bit(g.ipv6_opts)),
         (SOL_RDMA, RDMA_SQSIZE) => put_int(optval, optlen, c_int::from(g.sq_size)),
         (SOL_RDMA, RDMA_RQSIZE) => put_int(optval, optlen, c_int::from(g.rq_size)),

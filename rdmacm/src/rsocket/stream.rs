@@ -71,7 +71,12 @@ pub(super) struct Rs {
     pub id: *mut rdma_cm_id,
     pub state: u32,
     pub opts: u32,
+    /// File status flags (`F_GETFL`/`F_SETFL`, `SOCK_NONBLOCK`): `O_NONBLOCK` makes the calls non-blocking.
+    pub fs_flags: c_int,
+    /// Descriptor flags (`F_GETFD`/`F_SETFD`, `SOCK_CLOEXEC`), only remembered (rdma-core 65).
     pub fd_flags: c_int,
+    /// `IP_TOS`, as set (rdma-core 65: also the id's type of service).
+    pub ip_tos: c_int,
     pub so_opts: u64,
     pub tcp_opts: u64,
     pub ipv6_opts: u64,
@@ -142,7 +147,9 @@ impl Rs {
             id,
             state: RS_INIT,
             opts: 0,
+            fs_flags: 0,
             fd_flags: 0,
+            ip_tos: 0,
             so_opts: 0,
             tcp_opts: 0,
             ipv6_opts: 0,
@@ -256,7 +263,7 @@ impl Rs {
     }
 
     pub(super) fn nonblocking(&self, flags: c_int) -> bool {
-        (self.fd_flags & libc::O_NONBLOCK) != 0 || (flags & libc::MSG_DONTWAIT) != 0
+        (self.fs_flags & libc::O_NONBLOCK) != 0 || (flags & libc::MSG_DONTWAIT) != 0
     }
 
     // ---- the target SGL (written by the peer) -------------------------------------------------------------

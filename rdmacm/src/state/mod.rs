@@ -17,8 +17,9 @@ mod objects;
 
 pub(crate) use device::{free_devices, get_devices, get_xrcd, with_device};
 pub(crate) use objects::{
-    free_path_rec, lookup_channel, lookup_channel_fd, lookup_handle, lookup_id, lookup_mc, lookup_uid, publish_event,
-    register_id, register_mc, take_event, unregister_mc, Channel, CmId, Event, Mc, TRANSPORT_IB, TRANSPORT_IWARP,
+    free_addrinfo, free_path_rec, lookup_channel, lookup_channel_fd, lookup_handle, lookup_id, lookup_mc, lookup_uid,
+    publish_event, register_id, register_mc, take_event, unregister_mc, Channel, CmId, Event, Mc, TRANSPORT_IB,
+    TRANSPORT_IWARP,
 };
 
 use crate::kernel;

@@ -106,6 +106,11 @@ pub(crate) struct IdState {
     pub remote_ece: (u32, u32),
     /// A CONNECT_RESPONSE could not be completed; later REJECTED/DISCONNECTED events are swallowed.
     pub connect_error: bool,
+    /// `rdma_resolve_addrinfo` started and its result not yet taken by `rdma_query_addrinfo` (nor failed).
+    pub resolving_ai: bool,
+    /// The result of `rdma_resolve_addrinfo` (a list of ours, see [`free_addrinfo`]), until `rdma_query_addrinfo`
+    /// takes it; NULL before.
+    pub resolved_ai: *mut rdma_addrinfo,
 }
 
 /// An id: the `rdma_cm_id` handed to C and librdmacm's private state.
@@ -173,6 +178,8 @@ impl CmId {
                 local_ece: (0, 0),
                 remote_ece: (0, 0),
                 connect_error: false,
+                resolving_ai: false,
+                resolved_ai: null_mut(),
             }),
             cond: Condvar::new(),
         })
@@ -347,7 +354,12 @@ impl CmId {
                 reg.handles.remove(&h);
             }
         }
-        let mcs = std::mem::take(&mut self.st.lock().mcs);
+        let (mcs, ai) = {
+            let mut st = self.st.lock();
+            (std::mem::take(&mut st.mcs), std::mem::replace(&mut st.resolved_ai, null_mut()))
+        };
+        // SAFETY: the id's own list (see `IdState::resolved_ai`), no longer reachable.
+        unsafe { free_addrinfo(ai) };
         for mc in mcs {
             REG.lock().mcs.remove(Arc::as_ptr(&mc));
         }
@@ -367,6 +379,28 @@ pub(crate) fn free_path_rec(id: *mut rdma_cm_id) {
         libc::free(p.read().cast());
         p.write(null_mut());
         addr_of_mut!((*id).route.num_paths).write(0);
+    }
+}
+
+/// Frees an `rdma_addrinfo` list whose nodes and fields were all allocated with the C allocator (the lists
+/// `rdma_getaddrinfo` and `rdma_resolve_addrinfo` make): `rdma_freeaddrinfo`'s work. NULL is nothing.
+///
+/// # Safety
+/// `p` is NULL or such a list, owned by the caller and not used afterwards.
+pub(crate) unsafe fn free_addrinfo(mut p: *mut rdma_addrinfo) {
+    while !p.is_null() {
+        // SAFETY: every node and every field is NULL or a C allocation of the list's own (the caller's contract).
+        unsafe {
+            let next = (*p).ai_next;
+            libc::free((*p).ai_connect);
+            libc::free((*p).ai_route);
+            libc::free((*p).ai_src_canonname.cast());
+            libc::free((*p).ai_dst_canonname.cast());
+            libc::free((*p).ai_src_addr.cast());
+            libc::free((*p).ai_dst_addr.cast());
+            libc::free(p.cast());
+            p = next;
+        }
     }
 }
 

@@ -5,8 +5,12 @@
 # "prog/loaded-ours" checks (LD_DEBUG=files) that our libibverbs and librdmacm were the ones initialised.
 #
 # CASE_LIBS=stock runs them on the system's rdma-core 44 instead (LD_LIBRARY_PATH wins over RUNPATH): they were
-# written against it and must all pass there.
+# written against it and must all pass there; cm_v65 (rdma-core 65's calls) cannot load on 44 and is left out then.
 #   tests/guest/run -e CASE_LIBS=stock -- bash tests/guest/cases/35-cm-c.sh
+#
+# Then rdma-core 65 as the reference: the programs of 65's calls (CM_SID_PROGS: cm_v65) run chrooted in a Debian sid
+# root with rdma-core 65's own libraries and with ours, and must give the same results (tests/guest/lib/sidroot.sh;
+# pass -e RDMA_ROOTS_DIR=<dir holding sid/>). Without a sid root this part only says so.
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 T=${CASE_TIMEOUT:-300}      # per program; each check inside has its own 40 s watchdog
@@ -17,8 +21,11 @@ echo "# 35-cm-c: $LIBS_ libraries (CASE_LIBS=$CASE_LIBS), programs from $BIN"
 
 shopt -s nullglob
 progs=()
+CM_SID_PROGS=${CM_SID_PROGS:-cm_v65}
 for p in "$BIN"/cm_*; do
-    [[ -x $p && -f $p && $p != *.* ]] && progs+=("$p")
+    [[ -x $p && -f $p && $p != *.* ]] || continue
+    [[ $LIBS_ == stock && " $CM_SID_PROGS " == *" ${p##*/} "* ]] && continue   # needs RDMACM_1.4
+    progs+=("$p")
 done
 if (( ${#progs[@]} == 0 )); then
     fail cm-c "no cm_* programs in $BIN (run tests/c/compile.sh on the host first)"
@@ -54,6 +61,28 @@ for p in "${progs[@]}"; do
     fi
     echo "# $name: exit $rc, $(dur "$t0" "$(now)")"
 done
+
+# rdma-core 65 (Debian sid, chrooted) as the reference for the programs of its calls.
+source "$(dirname "$0")/../lib/sidroot.sh"
+if [[ $LIBS_ == stock ]]; then
+    :
+elif ! sid_root_ready; then
+    echo "# rdma-core 65 comparison not run: $SID_WHY"
+else
+    trap sid_root_release EXIT
+    for name in $CM_SID_PROGS; do
+        if [[ ! -x $BIN/$name ]]; then
+            fail "sid65/$name" "no $BIN/$name (run tests/c/compile.sh on the host first)"
+            continue
+        fi
+        t0=$(now)
+        sid_compare "$name" ours "$T" "$SID_IN/c/$name"
+        # Our librdmacm alone, over rdma-core 65's libibverbs (what a sid system gets from an LD_LIBRARY_PATH
+        # holding only our librdmacm).
+        sid_compare "$name+libibverbs65" cm "$T" "$SID_IN/c/$name"
+        echo "# sid65/$name: $(dur "$t0" "$(now)")"
+    done
+fi
 
 echo "# 35-cm-c took $(dur "$case_t0" "$(now)")"
 summary 35-cm-c

@@ -9,8 +9,15 @@
 # librspreload falls back to kernel TCP silently when rsocket() fails, so each preload check also requires the
 # rxe0+rxe1 packet counters (hw_counters/sent_pkts) to grow by at least one packet per KiB moved.
 #
-# CASE_LIBS=stock runs every "ours" side with rdma-core instead:
+# CASE_LIBS=stock runs every "ours" side with rdma-core instead (rsock_repoll, for rdma-core 65's repoll calls, is
+# left out: 44 has none):
 #   tests/guest/run -e CASE_LIBS=stock -- bash tests/guest/cases/45-rsocket.sh
+#
+# Then rdma-core 65 (Debian sid, chrooted; tests/guest/lib/sidroot.sh, -e RDMA_ROOTS_DIR=<dir holding sid/>):
+# rsock_repoll with 65's librdmacm and with ours, check by check; and 65's librspreload.so, which also turns epoll
+# into repoll_*, under tests/c/rsock_preload_epoll.c (epoll-driven TCP server and client, SOCK_CLOEXEC sockets,
+# accept4) with 65's libraries, ours, our librdmacm over 65's libibverbs, and ours mixed with 65's both ways; the rxe
+# packet counters must grow as for rsock_preload.
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 T=${CASE_TIMEOUT:-60}
@@ -251,7 +258,8 @@ fi
 # Our C tests of the rsocket calls: each program prints PASS/FAIL lines, forwarded with its name.
 shopt -s nullglob
 for p in "$BIN"/rsock_*; do
-    [[ -x $p && -f $p && $p != *.* && $p != */rsock_preload ]] || continue
+    [[ -x $p && -f $p && $p != *.* && $p != */rsock_preload* ]] || continue
+    [[ $OURS_ == stock && $p == */rsock_repoll ]] && continue   # RDMACM_1.5
     name=${p##*/}
     log="$WORK/$name.log"
     # shellcheck disable=SC2046
@@ -270,6 +278,64 @@ for p in "$BIN"/rsock_*; do
     elif (( rc != 0 && own_fail == 0 )); then fail "$name" "exit $rc without a FAIL line" "$log"
     fi
 done
+
+# rdma-core 65 (Debian sid, chrooted) as the reference: repoll, and its librspreload with epoll.
+source "$(dirname "$0")/../lib/sidroot.sh"
+if [[ $OURS_ == stock ]]; then
+    :
+elif ! sid_root_ready; then
+    echo "# rdma-core 65 comparison not run: $SID_WHY"
+else
+    trap sid_root_release EXIT
+    if [[ -x $BIN/rsock_repoll ]]; then
+        sid_compare rsock_repoll ours 300 env RDMA_TEST_IP0="$IP0" RDMA_TEST_IP1="$IP1" "$SID_IN/c/rsock_repoll"
+    else
+        fail "sid65/rsock_repoll" "no $BIN/rsock_repoll (run tests/c/compile.sh on the host first)"
+    fi
+    SID_PRELOAD=/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so
+    # sid65_preload LIBS: the environment (inside the root) of one side under 65's librspreload.
+    sid65_preload() {
+        case $1 in
+            sid) echo "LD_PRELOAD=$SID_PRELOAD" ;;
+            ours) echo "LD_PRELOAD=$SID_PRELOAD LD_LIBRARY_PATH=$SID_IN/lib" ;;
+            cm) echo "LD_PRELOAD=$SID_PRELOAD LD_LIBRARY_PATH=$SID_IN/cm" ;;
+        esac
+    }
+    EBYTES=2000000 ECONNS=3
+    if [[ ! -x $BIN/rsock_preload_epoll ]]; then
+        fail "sid65/preload-epoll" "no $BIN/rsock_preload_epoll (run tests/c/compile.sh on the host first)"
+    else
+        for m in "sid sid sid" "ours ours ours" "cm cm ours-librdmacm" "ours sid ours-server/sid-client" \
+            "sid ours sid-server/ours-client"; do
+            read -r sl cl label <<< "$m"
+            next_port
+            name="sid65/$label/preload-epoll"
+            slog="$WORK/sid65-epoll.$port.server.log" clog="$WORK/sid65-epoll.$port.client.log"
+            before=$(pkts)
+            t0=$(now)
+            # shellcheck disable=SC2046
+            timeout "$T" chroot "$SID_ROOT" env $(sid65_preload "$sl") "$SID_IN/c/rsock_preload_epoll" server "$IP0" \
+                "$port" "$ECONNS" "$EBYTES" > "$slog" 2>&1 &
+            spid=$!
+            # shellcheck disable=SC2046
+            timeout "$T" chroot "$SID_ROOT" env $(sid65_preload "$cl") "$SID_IN/c/rsock_preload_epoll" client "$IP0" \
+                "$port" "$ECONNS" "$EBYTES" > "$clog" 2>&1
+            crc=$?
+            (( crc != 0 )) && kill "$spid" 2>/dev/null
+            wait "$spid"
+            src=$?
+            delta=$(( $(pkts) - before ))
+            if (( crc != 0 || src != 0 )); then
+                fail "$name" "client exit $crc, server exit $src" "$slog" "$clog"
+            elif (( delta < ECONNS * EBYTES / 1024 )); then
+                fail "$name" "only $delta RDMA packets for $((ECONNS * EBYTES)) bytes: the data went over kernel TCP" \
+                    "$slog" "$clog"
+            else
+                pass "$name" "$(dur "$t0" "$(now)"): $(tail -n1 "$clog"), $delta rxe packets"
+            fi
+        done
+    fi
+fi
 
 echo "# 45-rsocket took $(dur "$case_t0" "$(now)")"
 summary 45-rsocket

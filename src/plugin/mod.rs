@@ -17,12 +17,15 @@
 //! `_verbs_init_and_alloc_context`, `verbs_set_ops`, ...); the context half lands here.
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
+pub mod generation;
+
 use crate::kernel::discover::DeviceInfo;
 use crate::object::{self, registry, Context, Device, Driver, Kind, Pending};
 use crate::provider::verbs::*;
 use crate::provider::{DataPathOps, DeviceMatch, Provider};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
+pub use rdma_common::abi::driver::Generation;
 use rdma_common::abi::driver::*;
 use rdma_common::errno::Result;
 use rdma_common::Errno;
@@ -62,24 +65,33 @@ pub fn mode() -> Mode {
     *MODE
 }
 
-/// The registered plug-ins (`verbs_device_ops` addresses), in registration order.
-static DRIVERS: Lazy<Mutex<Vec<usize>>> = Lazy::new(|| Mutex::new(Vec::new()));
+/// The registered plug-ins (`verbs_device_ops` addresses, with the generation each was built for), in
+/// registration order.
+static DRIVERS: Lazy<Mutex<Vec<(usize, Generation)>>> = Lazy::new(|| Mutex::new(Vec::new()));
 
-/// `verbs_register_driver_34`: lists a plug-in (once per `ops`).
+/// `verbs_register_driver_34` / `_65`: lists a plug-in (once per `ops`) with its generation: for PABI 65 the
+/// 65 one, for PABI 34 the one [`generation::detect_34`] decides (rdma-core 44's or 56's).
 ///
 /// # Safety
 /// `ops` is NULL or a provider's static `verbs_device_ops` (its name a string, its table ended by a sentinel).
-pub unsafe fn register(ops: *const verbs_device_ops) {
+pub unsafe fn register(ops: *const verbs_device_ops, pabi: u32) {
     if ops.is_null() {
         return;
     }
-    let mut d = DRIVERS.lock();
-    if !d.contains(&(ops as usize)) {
-        d.push(ops as usize);
-    }
     // SAFETY: a provider passes its static ops (name, table ended by a sentinel).
     let (name, n) = unsafe { (cstr((*ops).name), table_len(&*ops)) };
-    log::debug!("registered provider plug-in '{name}' (match table: {n} entries)");
+    if DRIVERS.lock().iter().any(|&(o, _)| o == ops as usize) {
+        return;
+    }
+    let generation = match pabi {
+        65 => Generation::R65,
+        _ => generation::detect_34(ops.cast(), &name),
+    };
+    let mut d = DRIVERS.lock();
+    if !d.iter().any(|&(o, _)| o == ops as usize) {
+        d.push((ops as usize, generation));
+    }
+    log::debug!("registered provider plug-in '{name}' ({generation}; match table: {n} entries)");
 }
 
 fn cstr<'a>(p: *const c_char) -> std::borrow::Cow<'a, str> {
@@ -305,16 +317,16 @@ fn node_type_number(knode: u8) -> u32 {
 /// `try_drivers`). The public `ibv_device` fields are filled by the caller (the entry-point layer).
 pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
     load_plugins();
-    let drivers: Vec<usize> = DRIVERS.lock().clone();
+    let drivers: Vec<(usize, Generation)> = DRIVERS.lock().clone();
     let sd = sysfs_dev(info);
     // SAFETY: registered ops are static; `sd` is ours.
     unsafe {
-        let by_id: Vec<usize> = drivers
+        let by_id: Vec<(usize, Generation)> = drivers
             .iter()
             .copied()
-            .filter(|&o| !match_driver_id(&*(o as *const verbs_device_ops), &*sd).is_null())
+            .filter(|&(o, _)| !match_driver_id(&*(o as *const verbs_device_ops), &*sd).is_null())
             .collect();
-        for o in by_id.into_iter().chain(drivers.iter().copied()) {
+        for (o, generation) in by_id.into_iter().chain(drivers.iter().copied()) {
             let ops = &*(o as *const verbs_device_ops);
             if !match_device(ops, sd) {
                 continue;
@@ -328,8 +340,10 @@ pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
             (*vdev).ops = ops;
             (*vdev).refcount = 1;
             (*vdev).sysfs = sd;
-            log::debug!("{}: served by provider plug-in '{}'", info.name, cstr(ops.name));
-            return Some(Box::leak(Box::new(Plugin { ops, vdev })));
+            log::debug!("{}: served by provider plug-in '{}' ({generation})", info.name, cstr(ops.name));
+            let p: &'static Plugin = Box::leak(Box::new(Plugin { ops, vdev, generation }));
+            PLUGINS.lock().push(p);
+            return Some(p);
         }
     }
     None
@@ -348,10 +362,47 @@ pub fn select_driver(dev: &DeviceMatch<'_>, info: &DeviceInfo) -> Option<(&'stat
     }
 }
 
-/// A device served by an rdma-core plug-in: its ops and the `verbs_device` its `alloc_device` made.
+/// A device served by an rdma-core plug-in: its ops, the `verbs_device` its `alloc_device` made, and the
+/// generation of the provider interface the plug-in was built for (decided at its registration).
 pub struct Plugin {
     pub ops: &'static verbs_device_ops,
     pub vdev: *mut verbs_device,
+    pub generation: Generation,
+}
+
+/// Every device's plug-in, as [`select`] made them.
+static PLUGINS: Lazy<Mutex<Vec<&'static Plugin>>> = Lazy::new(|| Mutex::new(Vec::new()));
+
+/// The plug-in serving the device C knows as `device` (its `verbs_device.device`), if a plug-in serves it.
+fn plugin_of(device: *mut ibv_device) -> Option<&'static Plugin> {
+    // SAFETY: only the address of the device member is computed.
+    PLUGINS.lock().iter().copied().find(|p| unsafe { &raw mut (*p.vdev).device } == device)
+}
+
+/// The generation a context gets when its device is not served by a plug-in (a library's own device opened
+/// through `_verbs_init_and_alloc_context`, as the command comparison does): for PABI 34 the override or
+/// rdma-core 56's ([`generation::default_34`]), for PABI 65 the 65 one.
+fn default_generation(pabi: u32) -> Generation {
+    match pabi {
+        65 => Generation::R65,
+        _ => generation::default_34(),
+    }
+}
+
+/// The generation of the provider interface the context `ctx` is served with: its plug-in's; for any other
+/// context (native, or not a context of ours) the PABI-34 default ([`generation::default_34`]).
+///
+/// # Safety
+/// `ctx` is NULL or a pointer from C.
+pub unsafe fn generation_of(ctx: *mut ibv_context) -> Generation {
+    // SAFETY: checked against the registry first.
+    match unsafe { Context::from_ibv(ctx) } {
+        Ok(c) => match c.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
+            Some(p) => p.generation,
+            None => generation::default_34(),
+        },
+        Err(_) => generation::default_34(),
+    }
 }
 
 // SAFETY: the plug-in's device and ops are process-lifetime data the plug-in itself shares between threads.
@@ -359,9 +410,11 @@ unsafe impl Send for Plugin {}
 // SAFETY: as above.
 unsafe impl Sync for Plugin {}
 
-/// Our per-context record of a plug-in's ops (rdma-core's `verbs_ex_private.ops`).
+/// Our per-context record of a plug-in's ops (rdma-core's `verbs_ex_private.ops`) and of the generation its
+/// objects are laid out in.
 pub struct PluginContext {
     pub ops: std::cell::UnsafeCell<verbs_context_ops>,
+    pub generation: Generation,
 }
 // SAFETY: written only while the plug-in's `alloc_context` runs, before the context is shared.
 unsafe impl Sync for PluginContext {}
@@ -900,8 +953,8 @@ impl Driver for Plugin {
     }
 
     unsafe fn qp_is_extended(&self, qp: *mut ibv_qp) -> bool {
-        // SAFETY: a plug-in's QPs begin with rdma-core 44's `verbs_qp` (the ibv_qp_ex, then comp_mask).
-        unsafe { (*qp.cast::<verbs_qp>()).comp_mask & VERBS_QP_EX != 0 }
+        // SAFETY: a plug-in's QPs are `verbs_qp`s of its generation (its ibv_qp_ex, then comp_mask).
+        unsafe { *self.generation.qp_comp_mask_ptr(qp.cast()) & VERBS_QP_EX != 0 }
     }
 }
 
@@ -919,6 +972,7 @@ pub unsafe fn init_and_alloc_context(
     alloc_size: usize,
     offset: usize,
     driver_id: u32,
+    pabi: u32,
 ) -> Result<*mut c_void> {
     let fail = |e: Errno| {
         if cmd_fd >= 0 {
@@ -932,6 +986,11 @@ pub unsafe fn init_and_alloc_context(
         Err(e) => return fail(e),
     };
     if alloc_size < offset + std::mem::size_of::<verbs_context>() {
+        return fail(Errno::EINVAL);
+    }
+    let generation = plugin_of(device).map_or_else(|| default_generation(pabi), |p| p.generation);
+    if generation.pabi() != pabi {
+        log::error!("a plug-in of {generation} set up a context through the PABI {pabi} interface");
         return fail(Errno::EINVAL);
     }
     // SAFETY: a zeroed allocation the plug-in frees with free().
@@ -960,7 +1019,7 @@ pub unsafe fn init_and_alloc_context(
         addr_of_mut!((*c).core_support).write(0.into());
         addr_of_mut!((*c).lock).write(Mutex::new(()));
         addr_of_mut!((*c).driver_data)
-            .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(std::mem::zeroed()) })));
+            .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(std::mem::zeroed()), generation })));
         let ctx = &*p.finish();
         registry::insert(ctx.ibv(), Kind::Context);
     }

@@ -43,7 +43,9 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context(
 ) -> *mut c_void {
     ffi::boundary("_verbs_init_and_alloc_context", || {
         // SAFETY: forwarded C contract; `context_offset` is an offset disguised as a pointer.
-        unsafe { plugin::init_and_alloc_context(device.cast(), cmd_fd, alloc_size, context_offset as usize, driver_id) }
+        unsafe {
+            plugin::init_and_alloc_context(device.cast(), cmd_fd, alloc_size, context_offset as usize, driver_id, 34)
+        }
     })
     .or_null_errno()
 }

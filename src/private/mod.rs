@@ -86,7 +86,7 @@ pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) 
     rdma_common::logging::init("libibverbs");
     let _ = ffi::boundary("verbs_register_driver_34", || {
         // SAFETY: forwarded C contract (a provider's static ops, or NULL).
-        unsafe { plugin::register(ops.cast()) };
+        unsafe { plugin::register(ops.cast(), 34) };
         Ok(())
     });
     saved.set();

@@ -11,7 +11,9 @@
 # library's choice, see src/kernel/mod.rs). All buffers and objects live in a fixed-address arena, so user handles
 # and response addresses are equal in both runs; addresses of a library's own buffers are logged as LOCAL.
 # Compared per command: the bytes written, the ioctl headers and attributes, the return code and the fields the
-# command fills. Our library finds a fake Soft-RoCE device in a fake sysfs tree (netlink is made to fail).
+# command fills. Our library finds a fake Soft-RoCE device in a fake sysfs tree (netlink is made to fail); its
+# context belongs to no plug-in whose generation could be detected, so RDMAV_PLUGIN_GENERATION=44 tells it to serve
+# rdma-core 44's layouts (docs/providers.md, "Generations").
 #
 # The last line: `plugin-cmd: N commands compared, N differ`. Exit status 0 only when nothing differs and N > 0.
 set -u
@@ -50,7 +52,8 @@ echo 2 >"$S/class/infiniband_verbs/uverbs0/abi_version"
 echo "1: CA" >"$S/class/infiniband/rxe0/node_type"
 
 run() { # LIB LOG MODE
-    env LD_PRELOAD="$WORK/libplugcmd.so" SYSFS_PATH="$S" RDMAV_PROVIDER=native "$WORK/driver" "$1" "$2" "$3" \
+    env LD_PRELOAD="$WORK/libplugcmd.so" SYSFS_PATH="$S" RDMAV_PROVIDER=native RDMAV_PLUGIN_GENERATION=44 \
+        "$WORK/driver" "$1" "$2" "$3" \
         >"$2.out" 2>&1
     local rc=$?
     [ $rc -eq 0 ] || { sed 's/^/    /' "$2.out" | tail -20; fail "driver ($3) exited with status $rc"; }

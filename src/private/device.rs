@@ -324,10 +324,12 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
 /// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr,
 /// struct ibv_query_port *cmd, size_t cmd_size)`.
 ///
-/// QUERY_PORT: the ioctl (which also reports `port_cap_flags2`), then the write command where the kernel has no
-/// ioctl for it, as rdma-core 44. Fills every field of `port_attr` the kernel reports. Driver data after the
-/// command (`cmd_size` beyond `struct ibv_query_port`), which no provider passes and the kernel ignores, is not
-/// sent. Errors: the kernel's (`EINVAL` for a bad port).
+/// QUERY_PORT: the ioctl (which also reports `port_cap_flags2` and, from rdma-core 56's generation on,
+/// `active_speed_ex`), then the write command where the kernel has no ioctl for it, as rdma-core. Fills every
+/// field of `port_attr` the kernel reports that the plug-in's generation has: a plug-in of rdma-core 44's passes a
+/// 52-byte `struct ibv_port_attr` (its mlx5 a stack variable), so nothing is written past those 52 bytes for it.
+/// Driver data after the command (`cmd_size` beyond `struct ibv_query_port`), which no provider passes and the
+/// kernel ignores, is not sent. Errors: the kernel's (`EINVAL` for a bad port).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_port(
     context: *mut ibv_context,
@@ -338,8 +340,20 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
 ) -> c_int {
     ret("ibv_cmd_query_port", || {
         let attr = obj(port_attr)?;
-        // SAFETY: a context of ours (checked), the provider's attribute struct.
-        unsafe { pcmd::query_port(&fd_of(context)?, port_num, attr) }
+        // SAFETY: a context of ours (checked), the provider's attribute struct of its generation's size.
+        unsafe {
+            let u = fd_of(context)?;
+            let size = generation_of(context).port_attr_size();
+            if size >= size_of::<ibv_port_attr>() {
+                return pcmd::query_port(&u, port_num, attr);
+            }
+            // The plug-in's struct is shorter than ours: filled in ours, then as much copied as it has.
+            let mut tmp = std::mem::MaybeUninit::<ibv_port_attr>::zeroed();
+            ptr::copy_nonoverlapping(attr.cast::<u8>(), tmp.as_mut_ptr().cast::<u8>(), size);
+            pcmd::query_port(&u, port_num, tmp.as_mut_ptr())?;
+            ptr::copy_nonoverlapping(tmp.as_ptr().cast::<u8>(), attr.cast::<u8>(), size);
+        }
+        Ok(())
     })
 }
 
@@ -461,5 +475,31 @@ mod tests {
         let w = f.write(0);
         assert_eq!((hdr(&w).0, w[16]), (IB_USER_VERBS_CMD_QUERY_PORT, 1));
         unsafe { assert_eq!((*pa.as_ptr()).lid, 7) };
+    }
+
+    #[test]
+    fn query_port_writes_only_the_generations_struct() {
+        // A plug-in's port attributes followed by other data: rdma-core 44's struct is 52 bytes, 56's 56.
+        for g in [Generation::R44, Generation::R56] {
+            let f = Fake::new();
+            let mut ctx: MaybeUninit<ibv_context> = z();
+            let mut buf = [0xa5a5_a5a5u32; 20];
+            let mut pr = ib_uverbs_query_port_resp::zeroed();
+            pr.lid = 9;
+            pr.state = 4;
+            let mut out = pr.as_bytes().to_vec();
+            out.resize(48, 0);
+            f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, &out));
+            let rc = with_generation(g, || {
+                with_fake(&f, || unsafe {
+                    ibv_cmd_query_port(ctx.as_mut_ptr(), 1, buf.as_mut_ptr().cast(), ptr::null_mut(), 0)
+                })
+            });
+            assert_eq!(rc, 0);
+            let a = unsafe { &*buf.as_ptr().cast::<ibv_port_attr>() };
+            assert_eq!((a.lid, unsafe { ffi::enum_raw(std::ptr::addr_of!(a.state)) }), (9, 4));
+            let end = g.port_attr_size() / 4;
+            assert!(buf[end..].iter().all(|&w| w == 0xa5a5_a5a5), "{g}: written past its {} bytes", end * 4);
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! Pure helpers that need no device: the descriptions of enum values (`ibv_wc_status_str(3)`,
-//! `ibv_node_type_str(3)`, `ibv_port_state_str(3)`, `ibv_event_type_str(3)`) and the static-rate conversions
+//! `ibv_node_type_str(3)`, `ibv_port_state_str(3)`, `ibv_event_type_str(3)`, rdma-core 56's `ibv_wr_opcode_str`) and the static-rate conversions
 //! (`ibv_rate_to_mult(3)`, `mult_to_ibv_rate(3)`, `ibv_rate_to_mbps(3)`, `mbps_to_ibv_rate(3)`).
 //!
 //! All are implemented, with rdma-core 44's exact strings and tables. The enum arguments arrive as integers (see
@@ -108,6 +108,42 @@ pub extern "C" fn ibv_port_state_str(port_state: c_uint) -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_event_type_str(event: c_uint) -> *const c_char {
     describe(&EVENT_TYPE, event.into())
+}
+
+/// `enum ibv_wr_opcode` names, by value (rdma-core 56's): `None` for the numbers between `IBV_WR_DRIVER1` (11) and
+/// `IBV_WR_FLUSH` (14) that name no opcode.
+const WR_OPCODE: [Option<&CStr>; 16] = [
+    Some(c"rdma-write"),
+    Some(c"rdma-write-with-imm"),
+    Some(c"send"),
+    Some(c"send-with-imm"),
+    Some(c"rdma-read"),
+    Some(c"atomic-cmp-and-swp"),
+    Some(c"atomic-fetch-and-add"),
+    Some(c"local-inv"),
+    Some(c"bind-mw"),
+    Some(c"send-with-inv"),
+    Some(c"tso"),
+    Some(c"driver1"),
+    None,
+    None,
+    Some(c"flush"),
+    Some(c"atomic-write"),
+];
+
+/// `const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode)`: a static, NUL-terminated name of the work request
+/// opcode `opcode` (`"rdma-write"`, `"send-with-imm"`, `"atomic-write"`, ...); `"unknown"` above
+/// `IBV_WR_ATOMIC_WRITE`, and NULL for the two numbers inside that range that name no opcode (12 and 13), as
+/// rdma-core 56 and 65 answer. Declared in rdma-core 56's public `verbs.h` but exported in the provider-interface
+/// node (`IBVERBS_PRIVATE_34` since rdma-core 45, `IBVERBS_PRIVATE_65` in 65), where applications that call it
+/// bind it too.
+#[unsafe(no_mangle)]
+pub extern "C" fn ibv_wr_opcode_str(opcode: c_uint) -> *const c_char {
+    match WR_OPCODE.get(opcode as usize) {
+        Some(Some(s)) => s.as_ptr(),
+        Some(None) => std::ptr::null(),
+        None => c"unknown".as_ptr(),
+    }
 }
 
 /// The rates that are whole multiples of 2.5 Gb/s, with that multiple. The others (FDR, EDR and HDR lane
@@ -238,6 +274,27 @@ mod tests {
         assert_eq!(s(ibv_port_state_str(5)), "active defer");
         assert_eq!(s(ibv_event_type_str(19)), "WQ fatal");
         assert_eq!(s(ibv_wc_status_str(0x7fff_ffff)), "unknown");
+        // rdma-core 56's ibv_wr_opcode_str, same in 65.
+        let names = [
+            "rdma-write",
+            "rdma-write-with-imm",
+            "send",
+            "send-with-imm",
+            "rdma-read",
+            "atomic-cmp-and-swp",
+            "atomic-fetch-and-add",
+            "local-inv",
+            "bind-mw",
+            "send-with-inv",
+            "tso",
+            "driver1",
+        ];
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(s(ibv_wr_opcode_str(i as c_uint)), *n);
+        }
+        assert!(ibv_wr_opcode_str(12).is_null() && ibv_wr_opcode_str(13).is_null());
+        assert_eq!((s(ibv_wr_opcode_str(14)), s(ibv_wr_opcode_str(15))), ("flush", "atomic-write"));
+        assert_eq!((s(ibv_wr_opcode_str(16)), s(ibv_wr_opcode_str(u32::MAX))), ("unknown", "unknown"));
         assert_eq!(s(ibv_node_type_str(i32::MIN)), "unknown");
     }
 

@@ -1,5 +1,6 @@
-/* Calls rdma-core 44's provider interface (the ibv_cmd_* of IBVERBS_PRIVATE_34) with fixed inputs, as a provider
- * plug-in would, in the library given as argv[1] (Debian's libibverbs.so.1, which is rdma-core 44, or ours). The
+/* Calls rdma-core's provider interface (the ibv_cmd_* of IBVERBS_PRIVATE_34, as rdma-core PC_RELEASE built it: 44 or
+ * 56) with fixed inputs, as a provider plug-in of that release would, in the library given as argv[1] (Debian's
+ * libibverbs.so.1 of that release, or ours). The
  * interposer (interpose.c) plays the kernel and logs every command; run.sh runs this once per library and diffs the
  * logs. Every buffer and object lives in an arena at a fixed address, so pointers the commands carry (user
  * handles, response addresses) are equal in both runs.
@@ -20,6 +21,7 @@
 
 #define FN(ret, name, args) static ret(*p_##name) args;
 PC_FUNCS(FN)
+PC_FUNCS_56(FN)
 
 #define ARENA ((void *)0x100000000000ull)
 #define ARENA_LEN (16u << 20)
@@ -147,6 +149,7 @@ int main(int argc, char **argv)
 	if (!p_##name)                                         \
 		die("missing " #name);
 	PC_FUNCS(LOAD)
+	PC_FUNCS_56(LOAD)
 
 	fd = open("/dev/null", O_RDWR);
 	if (fd < 0 || dup2(fd, FAKE_FD) != FAKE_FD)
@@ -200,6 +203,8 @@ int main(int argc, char **argv)
 		plugcmd_log("  state=%d max_mtu=%d active_mtu=%d gid_tbl_len=%d lid=%u caps=%#x speed=%u ll=%u flags=%u",
 			    pa->state, pa->max_mtu, pa->active_mtu, pa->gid_tbl_len, pa->lid, pa->port_cap_flags,
 			    pa->active_speed, pa->link_layer, pa->flags);
+		if (PC_RELEASE >= 56) /* active_speed_ex, after the 52 bytes of rdma-core 44's struct */
+			plugcmd_log("  speed_ex=%u", *(uint32_t *)((char *)pa + 52));
 	}
 	{
 		struct ib_uverbs_ex_query_device_resp r = { 0 };
@@ -365,6 +370,34 @@ int main(int argc, char **argv)
 								       rs, 0));
 		ca->comp_mask = 1 << 7;
 		RUN("create_cq_ex (bad comp_mask)", p_ibv_cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs, 0));
+#if PC_RELEASE >= 56
+		/* ibv_cmd_create_cq_ex2 with no driver chain, and with one holding an optional attribute only (which the
+		 * write command cannot carry, so it is dropped): the same commands as ibv_cmd_create_cq_ex. */
+		struct pc_cmdb *opt = A(sizeof(*opt));
+
+		opt->b.hdr.object_id = UVERBS_OBJECT_CQ;
+		opt->b.hdr.method_id = UVERBS_METHOD_CQ_CREATE;
+		opt->b.uhw_in_idx = 0xff;
+		opt->b.uhw_out_idx = 0xff;
+		opt->b.next_attr = opt->b.hdr.attrs;
+		opt->b.last_attr = opt->b.hdr.attrs + 8;
+		*opt->b.next_attr++ = (struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 4, .data = 0x77 };
+		ca->comp_mask = 0;
+		ca->wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
+		reply(&rl, sizeof(rl), 8);
+		RUN("create_cq_ex2 (no chain: legacy command)",
+		    p_ibv_cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
+		logbytes("resp", resp, rs);
+		ca->comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
+		ca->flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
+		reply(&r, sizeof(r), 8);
+		RUN("create_cq_ex2 (optional driver attribute: extended)",
+		    p_ibv_cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, &opt->b));
+		logbytes("resp", resp, rs);
+		ca->comp_mask = 1 << 7;
+		RUN("create_cq_ex2 (bad comp_mask)",
+		    p_ibv_cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
+#endif
 		for (int i = 0; i < 3; i++)
 			p_verbs_init_cq(&cqx[i]->cq, ctx, NULL, NULL);
 	}
@@ -1030,9 +1063,22 @@ int main(int argc, char **argv)
 		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 4, 0xf4 };
 		o[2] = (struct pc_ioctl_out){ UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, 0xf5 };
 		plugcmd_ioctl_reply(o, 3);
+#if PC_RELEASE >= 56
+		RUN("reg_dmabuf_mr", p_ibv_cmd_reg_dmabuf_mr(pd, 0x2000, 0x4000, 0x8000, 12, 7, qm, NULL));
+#else
 		RUN("reg_dmabuf_mr", p_ibv_cmd_reg_dmabuf_mr(pd, 0x2000, 0x4000, 0x8000, 12, 7, qm));
+#endif
 		plugcmd_log("  handle=%#x lkey=%#x rkey=%#x len=%zu type=%u addr=%p", qm->ibv_mr.handle, qm->ibv_mr.lkey,
 			    qm->ibv_mr.rkey, qm->ibv_mr.length, qm->mr_type, qm->ibv_mr.addr);
+#if PC_RELEASE >= 56
+		/* rdma-core 56's mlx5 links its own attributes. */
+		DRV_BLOCK(UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 1);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0xf6 };
+		plugcmd_ioctl_reply(o, 3);
+		RUN("reg_dmabuf_mr (driver attributes)",
+		    p_ibv_cmd_reg_dmabuf_mr(pd, 0x2000, 0x4000, 0x8000, 12, 7, qm, &drv->b));
+		plugcmd_log("  handle=%#x lkey=%#x rkey=%#x", qm->ibv_mr.handle, qm->ibv_mr.lkey, qm->ibv_mr.rkey);
+#endif
 
 		/* A provider's own command through execute_ioctl: its block plus a linked one. */
 		struct pc_cmdb *root = A(sizeof(*root));
@@ -1104,6 +1150,37 @@ int main(int argc, char **argv)
 		RUN("query_port (ioctl)", p_ibv_cmd_query_port(ctx2, 2, pa, cmd, cs));
 		plugcmd_log("  state=%d gid_tbl_len=%d lid=%u caps2=%u", pa->state, pa->gid_tbl_len, pa->lid,
 			    pa->port_cap_flags2);
+		if (PC_RELEASE >= 56)
+			plugcmd_log("  speed_ex=%u", *(uint32_t *)((char *)pa + 52));
+#if PC_RELEASE >= 56
+		/* ibv_cmd_create_cq_ex2 with a mandatory driver attribute (as mlx5's UAR page index, the first id after
+		 * UHW_IN/UHW_OUT): only an ioctl can carry it. On this context rdma-core has not given up on ioctls. */
+		struct pc_cmdb *drv = A(sizeof(*drv));
+		struct ibv_cq_init_attr_ex *ca = A(sizeof(*ca));
+		struct verbs_cq *vcq = A(sizeof(*vcq));
+
+		drv->b.hdr.object_id = UVERBS_OBJECT_CQ;
+		drv->b.hdr.method_id = UVERBS_METHOD_CQ_CREATE;
+		drv->b.uhw_in_idx = 0xff;
+		drv->b.uhw_out_idx = 0xff;
+		drv->b.next_attr = drv->b.hdr.attrs;
+		drv->b.last_attr = drv->b.hdr.attrs + 8;
+		*drv->b.next_attr++ =
+			(struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 4, .flags = UVERBS_ATTR_F_MANDATORY, .data = 5 };
+		ca->cqe = 100;
+		ca->comp_vector = 1;
+		ca->wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+		cmd = pcmd(XH, SZ(ib_uverbs_ex_create_cq), 0x5a, 12, &cs);
+		resp = presp(SZ(ib_uverbs_ex_create_cq_resp), 8, &rs);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_HANDLE, 0, 0x57 };
+		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, 255 };
+		o[2] = (struct pc_ioctl_out){ UVERBS_ATTR_UHW_OUT, 8, 0x1122334455667788ull };
+		plugcmd_ioctl_reply(o, 3);
+		RUN("create_cq_ex2 (mandatory driver attribute: ioctl)",
+		    p_ibv_cmd_create_cq_ex2(ctx2, ca, vcq, cmd, cs, resp, rs, 0, &drv->b));
+		plugcmd_log("  handle=%#x cqe=%d ctx-ok=%d", vcq->cq.handle, vcq->cq.cqe, vcq->cq.context == ctx2);
+		logbytes("resp", resp, rs);
+#endif
 	}
 	return 0;
 }

@@ -91,7 +91,7 @@ pub unsafe fn register(ops: *const verbs_device_ops, pabi: u32) {
     if !d.iter().any(|&(o, _)| o == ops as usize) {
         d.push((ops as usize, generation));
     }
-    log::debug!("registered provider plug-in '{name}' ({generation}; match table: {n} entries)");
+    log::debug!("registered provider plug-in '{name}' (match table: {n} entries), built for {generation}");
 }
 
 fn cstr<'a>(p: *const c_char) -> std::borrow::Cow<'a, str> {

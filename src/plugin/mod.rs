@@ -34,9 +34,11 @@ use std::os::fd::IntoRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::ptr::{addr_of_mut, null_mut};
 
-/// rdma-core's provider directory on Debian (`VERBS_PROVIDER_DIR`) and its plug-in name suffix.
+/// rdma-core's provider directory on Debian (`VERBS_PROVIDER_DIR`) and its plug-in name suffixes, one per private
+/// ABI this library serves, newest first: a `driver NAME` line loads `lib<NAME>-rdmav65.so` if there is one, else
+/// `lib<NAME>-rdmav34.so`.
 pub const PROVIDER_DIR: &str = "/usr/lib/x86_64-linux-gnu/libibverbs";
-const PROVIDER_SUFFIX: &str = "-rdmav34.so";
+const PROVIDER_SUFFIXES: [&str; 2] = ["-rdmav65.so", "-rdmav34.so"];
 /// rdma-core's `IBV_CONFIG_DIR`.
 const CONFIG_DIR: &str = "/etc/libibverbs.d";
 
@@ -132,26 +134,42 @@ pub fn config_file_names(text: &str, file: &std::path::Path, names: &mut Vec<Str
     }
 }
 
-/// dlopens one plug-in by name (`lib<name>-rdmav34.so` in the provider directory, then the library path) or by
-/// absolute path prefix (rdma-core's `load_driver`). Its constructor registers it.
+/// The files [`load_one`] tries for a `driver NAME` entry, in order: for each PABI (65, then 34) the provider
+/// directory, then the library path; for an absolute path prefix the prefix with each suffix (rdma-core's
+/// `load_driver`, once per PABI).
+fn candidates(name: &str) -> Vec<String> {
+    let mut c = Vec::new();
+    for suffix in PROVIDER_SUFFIXES {
+        if name.starts_with('/') {
+            c.push(format!("{name}{suffix}"));
+        } else {
+            c.push(format!("{PROVIDER_DIR}/lib{name}{suffix}"));
+            c.push(format!("lib{name}{suffix}"));
+        }
+    }
+    c
+}
+
+/// dlopens one plug-in by name (`lib<name>-rdmav65.so`, then `-rdmav34.so`: in the provider directory, then the
+/// library path) or by absolute path prefix; at most one per name. Its constructor registers it.
 fn load_one(name: &str) {
-    let candidates: Vec<String> = if name.starts_with('/') {
-        vec![format!("{name}{PROVIDER_SUFFIX}")]
-    } else {
-        vec![format!("{PROVIDER_DIR}/lib{name}{PROVIDER_SUFFIX}"), format!("lib{name}{PROVIDER_SUFFIX}")]
-    };
-    for so in &candidates {
+    let mut errors = Vec::new();
+    for so in &candidates(name) {
         let Ok(c) = CString::new(so.as_str()) else { return };
-        // SAFETY: dlopen of a provider library; its constructor calls verbs_register_driver_34.
+        // SAFETY: dlopen of a provider library; its constructor calls verbs_register_driver_34 or _65.
         let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW) };
         if !h.is_null() {
             log::debug!("loaded provider plug-in {so}");
             return;
         }
+        // SAFETY: dlerror returns NULL or a thread-local message.
+        let err = cstr(unsafe { libc::dlerror() }).into_owned();
+        log::debug!("provider plug-in {so}: {err}");
+        errors.push(err);
     }
-    // SAFETY: dlerror returns NULL or a thread-local message.
-    let err = unsafe { libc::dlerror() };
-    log::warn!("couldn't load driver '{name}': {}", cstr(err));
+    // The most telling error: one about a file that exists (a missing symbol or version), else the last.
+    let err = errors.iter().find(|e| !e.contains("No such file")).or(errors.last());
+    log::warn!("couldn't load driver '{name}': {}", err.map_or("", String::as_str));
 }
 
 /// Loads the configured plug-ins, once per process (rdma-core's `load_drivers`).
@@ -411,9 +429,10 @@ unsafe impl Send for Plugin {}
 unsafe impl Sync for Plugin {}
 
 /// Our per-context record of a plug-in's ops (rdma-core's `verbs_ex_private.ops`) and of the generation its
-/// objects are laid out in.
+/// objects are laid out in. The ops are kept in rdma-core 65's table, a superset of PABI 34's (the 17 ops 65 added
+/// stay NULL for a PABI-34 plug-in), whichever table the plug-in handed over.
 pub struct PluginContext {
-    pub ops: std::cell::UnsafeCell<verbs_context_ops>,
+    pub ops: std::cell::UnsafeCell<r65::verbs_context_ops>,
     pub generation: Generation,
 }
 // SAFETY: written only while the plug-in's `alloc_context` runs, before the context is shared.
@@ -422,7 +441,7 @@ unsafe impl Sync for PluginContext {}
 unsafe impl Send for PluginContext {}
 
 /// The plug-in ops of a context (all NULL for a native one).
-fn ops_of(ctx: &Context) -> verbs_context_ops {
+fn ops_of(ctx: &Context) -> r65::verbs_context_ops {
     match ctx.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
         // SAFETY: see PluginContext.
         Some(p) => unsafe { *p.ops.get() },
@@ -701,8 +720,9 @@ impl Driver for Plugin {
             if vctx.is_null() {
                 return Err(null_errno());
             }
-            // SAFETY: the plug-in initialised it through _verbs_init_and_alloc_context.
-            let ibv = unsafe { &raw mut (*vctx).context };
+            // The plug-in initialised it through _verbs_init_and_alloc_context of its PABI: `context` is where that
+            // PABI's verbs_context has it.
+            let ibv = context_in(vctx.cast(), self.generation.pabi());
             // SAFETY: a live context of ours (registered by _verbs_init_and_alloc_context).
             let ctx = unsafe { Context::from_ibv(ibv) }?;
             // SAFETY: as above.
@@ -962,10 +982,25 @@ impl Driver for Plugin {
 // The context half of the provider interface (exported from `crate::private`).
 // ---------------------------------------------------------------------------------------------------------------
 
-/// `_verbs_init_and_alloc_context`: allocates the plug-in's context wrapper (`alloc_size` bytes, zeroed, with the
-/// `verbs_context` at `offset`) and initialises the `verbs_context` (rdma-core's `verbs_init_context`): device,
-/// `cmd_fd` (owned from now on), `async_fd = -1`, mutex, `abi_compat`, `sz`, and our `Context` in `priv`,
-/// registered so the plug-in's `ibv_cmd_*` calls find it. On failure closes `cmd_fd` and returns NULL with errno.
+/// Where `context` is in the `struct verbs_context` of a plug-in of PABI `pabi` (34: 320, 65: 368).
+pub fn context_offset(pabi: u32) -> usize {
+    match pabi {
+        65 => CONTEXT_OFFSET_65,
+        _ => CONTEXT_OFFSET_34,
+    }
+}
+
+/// The `struct ibv_context` inside the `struct verbs_context` at `vctx` of a plug-in of PABI `pabi`.
+pub fn context_in(vctx: *mut c_void, pabi: u32) -> *mut ibv_context {
+    vctx.cast::<u8>().wrapping_add(context_offset(pabi)).cast()
+}
+
+/// `_verbs_init_and_alloc_context` of PABI `pabi` (34 or 65): allocates the plug-in's context wrapper
+/// (`alloc_size` bytes, zeroed, with its `verbs_context` at `offset`: 648 bytes for PABI 34, 696 for 65) and
+/// initialises that `verbs_context` (rdma-core's `verbs_init_context`): device, `cmd_fd` (owned from now on),
+/// `async_fd = -1`, mutex, `abi_compat`, `sz`, and our `Context` in `priv`, registered so the plug-in's
+/// `ibv_cmd_*` calls find it; the context is served with its plug-in's generation. On failure closes `cmd_fd` and
+/// returns NULL with errno (`EINVAL` for a device not ours, a size too small, or a plug-in of the other PABI).
 pub unsafe fn init_and_alloc_context(
     device: *mut ibv_device,
     cmd_fd: c_int,
@@ -985,7 +1020,8 @@ pub unsafe fn init_and_alloc_context(
         Ok(d) => d,
         Err(e) => return fail(e),
     };
-    if alloc_size < offset + std::mem::size_of::<verbs_context>() {
+    let vsize = context_offset(pabi) + std::mem::size_of::<ibv_context>();
+    if offset.checked_add(vsize).is_none_or(|end| alloc_size < end) {
         return fail(Errno::EINVAL);
     }
     let generation = plugin_of(device).map_or_else(|| default_generation(pabi), |p| p.generation);
@@ -998,20 +1034,20 @@ pub unsafe fn init_and_alloc_context(
     if base.is_null() {
         return fail(Errno::ENOMEM);
     }
-    // SAFETY: within the allocation (checked above).
-    let vctx = unsafe { base.cast::<u8>().add(offset).cast::<verbs_context>() };
+    // SAFETY: within the allocation (checked above); the PABI-34 view covers the verbs_context's last 648 bytes.
+    let ic = context_in(unsafe { base.cast::<u8>().add(offset) }.cast(), pabi);
+    let v = view_34(ic);
     let mut p = Pending::<Context>::new();
     let c = p.as_ptr();
     // SAFETY: our zeroed allocations; every field gets a valid value before `finish`.
     unsafe {
-        let ic = addr_of_mut!((*vctx).context);
         (*ic).device = device;
         (*ic).cmd_fd = cmd_fd;
         (*ic).async_fd = -1;
         libc::pthread_mutex_init(addr_of_mut!((*ic).mutex), std::ptr::null());
         (*ic).abi_compat = __VERBS_ABI_IS_EXTENDED;
-        (*vctx).sz = std::mem::size_of::<verbs_context>();
-        (*vctx).r#priv = c.cast();
+        (*v).sz = vsize;
+        (*v).r#priv = c.cast();
         addr_of_mut!((*c).ibv).write(ic);
         addr_of_mut!((*c).device).write(dev);
         addr_of_mut!((*c).provider).write(dev.provider);
@@ -1026,18 +1062,19 @@ pub unsafe fn init_and_alloc_context(
     Ok(base)
 }
 
-/// `verbs_uninit_context`: the inverse of [`init_and_alloc_context`] (the plug-in then frees its wrapper):
-/// unregisters the context, closes its fds and frees our state.
-pub unsafe fn uninit_context(vctx: *mut verbs_context) {
+/// `verbs_uninit_context` of PABI `pabi`: the inverse of [`init_and_alloc_context`] (the plug-in then frees its
+/// wrapper): unregisters the context, closes its fds and frees our state.
+pub unsafe fn uninit_context(vctx: *mut c_void, pabi: u32) {
     if vctx.is_null() {
         return;
     }
-    // SAFETY: a context from init_and_alloc_context.
+    let ic = context_in(vctx, pabi);
+    let v = view_34(ic);
+    // SAFETY: a context from init_and_alloc_context of the same PABI.
     unsafe {
-        let ic = addr_of_mut!((*vctx).context);
         registry::remove(ic, Kind::Context);
-        let c = (*vctx).r#priv.cast::<Context>();
-        (*vctx).r#priv = null_mut();
+        let c = (*v).r#priv.cast::<Context>();
+        (*v).r#priv = null_mut();
         if (*ic).cmd_fd >= 0 {
             libc::close((*ic).cmd_fd);
         }
@@ -1051,24 +1088,121 @@ pub unsafe fn uninit_context(vctx: *mut verbs_context) {
     }
 }
 
-/// `verbs_set_ops`: records the plug-in's non-NULL ops (rdma-core keeps them in its private data) and installs
-/// in the public tables the ones applications call directly (the data path in `context.ops`, the extended ops in
-/// the `verbs_context`). The entry-point layer then puts its own functions in the slots it wraps.
-pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
+/// Converts a PABI-34 `verbs_context_ops` (76 members) into rdma-core 65's table (93 members, the 17 new NULL):
+/// the members are the same names in both, inserted alphabetically in 65's.
+pub fn ops_from_34(o: &verbs_context_ops) -> r65::verbs_context_ops {
+    // SAFETY: an all-NULL table is valid (every member is an Option).
+    let mut t: r65::verbs_context_ops = unsafe { std::mem::zeroed() };
+    macro_rules! copy {
+        ($($n:ident),*) => { $( t.$n = o.$n; )* };
+    }
+    copy!(
+        advise_mr,
+        alloc_dm,
+        alloc_mw,
+        alloc_null_mr,
+        alloc_parent_domain,
+        alloc_pd,
+        alloc_td,
+        async_event,
+        attach_counters_point_flow,
+        attach_mcast,
+        bind_mw,
+        close_xrcd,
+        cq_event,
+        create_ah,
+        create_counters,
+        create_cq,
+        create_cq_ex,
+        create_flow,
+        create_flow_action_esp,
+        create_qp,
+        create_qp_ex,
+        create_rwq_ind_table,
+        create_srq,
+        create_srq_ex,
+        create_wq,
+        dealloc_mw,
+        dealloc_pd,
+        dealloc_td,
+        dereg_mr,
+        destroy_ah,
+        destroy_counters,
+        destroy_cq,
+        destroy_flow,
+        destroy_flow_action,
+        destroy_qp,
+        destroy_rwq_ind_table,
+        destroy_srq,
+        destroy_wq,
+        detach_mcast,
+        free_context,
+        free_dm,
+        get_srq_num,
+        import_dm,
+        import_mr,
+        import_pd,
+        modify_cq,
+        modify_flow_action_esp,
+        modify_qp,
+        modify_qp_rate_limit,
+        modify_srq,
+        modify_wq,
+        open_qp,
+        open_xrcd,
+        poll_cq,
+        post_recv,
+        post_send,
+        post_srq_ops,
+        post_srq_recv,
+        query_device_ex,
+        query_ece,
+        query_port,
+        query_qp,
+        query_qp_data_in_order,
+        query_rt_values,
+        query_srq,
+        read_counters,
+        reg_dm_mr,
+        reg_dmabuf_mr,
+        reg_mr,
+        req_notify_cq,
+        rereg_mr,
+        resize_cq,
+        set_ece,
+        unimport_dm,
+        unimport_mr,
+        unimport_pd
+    );
+    t
+}
+
+/// `verbs_set_ops` of PABI `pabi`: records the plug-in's non-NULL ops (rdma-core keeps them in its private data;
+/// a PABI-34 table is converted into 65's by name, [`ops_from_34`]) and installs in the public tables the ones
+/// applications call directly: the data path in `context.ops`, the extended ops in the `verbs_context` slots every
+/// generation has (through its PABI-34 view), and, for PABI 65 only, the six slots 65 put in front (rdma-core 65's
+/// `SET_OP`s of `alloc_buf`, `free_buf`, `alloc_dmah`, `dealloc_dmah`, `dm_export_dmabuf_fd`, `reg_mr_ex`). The
+/// entry-point layer then puts its own functions in the slots it wraps.
+pub unsafe fn set_ops(vctx: *mut c_void, ops: *const c_void, pabi: u32) {
     if vctx.is_null() || ops.is_null() {
         return;
     }
-    // SAFETY: a context of ours under construction, and the plug-in's ops table.
+    let ic = context_in(vctx, pabi);
+    let v = view_34(ic);
+    // SAFETY: a context of ours under construction, and the plug-in's ops table of its PABI.
     unsafe {
-        let c = (*vctx).r#priv.cast::<Context>();
+        let c = (*v).r#priv.cast::<Context>();
         let Some(pc) = c.as_ref().and_then(|c| c.driver_data.as_ref()).and_then(|d| d.downcast_ref::<PluginContext>())
         else {
             return;
         };
+        let theirs = match pabi {
+            65 => *ops.cast::<r65::verbs_context_ops>(),
+            _ => ops_from_34(&*ops.cast::<verbs_context_ops>()),
+        };
         let mine = &mut *pc.ops.get();
-        let theirs = &*ops;
-        let v = &mut *vctx;
-        let cx = &mut v.context.ops;
+        let v = &mut *v;
+        let cx = &mut (*ic).ops;
         macro_rules! rec {
             ($($n:ident),*) => { $( if theirs.$n.is_some() { mine.$n = theirs.$n; } )* };
         }
@@ -1079,9 +1213,18 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
                 }
             };
         }
+        macro_rules! slot {
+            ($dst:expr, $n:ident) => {
+                if theirs.$n.is_some() {
+                    $dst = theirs.$n;
+                }
+            };
+        }
         rec!(
             advise_mr,
+            alloc_buf,
             alloc_dm,
+            alloc_dmah,
             alloc_mw,
             alloc_null_mr,
             alloc_parent_domain,
@@ -1094,6 +1237,7 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             close_xrcd,
             cq_event,
             create_ah,
+            create_comp_cntr,
             create_counters,
             create_cq,
             create_cq_ex,
@@ -1105,11 +1249,13 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             create_srq,
             create_srq_ex,
             create_wq,
+            dealloc_dmah,
             dealloc_mw,
             dealloc_pd,
             dealloc_td,
             dereg_mr,
             destroy_ah,
+            destroy_comp_cntr,
             destroy_counters,
             destroy_cq,
             destroy_flow,
@@ -1119,12 +1265,16 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             destroy_srq,
             destroy_wq,
             detach_mcast,
+            dm_export_dmabuf_fd,
+            free_buf,
             free_context,
             free_dm,
             get_srq_num,
             import_dm,
             import_mr,
             import_pd,
+            inc_comp_cntr,
+            inc_err_comp_cntr,
             modify_cq,
             modify_flow_action_esp,
             modify_qp,
@@ -1138,21 +1288,29 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             post_send,
             post_srq_ops,
             post_srq_recv,
+            qp_attach_comp_cntr,
+            query_comp_cntr_caps,
             query_device_ex,
             query_ece,
             query_port,
+            query_port_speed,
             query_qp,
             query_qp_data_in_order,
             query_rt_values,
             query_srq,
+            read_comp_cntr,
             read_counters,
+            read_err_comp_cntr,
             reg_dm_mr,
             reg_dmabuf_mr,
             reg_mr,
+            reg_mr_ex,
             req_notify_cq,
             rereg_mr,
             resize_cq,
+            set_comp_cntr,
             set_ece,
+            set_err_comp_cntr,
             unimport_dm,
             unimport_mr,
             unimport_pd
@@ -1163,36 +1321,46 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
         pubop!(cx.post_send, post_send);
         pubop!(cx.post_srq_recv, post_srq_recv);
         pubop!(cx.req_notify_cq, req_notify_cq);
-        pubop!(v.advise_mr, advise_mr);
-        pubop!(v.alloc_dm, alloc_dm);
-        pubop!(v.alloc_null_mr, alloc_null_mr);
-        pubop!(v.alloc_parent_domain, alloc_parent_domain);
-        pubop!(v.alloc_td, alloc_td);
-        pubop!(v.attach_counters_point_flow, attach_counters_point_flow);
-        pubop!(v.create_counters, create_counters);
-        pubop!(v.close_xrcd, close_xrcd);
-        pubop!(v.ibv_create_flow, create_flow);
-        pubop!(v.create_flow_action_esp, create_flow_action_esp);
-        pubop!(v.create_rwq_ind_table, create_rwq_ind_table);
-        pubop!(v.create_wq, create_wq);
-        pubop!(v.dealloc_td, dealloc_td);
-        pubop!(v.destroy_counters, destroy_counters);
-        pubop!(v.ibv_destroy_flow, destroy_flow);
-        pubop!(v.destroy_flow_action, destroy_flow_action);
-        pubop!(v.destroy_rwq_ind_table, destroy_rwq_ind_table);
-        pubop!(v.destroy_wq, destroy_wq);
-        pubop!(v.free_dm, free_dm);
-        pubop!(v.get_srq_num, get_srq_num);
-        pubop!(v.modify_cq, modify_cq);
-        pubop!(v.modify_flow_action_esp, modify_flow_action_esp);
-        pubop!(v.modify_qp_rate_limit, modify_qp_rate_limit);
-        pubop!(v.modify_wq, modify_wq);
-        pubop!(v.open_qp, open_qp);
-        pubop!(v.open_xrcd, open_xrcd);
-        pubop!(v.post_srq_ops, post_srq_ops);
-        pubop!(v.query_rt_values, query_rt_values);
-        pubop!(v.read_counters, read_counters);
-        pubop!(v.reg_dm_mr, reg_dm_mr);
+        slot!(v.advise_mr, advise_mr);
+        slot!(v.alloc_dm, alloc_dm);
+        slot!(v.alloc_null_mr, alloc_null_mr);
+        slot!(v.alloc_parent_domain, alloc_parent_domain);
+        slot!(v.alloc_td, alloc_td);
+        slot!(v.attach_counters_point_flow, attach_counters_point_flow);
+        slot!(v.create_counters, create_counters);
+        slot!(v.close_xrcd, close_xrcd);
+        slot!(v.ibv_create_flow, create_flow);
+        slot!(v.create_flow_action_esp, create_flow_action_esp);
+        slot!(v.create_rwq_ind_table, create_rwq_ind_table);
+        slot!(v.create_wq, create_wq);
+        slot!(v.dealloc_td, dealloc_td);
+        slot!(v.destroy_counters, destroy_counters);
+        slot!(v.ibv_destroy_flow, destroy_flow);
+        slot!(v.destroy_flow_action, destroy_flow_action);
+        slot!(v.destroy_rwq_ind_table, destroy_rwq_ind_table);
+        slot!(v.destroy_wq, destroy_wq);
+        slot!(v.free_dm, free_dm);
+        slot!(v.get_srq_num, get_srq_num);
+        slot!(v.modify_cq, modify_cq);
+        slot!(v.modify_flow_action_esp, modify_flow_action_esp);
+        slot!(v.modify_qp_rate_limit, modify_qp_rate_limit);
+        slot!(v.modify_wq, modify_wq);
+        slot!(v.open_qp, open_qp);
+        slot!(v.open_xrcd, open_xrcd);
+        slot!(v.post_srq_ops, post_srq_ops);
+        slot!(v.query_rt_values, query_rt_values);
+        slot!(v.read_counters, read_counters);
+        slot!(v.reg_dm_mr, reg_dm_mr);
+        if pabi == 65 {
+            // Only a PABI-65 verbs_context has these six, in front of the PABI-34 ones.
+            let h = &mut *head_65(ic);
+            slot!(h.alloc_buf, alloc_buf);
+            slot!(h.free_buf, free_buf);
+            slot!(h.alloc_dmah, alloc_dmah);
+            slot!(h.dealloc_dmah, dealloc_dmah);
+            slot!(h.dm_export_dmabuf_fd, dm_export_dmabuf_fd);
+            slot!(h.reg_mr_ex, reg_mr_ex);
+        }
     }
 }
 
@@ -1221,8 +1389,39 @@ mod tests {
     }
 
     #[test]
+    fn plug_in_file_names() {
+        assert_eq!(
+            candidates("rxe"),
+            [
+                format!("{PROVIDER_DIR}/librxe-rdmav65.so"),
+                "librxe-rdmav65.so".into(),
+                format!("{PROVIDER_DIR}/librxe-rdmav34.so"),
+                "librxe-rdmav34.so".into()
+            ]
+        );
+        assert_eq!(candidates("/opt/x/libfoo"), ["/opt/x/libfoo-rdmav65.so", "/opt/x/libfoo-rdmav34.so"]);
+    }
+
+    #[test]
     fn ops_table_is_rdma_core_sized() {
         assert_eq!(std::mem::size_of::<verbs_context_ops>(), 76 * 8);
+        assert_eq!(std::mem::size_of::<r65::verbs_context_ops>(), 93 * 8);
         assert_eq!(std::mem::offset_of!(verbs_sysfs_dev, sysfs_name), 36);
+    }
+
+    #[test]
+    fn a_34_table_converts_by_name() {
+        unsafe extern "C" fn f() {}
+        // SAFETY: all-NULL tables are valid.
+        let mut o: verbs_context_ops = unsafe { std::mem::zeroed() };
+        o.advise_mr = Some(f);
+        o.unimport_pd = Some(f);
+        o.query_port = Some(f);
+        let t = ops_from_34(&o);
+        assert!(t.advise_mr.is_some() && t.unimport_pd.is_some() && t.query_port.is_some());
+        assert!(t.alloc_buf.is_none() && t.query_port_speed.is_none() && t.reg_mr_ex.is_none());
+        // Every PABI-34 name is a PABI-65 name: the conversion names them all (a name 65 dropped would not compile).
+        assert!(VERBS_CONTEXT_OPS_NAMES.iter().all(|n| r65::VERBS_CONTEXT_OPS_NAMES.contains(n)));
+        assert_eq!(r65::VERBS_CONTEXT_OPS_NAMES.len() - VERBS_CONTEXT_OPS_NAMES.len(), 17);
     }
 }

@@ -104,16 +104,46 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
 }
 
 /// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
-/// struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp,
-/// size_t resp_size, uint32_t cmd_flags)`.
+/// struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`, `@@IBVERBS_PRIVATE_65`
+/// (rdma-core 59 added `prov_attr`).
 ///
 /// As [`ibv_cmd_create_cq`] from `ibv_cq_init_attr_ex`: creation flags are derived from the attributes
 /// (completion timestamps, `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN`). With none, or only the timestamp flag while
 /// `cmd_flags` has `CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX`, the legacy CREATE_CQ is sent (the kernel's response then
 /// lands right before the provider's driver response, as rdma-core places it); otherwise EX_CREATE_CQ with the
-/// flags. Errors: `EOPNOTSUPP` for `comp_mask` bits beyond FLAGS and PD; the kernel's.
+/// flags. A ring the provider allocated itself (`cmd_flags` `CREATE_CQ_CMD_FLAGS_WITH_MEM_VA`: `prov_attr`'s
+/// `buffer.ptr` and `length`; `..._WITH_MEM_DMABUF`: its `dmabuf.fd`, `dmabuf.offset` and `length`) can only be
+/// described in an ioctl: CQ_CREATE is then sent as one (`EOPNOTSUPP` on a kernel without it). Errors:
+/// `EOPNOTSUPP` for `comp_mask` bits beyond FLAGS and PD; `EINVAL` for either buffer flag without `prov_attr`; the
+/// kernel's. ([`ibv_cmd_create_cq_ex_34`]: the PABI-34 prototype, without `prov_attr`.)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut r65::verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    cmd_flags: u32,
+) -> c_int {
+    ret("ibv_cmd_create_cq_ex", || {
+        // SAFETY: forwarded C contract.
+        unsafe {
+            let prov = prov_attr.as_ref();
+            create_cq_ex(context, cq_attr, prov, cq, (cmd, cmd_size), (resp, resp_size), cmd_flags, ptr::null_mut())
+        }
+    })
+}
+
+/// `ibv_cmd_create_cq_ex@IBVERBS_PRIVATE_34`: `int ibv_cmd_create_cq_ex(struct ibv_context *context,
+/// const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)` of rdma-core 44 to 56:
+/// [`ibv_cmd_create_cq_ex`] without a provider's ring (`cmd_flags` other than `CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX`
+/// mean nothing there, as in rdma-core 56).
+pub unsafe extern "C" fn ibv_cmd_create_cq_ex_34(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
     cq: *mut verbs_cq,
@@ -124,25 +154,53 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
     cmd_flags: u32,
 ) -> c_int {
     ret("ibv_cmd_create_cq_ex", || {
+        let flags = cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
         // SAFETY: forwarded C contract.
-        unsafe { create_cq_ex(context, cq_attr, cq, (cmd, cmd_size), (resp, resp_size), cmd_flags, ptr::null_mut()) }
+        unsafe { create_cq_ex(context, cq_attr, None, cq, (cmd, cmd_size), (resp, resp_size), flags, ptr::null_mut()) }
     })
 }
 
 /// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
-/// struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp,
-/// size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`.
+/// struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags,
+/// struct ibv_command_buffer *driver)`, `@@IBVERBS_PRIVATE_65`.
 ///
-/// rdma-core 45 to 56's (`IBVERBS_PRIVATE_34`; rdma-core 56.1's mlx5 creates its CQs with it):
-/// [`ibv_cmd_create_cq_ex`] with the provider's own ioctl attributes `driver` linked. When they can only travel in
-/// an ioctl (a mandatory attribute, such as mlx5's UAR page index), CQ_CREATE is sent as an ioctl: the core
-/// attributes in rdma-core's order (the completion channel, the async event fd and the creation flags where there
-/// are), the provider's driver data and response as `UHW_IN`/`UHW_OUT`, then the linked blocks; a kernel without
+/// [`ibv_cmd_create_cq_ex`] with the provider's own ioctl attributes `driver` linked (rdma-core 65's mlx5 and efa
+/// create their CQs with it). When they can only travel in an ioctl (a mandatory attribute, such as mlx5's UAR page
+/// index), or the provider allocated the ring, CQ_CREATE is sent as an ioctl: the core attributes in rdma-core's
+/// order, the provider's driver data and response as `UHW_IN`/`UHW_OUT`, then the linked blocks; a kernel without
 /// that ioctl makes it `EOPNOTSUPP`, as rdma-core. Otherwise (no chain, or only optional attributes, which the
 /// write command cannot carry and rdma-core drops too) exactly as [`ibv_cmd_create_cq_ex`]. Errors: as
-/// [`ibv_cmd_create_cq_ex`]; `EINVAL` for a corrupt chain.
+/// [`ibv_cmd_create_cq_ex`]; `EINVAL` for a corrupt chain. ([`ibv_cmd_create_cq_ex2_34`]: rdma-core 56's, without
+/// `prov_attr`.)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut r65::verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
+    ret("ibv_cmd_create_cq_ex2", || {
+        // SAFETY: forwarded C contract.
+        unsafe {
+            let prov = prov_attr.as_ref();
+            create_cq_ex(context, cq_attr, prov, cq, (cmd, cmd_size), (resp, resp_size), cmd_flags, driver)
+        }
+    })
+}
+
+/// `ibv_cmd_create_cq_ex2@IBVERBS_PRIVATE_34`: `int ibv_cmd_create_cq_ex2(struct ibv_context *context,
+/// const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags,
+/// struct ibv_command_buffer *driver)` of rdma-core 45 to 56 (rdma-core 56.1's mlx5 creates its CQs with it):
+/// [`ibv_cmd_create_cq_ex2`] without a provider's ring.
+pub unsafe extern "C" fn ibv_cmd_create_cq_ex2_34(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
     cq: *mut verbs_cq,
@@ -154,25 +212,34 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
     driver: *mut ibv_command_buffer,
 ) -> c_int {
     ret("ibv_cmd_create_cq_ex2", || {
+        let flags = cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
         // SAFETY: forwarded C contract.
-        unsafe { create_cq_ex(context, cq_attr, cq, (cmd, cmd_size), (resp, resp_size), cmd_flags, driver) }
+        unsafe { create_cq_ex(context, cq_attr, None, cq, (cmd, cmd_size), (resp, resp_size), flags, driver) }
     })
 }
 
-/// The body of [`ibv_cmd_create_cq_ex`] and [`ibv_cmd_create_cq_ex2`] (rdma-core's `ibv_icmd_create_cq_ex`): `cmd`
-/// and `resp` are the provider's buffers with their sizes, `driver` its attribute chain (NULL: none).
+/// The body of every `ibv_cmd_create_cq_ex(2)` (rdma-core's `ibv_icmd_create_cq_ex`): `cmd` and `resp` are the
+/// provider's buffers with their sizes, `prov` its ring (for the `..._WITH_MEM_*` `cmd_flags`), `driver` its
+/// attribute chain (NULL: none).
 ///
 /// # Safety
 /// The provider's objects, buffers and chain.
 unsafe fn create_cq_ex(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
+    prov: Option<&r65::verbs_create_cq_prov_attr>,
     vcq: *mut verbs_cq,
     (cmd, cmd_size): (*mut c_void, usize),
     (resp, resp_size): (*mut c_void, usize),
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
 ) -> Result<()> {
+    let ring = cmd_flags & (r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA | r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF);
+    let ring = match (ring, prov) {
+        (0, _) => None,
+        (_, None) => return Err(Errno::EINVAL),
+        (r, Some(p)) => Some((r & r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA != 0, p)),
+    };
     let (a, vcq) = (obj(cq_attr.cast_mut())?, obj(vcq)?);
     // SAFETY: the provider's objects and buffers; a context of ours (checked).
     unsafe {
@@ -183,10 +250,10 @@ unsafe fn create_cq_ex(
         (*cq).context = context;
         let udata = tail(cmd, cmd_size, abi_ex::<ib_uverbs_ex_create_cq>());
         let prov_resp = size_of::<ib_uverbs_ex_create_cq_resp>();
-        let (handle, cqe) = if chain_needs_ioctl(driver)? {
+        let (handle, cqe) = if ring.is_some() || chain_needs_ioctl(driver)? {
             let resp_out = if resp.is_null() { &mut [][..] } else { resp_bytes(resp, resp_size)? };
             let resp_out = resp_out.get_mut(prov_resp..).unwrap_or_default();
-            create_cq_ioctl(&u, context, cq, a, flags, udata, resp_out, driver)?
+            create_cq_ioctl(&u, context, cq, a, flags, ring, udata, resp_out, driver)?
         } else {
             let legacy = flags == 0
                 || (flags & !IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION == 0
@@ -209,9 +276,16 @@ unsafe fn create_cq_ex(
     Ok(())
 }
 
+/// `UVERBS_ATTR_CREATE_CQ_BUFFER_*` (Linux 6.17's uapi; not in the uapi headers this crate was generated from).
+const UVERBS_ATTR_CREATE_CQ_BUFFER_VA: u32 = 8;
+const UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH: u32 = 9;
+const UVERBS_ATTR_CREATE_CQ_BUFFER_FD: u32 = 10;
+const UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET: u32 = 11;
+
 /// CQ_CREATE as an ioctl (rdma-core's `ibv_icmd_create_cq` when its command buffer cannot fall back to a write):
-/// the core attributes, the provider's driver data `udata` and driver response `uresp` as `UHW_IN`/`UHW_OUT`, then
-/// the chain `driver`. Returns the new CQ's handle and size. A kernel without the ioctl: `EOPNOTSUPP`.
+/// the core attributes, the provider's ring `ring` (`(true, _)`: at a virtual address, `(false, _)`: in a
+/// dma-buf), the provider's driver data `udata` and driver response `uresp` as `UHW_IN`/`UHW_OUT`, then the chain
+/// `driver`. Returns the new CQ's handle and size. A kernel without the ioctl: `EOPNOTSUPP`.
 ///
 /// # Safety
 /// As [`create_cq_ex`]; `cq` is the provider's CQ of `context`.
@@ -221,6 +295,7 @@ unsafe fn create_cq_ioctl(
     cq: *mut ibv_cq,
     a: &ibv_cq_init_attr_ex,
     flags: u32,
+    ring: Option<(bool, &r65::verbs_create_cq_prov_attr)>,
     udata: &[u8],
     uresp: &mut [u8],
     driver: *mut ibv_command_buffer,
@@ -240,6 +315,20 @@ unsafe fn create_cq_ioctl(
     if async_fd >= 0 {
         let i = c.in_obj(UVERBS_ATTR_CREATE_CQ_EVENT_FD, async_fd as u32);
         c.optional(i);
+    }
+    match ring {
+        Some((true, p)) => {
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_VA, p.buffer.ptr_or_offset);
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, p.buffer.length);
+        }
+        Some((false, p)) => {
+            if p.buffer.dmabuf_fd >= 0 {
+                c.in_obj(UVERBS_ATTR_CREATE_CQ_BUFFER_FD, p.buffer.dmabuf_fd as u32);
+            }
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET, p.buffer.ptr_or_offset);
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, p.buffer.length);
+        }
+        None => {}
     }
     if flags != 0 {
         c.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
@@ -432,7 +521,7 @@ mod tests {
             (*a).channel = ch.as_mut_ptr();
         }
         let rc = with_fake(&f, || unsafe {
-            ibv_cmd_create_cq_ex(
+            ibv_cmd_create_cq_ex_34(
                 ctx.as_mut_ptr(),
                 attr.as_ptr(),
                 cq.as_mut_ptr(),
@@ -462,7 +551,7 @@ mod tests {
             (*a).comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
             (*a).flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
             let rc = with_fake(&f, || {
-                ibv_cmd_create_cq_ex(
+                ibv_cmd_create_cq_ex_34(
                     ctx.as_mut_ptr(),
                     attr.as_ptr(),
                     cq.as_mut_ptr(),
@@ -486,7 +575,7 @@ mod tests {
         unsafe {
             (*attr.as_mut_ptr()).comp_mask = 1 << 5;
             let rc = with_fake(&f, || {
-                ibv_cmd_create_cq_ex(
+                ibv_cmd_create_cq_ex_34(
                     ctx.as_mut_ptr(),
                     attr.as_ptr(),
                     cq.as_mut_ptr(),
@@ -521,7 +610,7 @@ mod tests {
         let (cqp, respp) = (cq.as_mut_ptr(), resp.as_mut_ptr());
         let mut call = |driver: *mut ibv_command_buffer| {
             with_fake(&f, || unsafe {
-                ibv_cmd_create_cq_ex2(
+                ibv_cmd_create_cq_ex2_34(
                     ctx.as_mut_ptr(),
                     attr.as_ptr(),
                     cqp,
@@ -580,6 +669,66 @@ mod tests {
         // A kernel without the ioctl: what rdma-core's fallback answers.
         f.reply(Reply::fail(Errno(libc::ENOTTY)));
         assert_eq!(call(&mut drv.b), libc::EOPNOTSUPP);
+    }
+
+    #[test]
+    fn create_cq_ex_65_describes_the_providers_ring_in_an_ioctl() {
+        let f = Fake::new();
+        let mut ctx: MaybeUninit<ibv_context> = z();
+        unsafe { (*ctx.as_mut_ptr()).async_fd = -1 };
+        let mut cq: MaybeUninit<verbs_cq> = z();
+        let mut attr: MaybeUninit<ibv_cq_init_attr_ex> = z();
+        unsafe { (*attr.as_mut_ptr()).cqe = 8 };
+        let mut cmd = prov_cmd(24, 32, 0, &[]);
+        let mut resp = [0u8; 16];
+        let ring = [0u64; 64];
+        let mut prov = r65::verbs_create_cq_prov_attr {
+            buffer: r65::verbs_create_cq_prov_attr_buffer {
+                length: 512,
+                ptr_or_offset: ring.as_ptr() as u64,
+                dmabuf_fd: 0,
+            },
+        };
+        let (ctxp, cqp, ap) = (ctx.as_mut_ptr(), cq.as_mut_ptr(), attr.as_ptr());
+        let mut call = |prov: *mut r65::verbs_create_cq_prov_attr, flags: u32| {
+            with_fake(&f, || unsafe {
+                ibv_cmd_create_cq_ex(
+                    ctxp,
+                    ap,
+                    prov,
+                    cqp,
+                    cmd.as_mut_ptr().cast(),
+                    cmd.len(),
+                    resp.as_mut_ptr().cast(),
+                    resp.len(),
+                    flags,
+                )
+            })
+        };
+        assert_eq!(call(ptr::null_mut(), r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA), libc::EINVAL, "no prov_attr");
+        f.reply(
+            Reply::ioctl().new_obj(UVERBS_ATTR_CREATE_CQ_HANDLE, 9).out(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &[8, 0, 0, 0]),
+        );
+        assert_eq!(call(&mut prov, r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA), 0);
+        let sent = ids(&f, 0);
+        assert_eq!(&sent[5..], [(8, 8), (9, 8)], "BUFFER_VA, BUFFER_LENGTH after the comp vector");
+        assert_eq!(u64_at(&f.ioctl(0), 24 + 16 * 5 + 8), ring.as_ptr() as u64);
+        unsafe { assert_eq!(((*cqp).cq_ex.handle, (*cqp).cq_ex.cqe), (9, 8)) };
+        // A dma-buf ring: its fd, offset and length.
+        prov.buffer.dmabuf_fd = 7;
+        prov.buffer.ptr_or_offset = 4096;
+        f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_CREATE_CQ_HANDLE, 10));
+        assert_eq!(call(&mut prov, r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF), 0);
+        assert_eq!(&ids(&f, 1)[5..], [(10, 0), (11, 8), (9, 8)]);
+        // Without the ioctl the ring cannot be described: EOPNOTSUPP, as rdma-core's fallback answers.
+        f.reply(Reply::fail(Errno(libc::ENOTTY)));
+        assert_eq!(call(&mut prov, r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF), libc::EOPNOTSUPP);
+        // The PABI-34 prototype knows no ring: the flag means nothing there, the legacy write is sent.
+        f.reply(Reply::write(&[3, 0, 0, 0, 8, 0, 0, 0]));
+        let rc = with_fake(&f, || unsafe {
+            ibv_cmd_create_cq_ex_34(ctxp, ap, cqp, cmd.as_mut_ptr().cast(), cmd.len(), resp.as_mut_ptr().cast(), 16, 2)
+        });
+        assert_eq!((rc, hdr(&f.write(0)).0), (0, IB_USER_VERBS_CMD_CREATE_CQ));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 #![allow(unsafe_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 use super::buffers::*;
+use super::ioctl::chain_needs_ioctl;
 use crate::kernel;
 use crate::object;
 use crate::provider::cmd::{self as pcmd, QPT_UD, QPT_XRC_RECV, QP_INIT_ATTR_IND_TABLE};
@@ -182,16 +183,52 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
 
 /// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
 /// struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp_ex *cmd, size_t cmd_size,
-/// struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`.
+/// struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size, struct ibv_command_buffer *driver)`,
+/// `@@IBVERBS_PRIVATE_65` (rdma-core 64 added `driver`).
 ///
 /// As [`ibv_cmd_create_qp_ex`] with the extended command struct: creation flags (`source_qpn` with
 /// `IBV_QP_CREATE_SOURCE_QPN`) and receive indirection tables (RSS QPs: no receive queue, the send CQ only with
 /// a send queue) go through EX_CREATE_QP; otherwise CREATE_QP is sent with the same driver data and the kernel's
-/// response lands right before the provider's driver response. Errors: `EINVAL` for `comp_mask` bits beyond
-/// PD, XRCD, CREATE_FLAGS, MAX_TSO_HEADER, IND_TABLE, RX_HASH and SEND_OPS_FLAGS, for unsupported creation flags,
-/// for an indirection table with a receive queue, CQ or SRQ; the kernel's.
+/// response lands right before the provider's driver response. The provider's attribute chain `driver` can travel
+/// with a write command only when it holds nothing but optional attributes (dropped, as rdma-core drops them
+/// there); attributes only the QP_CREATE ioctl can carry (rdma-core 65's mlx5 describes dma-buf-backed queue
+/// buffers so, in confidential-computing guests) are not supported here: `EOPNOTSUPP`. Errors: `EINVAL` for
+/// `comp_mask` bits beyond PD, XRCD, CREATE_FLAGS, MAX_TSO_HEADER, IND_TABLE, RX_HASH and SEND_OPS_FLAGS, for
+/// unsupported creation flags, for an indirection table with a receive queue, CQ or SRQ, or a corrupt chain; the
+/// kernel's. ([`ibv_cmd_create_qp_ex2_34`]: rdma-core 44 to 56's prototype, without `driver`.)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
+    context: *mut ibv_context,
+    qp: *mut verbs_qp,
+    attr_ex: *mut ibv_qp_init_attr_ex,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
+    // SAFETY: the provider's chain.
+    match unsafe { chain_needs_ioctl(driver) } {
+        Ok(false) => {}
+        Ok(true) => {
+            log::warn!("ibv_cmd_create_qp_ex2: driver attributes only the QP_CREATE ioctl carries: EOPNOTSUPP");
+            Errno::EOPNOTSUPP.set();
+            return libc::EOPNOTSUPP;
+        }
+        Err(e) => {
+            e.set();
+            return e.0;
+        }
+    }
+    // SAFETY: forwarded.
+    unsafe { ibv_cmd_create_qp_ex2_34(context, qp, attr_ex, cmd, cmd_size, resp, resp_size) }
+}
+
+/// `ibv_cmd_create_qp_ex2@IBVERBS_PRIVATE_34`: `int ibv_cmd_create_qp_ex2(struct ibv_context *context,
+/// struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)` of rdma-core 44 to 56: [`ibv_cmd_create_qp_ex2`]
+/// without a driver chain.
+pub unsafe extern "C" fn ibv_cmd_create_qp_ex2_34(
     context: *mut ibv_context,
     qp: *mut verbs_qp,
     attr_ex: *mut ibv_qp_init_attr_ex,
@@ -689,7 +726,7 @@ mod tests {
         let call = |qp: *mut r56::verbs_qp, a: *mut ibv_qp_init_attr_ex, cmd: &mut Vec<u8>, resp: &mut Vec<u8>| unsafe {
             with_generation(Generation::R56, || {
                 with_fake(&f, || {
-                    ibv_cmd_create_qp_ex2(
+                    ibv_cmd_create_qp_ex2_34(
                         ctxp,
                         qp.cast(),
                         a,

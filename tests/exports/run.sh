@@ -5,7 +5,7 @@
 #   tests/exports/run.sh [LIBDIR]
 #
 # LIBDIR holds our libibverbs.so.1 and librdmacm.so.1 (default: $RDMA_CORE_RS_LIBDIR, else build/lib). The references
-# are Debian's rdma-core builds, one per release in $EXPORTS_RELEASES (default "44 56"):
+# are Debian's rdma-core builds, one per release in $EXPORTS_RELEASES (default "44 56 65"):
 #   44  the system's, in $REF_LIBDIR (default /usr/lib/x86_64-linux-gnu; bookworm's packages)
 #   56  trixie's, in $RDMA_ROOTS_DIR/trixie (default build/roots/trixie; a debootstrap root, tools/install-deps.sh)
 #   65  sid's, in $RDMA_ROOTS_DIR/sid
@@ -34,7 +34,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LIBDIR=${1:-${RDMA_CORE_RS_LIBDIR:-$ROOT/build/lib}}
 REF_LIBDIR=${REF_LIBDIR:-/usr/lib/x86_64-linux-gnu}
 ROOTS=${RDMA_ROOTS_DIR:-$ROOT/build/roots}
-RELEASES=${EXPORTS_RELEASES:-44 56}
+RELEASES=${EXPORTS_RELEASES:-44 56 65}
 BASELINE="$ROOT/tools/symbol-baseline.sh"
 LIBS="libibverbs librdmacm"
 MULTIARCH=usr/lib/x86_64-linux-gnu
@@ -242,9 +242,9 @@ PY
     checked=$((checked + c)); missing=$((missing + m)); extra=$((extra + x)); problems=$((problems + o))
 
     # Data symbols: the size of each reference's (C code reads them in place).
-    object_sizes "$ours" | sed 's/@@*/@/' > "$WORK/$lib.osz.ours"
+    object_sizes "$ours" | sed 's/@@*/@/' | sort > "$WORK/$lib.osz.ours"
     for r in $present; do
-        object_sizes "$(release_libdir "$r")/$lib.so.1" | sed 's/@@*/@/' > "$WORK/$lib.osz.ref"
+        object_sizes "$(release_libdir "$r")/$lib.so.1" | sed 's/@@*/@/' | sort > "$WORK/$lib.osz.ref"
         bad=$(join "$WORK/$lib.osz.ref" "$WORK/$lib.osz.ours" | awk '$2 != $3 { print $1 ": " $2 " (ours " $3 ")" }')
         if [ -z "$bad" ]; then
             pass "$lib: data symbol sizes match rdma-core $r's ($(wc -l < "$WORK/$lib.osz.ref"))"

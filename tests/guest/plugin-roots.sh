@@ -15,6 +15,10 @@
 # 3. the root's own programs over ours on both sides, through that plug-in: ibv_rc_pingpong (plain, -e, and -N,
 #    the ibv_wr_* API on an extended QP, which needs the generation's verbs_qp layout), rping and ib_write_bw; the
 #    same pairs with the root's own libraries first, as the reference.
+#
+# PLUGIN_ROOTS_PROGRAMS=host runs this machine's own ibv_devices, ibv_rc_pingpong and rping (rdma-core 44's,
+# copied into the root's /tmp) over ours instead of the root's, for a root whose programs need what our libraries
+# do not export yet (sid's need IBVERBS_1.15-1.18); the root's plug-ins are what is tested either way.
 set -u
 source "$(dirname "$0")/lib/testlib.sh"
 
@@ -52,6 +56,12 @@ for R in "$@"; do
     pass "$rel/mounts" "rdma-core $(sed -n 's/^Version: //p' <(awk '/^Package: ibverbs-providers$/,/^$/' "$R/var/lib/dpkg/status"))"
     in_root() { timeout "$T" chroot "$R" /usr/bin/env "$@"; }
     ours=(LD_LIBRARY_PATH=/mnt RDMAV_PROVIDER=plugin)
+    bin=""
+    if [[ ${PLUGIN_ROOTS_PROGRAMS:-} == host ]]; then
+        mkdir -p "$R/tmp/bin"
+        cp /usr/bin/ibv_devices /usr/bin/ibv_rc_pingpong /usr/bin/rping "$R/tmp/bin/"
+        bin=/tmp/bin/
+    fi
 
     # --- 1. every plug-in loads and registers
     gcc -o "$R/tmp/plugin_load" "$loader_c" -ldl || { fail "$rel/loader" "gcc"; continue; }
@@ -75,14 +85,14 @@ for R in "$@"; do
     done
 
     # --- 2. the root's rxe plug-in serves the devices
-    out=$(in_root "${ours[@]}" VERBS_LOG_LEVEL=4 ibv_devices 2>&1)
+    out=$(in_root "${ours[@]}" VERBS_LOG_LEVEL=4 ${bin}ibv_devices 2>&1)
     if grep -q "rxe0" <<< "$out" && grep -q "rxe1" <<< "$out" && grep -q "served by provider plug-in 'rxe'" <<< "$out"; then
         pass "$rel/devices" "$(grep -o "rxe0: served by .*" <<< "$out" | head -1)"
     else
         fail "$rel/devices" "$(tail -5 <<< "$out")"
     fi
     port=$((18900 + RANDOM % 100))
-    in_root "${ours[@]}" ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" > "$WORK/$rel.maps.srv" 2>&1 &
+    in_root "${ours[@]}" ${bin}ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$port" > "$WORK/$rel.maps.srv" 2>&1 &
     spid=$!
     wait_tcp_listen "$port" 20
     spid2=$(pgrep -n -f "ibv_rc_pingpong -d $DEV0 -g $GID0 -p $port")
@@ -120,21 +130,25 @@ for R in "$@"; do
         fi
     }
     for libs in ours stock; do
+        b=$bin
+        [[ $libs == stock ]] && b=""
         p=$((19000 + RANDOM % 500))
-        rpair "$rel/$libs/rc_pingpong" $libs $p "ibv_rc_pingpong -d $DEV0 -g $GID0 -p $p -n 200" \
-            "ibv_rc_pingpong -d $DEV1 -g $GID1 -p $p -n 200 $IP0" "bytes in"
+        rpair "$rel/$libs/rc_pingpong" $libs $p "${b}ibv_rc_pingpong -d $DEV0 -g $GID0 -p $p -n 200" \
+            "${b}ibv_rc_pingpong -d $DEV1 -g $GID1 -p $p -n 200 $IP0" "bytes in"
         p=$((p + 1))
-        rpair "$rel/$libs/rc_pingpong-e" $libs $p "ibv_rc_pingpong -d $DEV0 -g $GID0 -p $p -n 200 -e" \
-            "ibv_rc_pingpong -d $DEV1 -g $GID1 -p $p -n 200 -e $IP0" "bytes in"
+        rpair "$rel/$libs/rc_pingpong-e" $libs $p "${b}ibv_rc_pingpong -d $DEV0 -g $GID0 -p $p -n 200 -e" \
+            "${b}ibv_rc_pingpong -d $DEV1 -g $GID1 -p $p -n 200 -e $IP0" "bytes in"
         p=$((p + 1))
-        rpair "$rel/$libs/rc_pingpong-N" $libs $p "ibv_rc_pingpong -d $DEV0 -g $GID0 -p $p -n 200 -N" \
-            "ibv_rc_pingpong -d $DEV1 -g $GID1 -p $p -n 200 -N $IP0" "bytes in"
+        rpair "$rel/$libs/rc_pingpong-N" $libs $p "${b}ibv_rc_pingpong -d $DEV0 -g $GID0 -p $p -n 200 -N" \
+            "${b}ibv_rc_pingpong -d $DEV1 -g $GID1 -p $p -n 200 -N $IP0" "bytes in"
         p=$((p + 1))
-        rpair "$rel/$libs/rping" $libs - "rping -s -a $IP0 -p $p -C 20" "rping -c -a $IP0 -p $p -C 20 -v" \
+        rpair "$rel/$libs/rping" $libs - "${b}rping -s -a $IP0 -p $p -C 20" "${b}rping -c -a $IP0 -p $p -C 20 -v" \
             "ping data"
         p=$((p + 1))
-        rpair "$rel/$libs/ib_write_bw" $libs $p "ib_write_bw -d $DEV0 -x $GID0 -p $p -n 200 -F" \
-            "ib_write_bw -d $DEV1 -x $GID1 -p $p -n 200 -F $IP0" "^ *65536 "
+        if [[ -z $b ]]; then
+            rpair "$rel/$libs/ib_write_bw" $libs $p "ib_write_bw -d $DEV0 -x $GID0 -p $p -n 200 -F" \
+                "ib_write_bw -d $DEV1 -x $GID1 -p $p -n 200 -F $IP0" "^ *65536 "
+        fi
     done
     # The negative control of the generation rule: told that trixie's plug-in was built by rdma-core 44, our
     # library reads its QPs' comp_mask 8 bytes early, finds no VERBS_QP_EX, and ibv_qp_to_qp_ex answers NULL.

@@ -144,9 +144,13 @@ int main(int argc, char **argv)
 	h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		die(dlerror());
-#define LOAD(ret, name, args)                                  \
-	p_##name = (ret(*) args)dlsym(h, #name);               \
-	if (!p_##name)                                         \
+/* The provider interface of rdma-core 44 to 56: IBVERBS_PRIVATE_34 (a library that also serves rdma-core 65's has the
+ * same names in IBVERBS_PRIVATE_65, its default version, some with other prototypes). */
+#define LOAD(ret, name, args)                                                  \
+	p_##name = (ret(*) args)dlvsym(h, #name, "IBVERBS_PRIVATE_34");        \
+	if (!p_##name)                                                         \
+		p_##name = (ret(*) args)dlsym(h, #name);                       \
+	if (!p_##name)                                                         \
 		die("missing " #name);
 	PC_FUNCS(LOAD)
 	PC_FUNCS_56(LOAD)

@@ -15,11 +15,12 @@
 //! `verbs_context_ops` keeps its 76 members as untyped function pointers: the loader only copies them (as
 //! rdma-core's `verbs_set_ops`) and casts the few it calls to their prototypes at the call site
 //! (`op` in libibverbs' plug-in loader).
-#![allow(non_camel_case_types)]
+#![allow(non_camel_case_types, non_snake_case)]
 
 mod generation;
 pub mod r44;
 pub mod r56;
+pub mod r65;
 
 pub use generation::Generation;
 
@@ -208,6 +209,157 @@ context_ops!(
 );
 
 const _: () = assert!(std::mem::size_of::<verbs_context_ops>() == 76 * 8);
+
+// ---------------------------------------------------------------------------------------------------------------
+// struct verbs_context as PABI 34 lays it out, and the slots PABI 65 put in front of it.
+// ---------------------------------------------------------------------------------------------------------------
+
+macro_rules! context_34 {
+    ($($(#[$m:meta])* $n:ident: $t:ty),* $(,)?) => {
+        /// `struct verbs_context` as rdma-core 44 and 56 lay it out (648 bytes, `context` at 320): the view of any
+        /// context this library reaches its library slots through, computed from the `struct ibv_context *`
+        /// (`context - 320`), never from a `struct verbs_context *` a plug-in passed. rdma-core 65 put six slots in
+        /// front ([`verbs_context_head_65`]; our public `verbs_context` is 65's), so every slot here keeps its
+        /// distance from `context` in every generation, and so does `priv`, where our state hangs.
+        ///
+        /// The ops are untyped here (the public struct has their prototypes); they are copied, not called.
+        #[repr(C)]
+        pub struct verbs_context_34 {
+            $($(#[$m])* pub $n: $t,)*
+        }
+
+        /// The members of [`verbs_context_34`] that are op slots, in order (with the two placeholders).
+        pub const VERBS_CONTEXT_34_OPS: &[&str] = &[$(stringify!($n)),*];
+    };
+}
+
+context_34!(
+    query_port: AnyOp,
+    advise_mr: AnyOp,
+    alloc_null_mr: AnyOp,
+    read_counters: AnyOp,
+    attach_counters_point_flow: AnyOp,
+    create_counters: AnyOp,
+    destroy_counters: AnyOp,
+    reg_dm_mr: AnyOp,
+    alloc_dm: AnyOp,
+    free_dm: AnyOp,
+    modify_flow_action_esp: AnyOp,
+    destroy_flow_action: AnyOp,
+    create_flow_action_esp: AnyOp,
+    modify_qp_rate_limit: AnyOp,
+    alloc_parent_domain: AnyOp,
+    dealloc_td: AnyOp,
+    alloc_td: AnyOp,
+    modify_cq: AnyOp,
+    post_srq_ops: AnyOp,
+    destroy_rwq_ind_table: AnyOp,
+    create_rwq_ind_table: AnyOp,
+    destroy_wq: AnyOp,
+    modify_wq: AnyOp,
+    create_wq: AnyOp,
+    query_rt_values: AnyOp,
+    create_cq_ex: AnyOp,
+    /// The library's private state (ours: the `object::Context`).
+    r#priv: *mut c_void,
+    query_device_ex: AnyOp,
+    ibv_destroy_flow: AnyOp,
+    ABI_placeholder2: AnyOp,
+    ibv_create_flow: AnyOp,
+    ABI_placeholder1: AnyOp,
+    open_qp: AnyOp,
+    create_qp_ex: AnyOp,
+    get_srq_num: AnyOp,
+    create_srq_ex: AnyOp,
+    open_xrcd: AnyOp,
+    close_xrcd: AnyOp,
+    _ABI_placeholder3: u64,
+    sz: usize,
+    context: ibv_context,
+);
+
+/// The six slots rdma-core 65 put in front of `struct verbs_context` (its `context` is at 368), in order: present
+/// only in the contexts of PABI-65 plug-ins and in ours, at `context - 368`.
+#[repr(C)]
+pub struct verbs_context_head_65 {
+    pub free_buf: AnyOp,
+    pub alloc_buf: AnyOp,
+    pub dm_export_dmabuf_fd: AnyOp,
+    pub reg_mr_ex: AnyOp,
+    pub dealloc_dmah: AnyOp,
+    pub alloc_dmah: AnyOp,
+}
+
+/// Where `context` is in a PABI-34 `struct verbs_context`, and in a PABI-65 one.
+pub const CONTEXT_OFFSET_34: usize = offset_of!(verbs_context_34, context);
+pub const CONTEXT_OFFSET_65: usize = CONTEXT_OFFSET_34 + size_of::<verbs_context_head_65>();
+
+/// The PABI-34 view of the `verbs_context` whose `context` is at `ctx` (the address arithmetic only).
+pub fn view_34(ctx: *mut ibv_context) -> *mut verbs_context_34 {
+    ctx.cast::<u8>().wrapping_sub(CONTEXT_OFFSET_34).cast()
+}
+
+/// The six PABI-65 slots of the `verbs_context` whose `context` is at `ctx`; only a context of PABI 65 (or one of
+/// ours) has them.
+pub fn head_65(ctx: *mut ibv_context) -> *mut verbs_context_head_65 {
+    ctx.cast::<u8>().wrapping_sub(CONTEXT_OFFSET_65).cast()
+}
+
+/// The public `verbs_context` (rdma-core 65's) is the six PABI-65 slots, then PABI 34's: every member of the view
+/// is at the same distance from `context` as the member of that name in the public struct.
+macro_rules! same_distance {
+    ($($n:ident),*) => {
+        const _: () = {
+            $( assert!(offset_of!(verbs_context, context) - offset_of!(verbs_context, $n)
+                == CONTEXT_OFFSET_34 - offset_of!(verbs_context_34, $n)); )*
+            assert!(offset_of!(verbs_context, context) == CONTEXT_OFFSET_65);
+            assert!(size_of::<verbs_context_34>() == 648 && CONTEXT_OFFSET_34 == 320);
+        };
+    };
+}
+same_distance!(
+    query_port,
+    advise_mr,
+    alloc_null_mr,
+    read_counters,
+    attach_counters_point_flow,
+    create_counters,
+    destroy_counters,
+    reg_dm_mr,
+    alloc_dm,
+    free_dm,
+    modify_flow_action_esp,
+    destroy_flow_action,
+    create_flow_action_esp,
+    modify_qp_rate_limit,
+    alloc_parent_domain,
+    dealloc_td,
+    alloc_td,
+    modify_cq,
+    post_srq_ops,
+    destroy_rwq_ind_table,
+    create_rwq_ind_table,
+    destroy_wq,
+    modify_wq,
+    create_wq,
+    query_rt_values,
+    create_cq_ex,
+    r#priv,
+    query_device_ex,
+    ibv_destroy_flow,
+    ABI_placeholder2,
+    ibv_create_flow,
+    ABI_placeholder1,
+    open_qp,
+    create_qp_ex,
+    get_srq_num,
+    create_srq_ex,
+    open_xrcd,
+    close_xrcd,
+    _ABI_placeholder3,
+    sz,
+    context
+);
 const _: () = assert!(std::mem::offset_of!(verbs_device, ops) == std::mem::size_of::<ibv_device>());
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -396,6 +548,7 @@ mod layout_tests {
 
     const TABLE_44: &str = include_str!("../../../../tests/layout/private/rdma-core-44.tsv");
     const TABLE_56: &str = include_str!("../../../../tests/layout/private/rdma-core-56.tsv");
+    const TABLE_65: &str = include_str!("../../../../tests/layout/private/rdma-core-65.tsv");
 
     /// (offset, size) of a member of our definition, by the C names of the table.
     macro_rules! member {
@@ -467,57 +620,27 @@ mod layout_tests {
         };
     }
 
-    /// The rows of `verbs_context` (verbs.h, the struct the core fills inside a plug-in's allocation).
-    fn verbs_context_rows(m: &mut Facts) {
-        macro_rules! s {
-            ($($f:ident),*) => {
-                m.insert(("verbs_context", "-"), (0, size_of::<verbs_context>()));
-                $( m.insert(("verbs_context", stringify!($f)), member!(verbs_context, $f)); )*
-            };
-        }
-        s!(
-            query_port,
-            advise_mr,
-            alloc_null_mr,
-            read_counters,
-            attach_counters_point_flow,
-            create_counters,
-            destroy_counters,
-            reg_dm_mr,
-            alloc_dm,
-            free_dm,
-            modify_flow_action_esp,
-            destroy_flow_action,
-            create_flow_action_esp,
-            modify_qp_rate_limit,
-            alloc_parent_domain,
-            dealloc_td,
-            alloc_td,
-            modify_cq,
-            post_srq_ops,
-            destroy_rwq_ind_table,
-            create_rwq_ind_table,
-            destroy_wq,
-            modify_wq,
-            create_wq,
-            query_rt_values,
-            create_cq_ex,
-            query_device_ex,
-            ibv_destroy_flow,
-            ABI_placeholder2,
-            ibv_create_flow,
-            ABI_placeholder1,
-            open_qp,
-            create_qp_ex,
-            get_srq_num,
-            create_srq_ex,
-            open_xrcd,
-            close_xrcd,
-            _ABI_placeholder3,
-            sz,
-            context
-        );
-        m.insert(("verbs_context", "priv"), member!(verbs_context, r#priv));
+    /// The rows of `verbs_context` (verbs.h, the struct the core fills inside a plug-in's allocation): the members
+    /// `$f` of `$t`, and `priv`.
+    macro_rules! verbs_context_rows {
+        ($m:expr, $t:ty; $($f:ident),*) => {
+            $m.insert(("verbs_context", "-"), (0, size_of::<$t>()));
+            $( $m.insert(("verbs_context", stringify!($f)), member!($t, $f)); )*
+            $m.insert(("verbs_context", "priv"), member!($t, r#priv));
+        };
+    }
+
+    /// `verbs_context_rows!` with PABI 34's members (then `$extra`).
+    macro_rules! verbs_context_34_rows {
+        ($m:expr, $t:ty $(, $extra:ident)*) => {
+            verbs_context_rows!($m, $t; $($extra,)* query_port, advise_mr, alloc_null_mr, read_counters,
+                attach_counters_point_flow, create_counters, destroy_counters, reg_dm_mr, alloc_dm, free_dm,
+                modify_flow_action_esp, destroy_flow_action, create_flow_action_esp, modify_qp_rate_limit,
+                alloc_parent_domain, dealloc_td, alloc_td, modify_cq, post_srq_ops, destroy_rwq_ind_table,
+                create_rwq_ind_table, destroy_wq, modify_wq, create_wq, query_rt_values, create_cq_ex, query_device_ex,
+                ibv_destroy_flow, ABI_placeholder2, ibv_create_flow, ABI_placeholder1, open_qp, create_qp_ex,
+                get_srq_num, create_srq_ex, open_xrcd, close_xrcd, _ABI_placeholder3, sz, context)
+        };
     }
 
     /// Our definitions for one generation.
@@ -534,7 +657,37 @@ mod layout_tests {
             }
         }
         m.insert(("ibv_port_attr", "-"), (0, g.port_attr_size()));
-        verbs_context_rows(&mut m);
+        match g {
+            Generation::R44 | Generation::R56 => {
+                verbs_context_34_rows!(m, verbs_context_34);
+            }
+            Generation::R65 => {
+                verbs_context_34_rows!(
+                    m,
+                    verbs_context,
+                    free_buf,
+                    alloc_buf,
+                    dm_export_dmabuf_fd,
+                    reg_mr_ex,
+                    dealloc_dmah,
+                    alloc_dmah
+                );
+                m.insert(("verbs_context_ops", "-"), (0, size_of::<r65::verbs_context_ops>()));
+                m.insert(("verbs_create_cq_prov_attr", "-"), (0, size_of::<r65::verbs_create_cq_prov_attr>()));
+                m.insert(("verbs_create_cq_prov_attr", "buffer"), member!(r65::verbs_create_cq_prov_attr, buffer));
+                m.insert(("verbs_dmah", "-"), (0, size_of::<r65::verbs_dmah>()));
+                m.insert(("verbs_dmah", "dmah"), member!(r65::verbs_dmah, dmah));
+                m.insert(("verbs_dmah", "handle"), member!(r65::verbs_dmah, handle));
+                m.insert(("ibv_fd_arr", "-"), (0, size_of::<r65::ibv_fd_arr>()));
+                m.insert(("ibv_fd_arr", "arr"), member!(r65::ibv_fd_arr, arr));
+                m.insert(("ibv_fd_arr", "count"), member!(r65::ibv_fd_arr, count));
+                m.insert(("ibv_buf", "-"), (0, size_of::<r65::ibv_buf>()));
+                m.insert(("ibv_buf", "addr"), member!(r65::ibv_buf, addr));
+                m.insert(("ibv_buf", "size"), member!(r65::ibv_buf, size));
+                m.insert(("ibv_buf", "pd"), member!(r65::ibv_buf, pd));
+                m.insert(("ibv_buf", "dmabuf_fd"), member!(r65::ibv_buf, dmabuf_fd));
+            }
+        }
         m
     }
 
@@ -578,6 +731,11 @@ mod layout_tests {
     #[test]
     fn matches_rdma_core_56() {
         check(Generation::R56, TABLE_56, VERBS_CONTEXT_OPS_NAMES);
+    }
+
+    #[test]
+    fn matches_rdma_core_65() {
+        check(Generation::R65, TABLE_65, r65::VERBS_CONTEXT_OPS_NAMES);
     }
 
     #[test]

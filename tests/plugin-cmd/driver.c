@@ -23,6 +23,19 @@
 PC_FUNCS(FN)
 PC_FUNCS_56(FN)
 
+/* The calls whose prototype rdma-core 65 changed, with 44's and 56's arguments (65's new ones NULL). */
+#if PC_RELEASE >= 65
+#define cmd_get_context(v, c, cs, r, rs) p_ibv_cmd_get_context(v, c, cs, NULL, r, rs)
+#define cmd_create_cq_ex(ctx, a, cq, ...) p_ibv_cmd_create_cq_ex(ctx, a, NULL, cq, __VA_ARGS__)
+#define cmd_create_cq_ex2(ctx, a, cq, ...) p_ibv_cmd_create_cq_ex2(ctx, a, NULL, cq, __VA_ARGS__)
+#define cmd_create_qp_ex2(...) p_ibv_cmd_create_qp_ex2(__VA_ARGS__, NULL)
+#else
+#define cmd_get_context p_ibv_cmd_get_context
+#define cmd_create_cq_ex p_ibv_cmd_create_cq_ex
+#define cmd_create_cq_ex2 p_ibv_cmd_create_cq_ex2
+#define cmd_create_qp_ex2 p_ibv_cmd_create_qp_ex2
+#endif
+
 #define ARENA ((void *)0x100000000000ull)
 #define ARENA_LEN (16u << 20)
 #define FAKE_FD 900
@@ -144,10 +157,10 @@ int main(int argc, char **argv)
 	h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		die(dlerror());
-/* The provider interface of rdma-core 44 to 56: IBVERBS_PRIVATE_34 (a library that also serves rdma-core 65's has the
- * same names in IBVERBS_PRIVATE_65, its default version, some with other prototypes). */
+/* The provider interface of the release: IBVERBS_PRIVATE_34 for 44 and 56, IBVERBS_PRIVATE_65 for 65 (a library
+ * serving both has the names both have in both nodes, some with other prototypes). */
 #define LOAD(ret, name, args)                                                  \
-	p_##name = (ret(*) args)dlvsym(h, #name, "IBVERBS_PRIVATE_34");        \
+	p_##name = (ret(*) args)dlvsym(h, #name, PC_NODE);                     \
 	if (!p_##name)                                                         \
 		p_##name = (ret(*) args)dlsym(h, #name);                       \
 	if (!p_##name)                                                         \
@@ -176,12 +189,12 @@ int main(int argc, char **argv)
 			die("our library found no (fake) device");
 		dev = list[0];
 	}
-	wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD, 64 + sizeof(struct verbs_context),
-						   (struct verbs_context *)64, DRIVER_ID);
+	wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD, 64 + PC_VCTX_SIZE, (struct verbs_context *)64,
+						   DRIVER_ID);
 	if (!wrapper)
 		die("_verbs_init_and_alloc_context");
 	vctx = (struct verbs_context *)((char *)wrapper + 64);
-	ctx = &vctx->context;
+	ctx = (struct ibv_context *)((char *)vctx + PC_CTX_OFFSET);
 
 	/* ---------------------------------------------------------------- context and device */
 	{
@@ -190,7 +203,7 @@ int main(int argc, char **argv)
 		cmd = pcmd(H, SZ(ib_uverbs_get_context), 0x5a, 8, &cs);
 		resp = presp(SZ(ib_uverbs_get_context_resp), 8, &rs);
 		reply(&r, sizeof(r), 8);
-		RUN("get_context", p_ibv_cmd_get_context(vctx, cmd, cs, resp, rs));
+		RUN("get_context", cmd_get_context(vctx, cmd, cs, resp, rs));
 		plugcmd_log("  async_fd=%d num_comp_vectors=%d", ctx->async_fd, ctx->num_comp_vectors);
 		logbytes("resp", resp, rs);
 	}
@@ -353,27 +366,27 @@ int main(int argc, char **argv)
 		resp = presp(SZ(ib_uverbs_ex_create_cq_resp), 8, &rs);
 		reply(&rl, sizeof(rl), 8);
 		RUN("create_cq_ex (no flags: legacy command)",
-		    p_ibv_cmd_create_cq_ex(ctx, ca, cqx[0], cmd, cs, resp, rs, 0));
+		    cmd_create_cq_ex(ctx, ca, cqx[0], cmd, cs, resp, rs, 0));
 		plugcmd_log("  handle=%u cqe=%d", cqx[0]->cq.handle, cqx[0]->cq.cqe);
 		logbytes("resp", resp, rs);
 
 		ca->comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
 		ca->flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
 		reply(&r, sizeof(r), 8);
-		RUN("create_cq_ex (ignore overrun: extended)", p_ibv_cmd_create_cq_ex(ctx, ca, cqx[1], cmd, cs, resp, rs, 0));
+		RUN("create_cq_ex (ignore overrun: extended)", cmd_create_cq_ex(ctx, ca, cqx[1], cmd, cs, resp, rs, 0));
 		plugcmd_log("  handle=%u cqe=%d", cqx[1]->cq.handle, cqx[1]->cq.cqe);
 		logbytes("resp", resp, rs);
 
 		ca->comp_mask = 0;
 		ca->wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
 		reply(&rl, sizeof(rl), 8);
-		RUN("create_cq_ex (timestamp ignored)", p_ibv_cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs,
+		RUN("create_cq_ex (timestamp ignored)", cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs,
 									       PC_CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX));
 		reply(&r, sizeof(r), 8);
-		RUN("create_cq_ex (timestamp)", p_ibv_cmd_create_cq_ex(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp,
+		RUN("create_cq_ex (timestamp)", cmd_create_cq_ex(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp,
 								       rs, 0));
 		ca->comp_mask = 1 << 7;
-		RUN("create_cq_ex (bad comp_mask)", p_ibv_cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs, 0));
+		RUN("create_cq_ex (bad comp_mask)", cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs, 0));
 #if PC_RELEASE >= 56
 		/* ibv_cmd_create_cq_ex2 with no driver chain, and with one holding an optional attribute only (which the
 		 * write command cannot carry, so it is dropped): the same commands as ibv_cmd_create_cq_ex. */
@@ -390,17 +403,17 @@ int main(int argc, char **argv)
 		ca->wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
 		reply(&rl, sizeof(rl), 8);
 		RUN("create_cq_ex2 (no chain: legacy command)",
-		    p_ibv_cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
+		    cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
 		logbytes("resp", resp, rs);
 		ca->comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
 		ca->flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
 		reply(&r, sizeof(r), 8);
 		RUN("create_cq_ex2 (optional driver attribute: extended)",
-		    p_ibv_cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, &opt->b));
+		    cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, &opt->b));
 		logbytes("resp", resp, rs);
 		ca->comp_mask = 1 << 7;
 		RUN("create_cq_ex2 (bad comp_mask)",
-		    p_ibv_cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
+		    cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
 #endif
 		for (int i = 0; i < 3; i++)
 			p_verbs_init_cq(&cqx[i]->cq, ctx, NULL, NULL);
@@ -586,7 +599,7 @@ int main(int argc, char **argv)
 		resp = presp(SZ(ib_uverbs_ex_create_qp_resp), 8, &rs);
 		reply(&qr, sizeof(qr), 8);
 		RUN("create_qp_ex2 (driver data, no flags: CREATE_QP)",
-		    p_ibv_cmd_create_qp_ex2(ctx, xqp[1], xa, cmd, cs, resp, rs));
+		    cmd_create_qp_ex2(ctx, xqp[1], xa, cmd, cs, resp, rs));
 		plugcmd_log("  handle=%u qpn=%#x caps=%u/%u comp_mask=%u", xqp[1]->qp.handle, xqp[1]->qp.qp_num,
 			    xa->cap.max_send_wr, xa->cap.max_inline_data, xqp[1]->comp_mask);
 		logbytes("resp", resp, rs);
@@ -596,7 +609,7 @@ int main(int argc, char **argv)
 		xa->create_flags = IBV_QP_CREATE_SOURCE_QPN | IBV_QP_CREATE_BLOCK_SELF_MCAST_LB;
 		xa->source_qpn = 0x4444;
 		reply(&xr, sizeof(xr), 8);
-		RUN("create_qp_ex2 (source qpn: EX_CREATE_QP)", p_ibv_cmd_create_qp_ex2(ctx, xqp[2], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (source qpn: EX_CREATE_QP)", cmd_create_qp_ex2(ctx, xqp[2], xa, cmd, cs, resp, rs));
 		plugcmd_log("  handle=%u", xqp[2]->qp.handle);
 		logbytes("resp", resp, rs);
 
@@ -608,17 +621,17 @@ int main(int argc, char **argv)
 		xa->send_cq = NULL;
 		memset(&xa->cap, 0, sizeof(xa->cap));
 		reply(&xr, sizeof(xr), 8);
-		RUN("create_qp_ex2 (rss indirection table)", p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (rss indirection table)", cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 		xa->cap.max_recv_wr = 1;
 		RUN("create_qp_ex2 (rss with a receive queue)",
-		    p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		    cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 		xa->comp_mask = IBV_QP_INIT_ATTR_PD | (1 << 12);
-		RUN("create_qp_ex2 (unknown comp_mask)", p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (unknown comp_mask)", cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 		xa->comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
 		xa->create_flags = 1 << 20;
 		xa->send_cq = cq;
 		xa->recv_cq = cq;
-		RUN("create_qp_ex2 (unknown create flag)", p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (unknown create flag)", cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 	}
 	{
 		struct ibv_qp_open_attr *oa = A(sizeof(*oa));
@@ -1128,19 +1141,19 @@ int main(int argc, char **argv)
 			die("second fake fd");
 		close(fd);
 		plugcmd_add_fd(FAKE_FD + 2);
-		wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD + 2, 64 + sizeof(struct verbs_context),
+		wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD + 2, 64 + PC_VCTX_SIZE,
 							   (struct verbs_context *)64, DRIVER_ID + 1);
 		if (!wrapper)
 			die("second _verbs_init_and_alloc_context");
 		vctx2 = (struct verbs_context *)((char *)wrapper + 64);
-		ctx2 = &vctx2->context;
+		ctx2 = (struct ibv_context *)((char *)vctx2 + PC_CTX_OFFSET);
 		cmd = pcmd(H, SZ(ib_uverbs_get_context), 0x5a, 4, &cs);
 		resp = presp(SZ(ib_uverbs_get_context_resp), 16, &rs);
 		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 4, 5 };
 		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, 8, 1 };
 		o[2] = (struct pc_ioctl_out){ UVERBS_ATTR_UHW_OUT, 8, 0x8877665544332211ull };
 		plugcmd_ioctl_reply(o, 3);
-		RUN("get_context (ioctl)", p_ibv_cmd_get_context(vctx2, cmd, cs, resp, rs));
+		RUN("get_context (ioctl)", cmd_get_context(vctx2, cmd, cs, resp, rs));
 		plugcmd_log("  async_fd=%d num_comp_vectors=%d", ctx2->async_fd, ctx2->num_comp_vectors);
 		logbytes("resp", resp, rs);
 
@@ -1181,9 +1194,39 @@ int main(int argc, char **argv)
 		o[2] = (struct pc_ioctl_out){ UVERBS_ATTR_UHW_OUT, 8, 0x1122334455667788ull };
 		plugcmd_ioctl_reply(o, 3);
 		RUN("create_cq_ex2 (mandatory driver attribute: ioctl)",
-		    p_ibv_cmd_create_cq_ex2(ctx2, ca, vcq, cmd, cs, resp, rs, 0, &drv->b));
+		    cmd_create_cq_ex2(ctx2, ca, vcq, cmd, cs, resp, rs, 0, &drv->b));
 		plugcmd_log("  handle=%#x cqe=%d ctx-ok=%d", vcq->cq.handle, vcq->cq.cqe, vcq->cq.context == ctx2);
 		logbytes("resp", resp, rs);
+#endif
+#if PC_RELEASE >= 65
+		/* rdma-core 65: the fds of ibv_cmd_get_context (mlx5's UCAP fds), and a CQ ring the provider allocated. */
+		struct pc_fd_arr *fds = A(sizeof(*fds));
+		struct pc_prov_attr *prov = A(sizeof(*prov));
+
+		fds->arr = A(3 * sizeof(int));
+		fds->count = 3;
+		for (int i = 0; i < 3; i++)
+			fds->arr[i] = 40 + i;
+		cmd = pcmd(H, SZ(ib_uverbs_get_context), 0x5a, 0, &cs);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 4, 7 };
+		plugcmd_ioctl_reply(o, 1);
+		RUN("get_context (fd array)", p_ibv_cmd_get_context(vctx2, cmd, cs, fds, NULL, 0));
+		plugcmd_log("  num_comp_vectors=%d", ctx2->num_comp_vectors);
+
+		prov->length = 8192;
+		prov->ptr_or_offset = (uintptr_t)A(8192);
+		ca->wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
+		cmd = pcmd(XH, SZ(ib_uverbs_ex_create_cq), 0x5a, 8, &cs);
+		resp = presp(SZ(ib_uverbs_ex_create_cq_resp), 8, &rs);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_HANDLE, 0, 0x58 };
+		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, 127 };
+		plugcmd_ioctl_reply(o, 2);
+		RUN("create_cq_ex (provider ring at an address: ioctl)",
+		    p_ibv_cmd_create_cq_ex(ctx2, ca, prov, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs,
+					   PC_CREATE_CQ_CMD_FLAGS_WITH_MEM_VA));
+		RUN("create_cq_ex (provider ring without prov_attr)",
+		    p_ibv_cmd_create_cq_ex(ctx2, ca, NULL, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs,
+					   PC_CREATE_CQ_CMD_FLAGS_WITH_MEM_VA));
 #endif
 	}
 	return 0;

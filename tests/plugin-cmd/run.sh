@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The plug-in command comparison: rdma-core's ibv_cmd_* (Debian's libibverbs.so.1) against ours, byte for byte, for
-# each release whose provider interface we serve under IBVERBS_PRIVATE_34: 44 (the system's, bookworm) and 56.1
-# (trixie's, from the root $RDMA_ROOTS_DIR/trixie, default build/roots/trixie; skipped with a note when absent).
+# each release whose provider interface we serve: 44 (the system's, bookworm) and 56.1 (trixie's, from the root
+# $RDMA_ROOTS_DIR/trixie, default build/roots/trixie) under IBVERBS_PRIVATE_34, 65.0 (sid's, $RDMA_ROOTS_DIR/sid)
+# under IBVERBS_PRIVATE_65; a release whose root is absent is skipped with a note.
 #
 #   tests/plugin-cmd/run.sh [LIBDIR]
 #
-# driver.c calls the provider interface (IBVERBS_PRIVATE_34: the ibv_cmd_*, execute_ioctl, verbs_init_cq) with
-# the same inputs, as a provider plug-in of that release would (it is compiled once per release: rdma-core 56's
-# verbs_qp is 8 bytes longer, its ibv_cmd_reg_dmabuf_mr takes an 8th argument, it has ibv_cmd_create_cq_ex2), once
+# driver.c calls the provider interface (the ibv_cmd_*, execute_ioctl, verbs_init_cq) with the same inputs, as a
+# provider plug-in of that release would (it is compiled once per release: rdma-core 56's verbs_qp is 8 bytes
+# longer, its ibv_cmd_reg_dmabuf_mr takes an 8th argument, it has ibv_cmd_create_cq_ex2; 65's verbs_context is 48
+# bytes longer in front, and four ibv_cmd_* take new arguments), once
 # in rdma-core's library and once in ours (LIBDIR/libibverbs.so.1, default $RDMA_CORE_RS_LIBDIR, else build/lib).
-# trixie's library needs trixie's C library: both runs of that comparison are started by the root's own dynamic
-# linker with its libraries on the library path. interpose.c (LD_PRELOAD) plays the kernel on a fake command fd:
+# trixie's and sid's libraries need their own C library: both runs of such a comparison are started by the root's
+# own dynamic linker with its libraries on the library path. interpose.c (LD_PRELOAD) plays the kernel on a fake command fd:
 # it logs every write() and RDMA_VERBS_IOCTL and answers with canned responses; ioctls without a canned answer get
 # ENOTTY, so rdma-core takes its write fallback (those probes are not compared: which ABI is tried first is each
 # library's choice, see src/kernel/mod.rs). All buffers and objects live in a fixed-address arena, so user handles
@@ -29,6 +31,7 @@ HERE="$ROOT/tests/plugin-cmd"
 LIBDIR=${1:-${RDMA_CORE_RS_LIBDIR:-$ROOT/build/lib}}
 REF=${REF_LIBIBVERBS:-/usr/lib/x86_64-linux-gnu/libibverbs.so.1}
 TRIXIE=${RDMA_ROOTS_DIR:-$ROOT/build/roots}/trixie
+SID=${RDMA_ROOTS_DIR:-$ROOT/build/roots}/sid
 OURS="$LIBDIR/libibverbs.so.1"
 [ -e "$OURS" ] || OURS="$LIBDIR/libibverbs.so"
 
@@ -46,7 +49,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/plugin-cmd.XXXXXX")
 
 CFLAGS="-std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-missing-field-initializers -I$HERE"
 cc $CFLAGS -shared -fPIC -o "$WORK/libplugcmd.so" "$HERE/interpose.c" -ldl || fail "building interpose.c"
-for r in 44 56; do
+for r in 44 56 65; do
     cc $CFLAGS -DPC_RELEASE=$r -o "$WORK/driver$r" "$HERE/driver.c" -L"$WORK" -lplugcmd -Wl,-rpath,"$WORK" -ldl \
         -lpthread || fail "building driver.c for rdma-core $r"
 done
@@ -63,7 +66,9 @@ echo "1: CA" >"$S/class/infiniband/rxe0/node_type"
 run() { # RELEASE LIB LOG MODE [LOADER...]
     local r=$1 lib=$2 log=$3 mode=$4
     shift 4
-    env LD_PRELOAD="$WORK/libplugcmd.so" SYSFS_PATH="$S" RDMAV_PROVIDER=native RDMAV_PLUGIN_GENERATION=$r \
+    local gen=$r
+    [ "$r" = 65 ] && gen=  # PABI 65 has one generation; the variable chooses between 34's two
+    env LD_PRELOAD="$WORK/libplugcmd.so" SYSFS_PATH="$S" RDMAV_PROVIDER=native RDMAV_PLUGIN_GENERATION=$gen \
         "$@" "$WORK/driver$r" "$lib" "$log" "$mode" >"$log.out" 2>&1
     local rc=$?
     [ $rc -eq 0 ] || { sed 's/^/    /' "$log.out" | tail -20; fail "driver $r ($mode) exited with status $rc"; }
@@ -126,6 +131,15 @@ if [ -e "$TRIXIE/usr/lib/x86_64-linux-gnu/libibverbs.so.1" ]; then
     compare 56 | tee "$WORK/cmp56"
 else
     echo "NOTE rdma-core 56: no trixie root at $TRIXIE (make deps, or set RDMA_ROOTS_DIR): not compared"
+fi
+if [ -e "$SID/usr/lib/x86_64-linux-gnu/libibverbs.so.1" ]; then
+    T="$SID/usr/lib/x86_64-linux-gnu"
+    rtld=("$T/ld-linux-x86-64.so.2" --library-path "$T")
+    run 65 "$T/libibverbs.so.1" "$WORK/ref65.log" ref "${rtld[@]}"
+    run 65 "$OURS" "$WORK/ours65.log" ours "${rtld[@]}"
+    compare 65 | tee "$WORK/cmp65"
+else
+    echo "NOTE rdma-core 65: no sid root at $SID (make deps, or set RDMA_ROOTS_DIR): not compared"
 fi
 total=$(cat "$WORK"/cmp* | sed -n 's/^plugin-cmd rdma-core [0-9]*: \([0-9]*\) commands compared, \([0-9]*\) differ$/\1 \2/p' |
     awk '{ c += $1; d += $2 } END { print c + 0, d + 0 }')

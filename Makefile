@@ -1,7 +1,9 @@
 # rdma-core-rs: build, test and install libibverbs.so.1 and librdmacm.so.1.
 #
 #   make                 libraries into build/lib, headers into include/
-#   make test            everything: cargo tests, header/layout/export checks, and the Soft-RoCE guest suite
+#   make test            everything: cargo tests, header/layout/export checks, and the Soft-RoCE guest suite as the
+#                        budgeted matrix (docs/testing.md: kernels 6.1/6.12/7.2, userlands bookworm/trixie/sid)
+#   make test-matrix     the same with the full cross product (every kernel with every userland and case; ~1.5 h)
 #   make install PREFIX=/usr/local   libraries, headers and pkg-config files
 #   make headers         regenerate include/ from the Rust definitions (cbindgen) + cbindgen/ fragments, and
 #                        common/src/abi/enums.rs (the C enums' integer constants)
@@ -21,7 +23,7 @@ CARGOFLAGS := $(if $(filter release,$(PROFILE)),--release,)
 
 HEADERS  := $(shell sed -n 's/^\([a-z].*\.h\) .*/\1/p' cbindgen/headers.txt)
 
-.PHONY: all lib libibverbs librdmacm headers headers-check install uninstall test test-host test-guest deps clean demo examples bench
+.PHONY: all lib libibverbs librdmacm headers headers-check install uninstall test test-matrix test-host test-guest deps clean demo examples bench
 
 all: lib headers
 
@@ -66,6 +68,11 @@ deps:
 # The whole suite: one runner, one summary line ("N passed, N failed") at the end.
 test: deps all examples
 	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py
+
+# The full matrix: each of the three guest kernels boots once for the whole bookworm suite and the release cases of
+# trixie and sid (tests/runner.py --matrix full; docs/testing.md, "The test matrix").
+test-matrix: deps all examples
+	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py --matrix full
 
 # Host-only part (no guest boot), for quick iteration.
 test-host: all examples

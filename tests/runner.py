@@ -3,15 +3,22 @@
 
 Runs, in order, the host checks (unsafe surface, import cycles, rustfmt, clippy, cargo tests with a floor per crate,
 header freshness, C layout probe, export diff, the plug-in command comparison with rdma-core, C compile tests,
-install, bounded fuzzing: one `fuzz:<target>` result per target) and then the Soft-RoCE guest suite in ONE boot of
-the test guest (tests/guest/run) per guest kernel: Debian's 6.1, then its 6.12 (GUEST_KERNEL=6.12). Every check
-reports PASS or FAIL; the guest suite reports one `PASS name` / `FAIL name: reason` line per in-guest test, recorded
-as `guest:<name>` for 6.1 and `guest:k6.12/<name>` for 6.12. The last line printed is the summary `N passed, N
-failed` (the format CI reads), counting both kernels. Exit status: 0 only when nothing failed.
+install, bounded fuzzing: one `fuzz:<target>` result per target) and then the Soft-RoCE guest suite as a matrix of
+cells, ONE boot of the test guest (tests/guest/run) per cell. A cell is a kernel series (GUEST_KERNEL), the
+userlands it runs and the cases it runs (tests/guest/suite.sh's SUITE_CASES). `make test` runs the budgeted matrix
+(MATRIX below: every axis covered at least once, the whole suite on the primary cell, within 45 minutes on a 2-core
+machine); `make test-matrix` (--matrix full) the cross product: every kernel with every userland and every case.
+Every check reports PASS or FAIL; the guest reports one `PASS name` / `FAIL name: reason` line per in-guest test,
+recorded as `guest:<name>` for the 6.1 kernel and `guest:k<series>/<name>` for the others (the release cases name
+their userland: guest:k6.12/trixie/ours/rc_pingpong). The last lines printed are each cell's time, the total time,
+and the summary `N passed, N failed` (the format CI reads), counting every cell. Exit status: 0 only when nothing
+failed.
 
-  tests/runner.py [--no-guest] [--only SUBSTRING] [--guest-timeout SECS] [--guest-kernels 6.1,6.12]
+  tests/runner.py [--no-guest] [--only SUBSTRING] [--guest-timeout SECS] [--matrix budget|full]
+                  [--guest-kernels 6.1,6.12]
 
---guest-kernels (default: $RDMA_GUEST_KERNELS, else 6.1,6.12) lists the kernel series to boot, in order.
+--guest-kernels (or $RDMA_GUEST_KERNELS) replaces the matrix by the whole bookworm suite on each kernel listed, in
+order (the runner's behaviour before the matrix).
 """
 import argparse
 import os
@@ -67,8 +74,9 @@ def save(name, text):
 # tests stop running (a test module dropped from the tree, a `#[cfg(test)]` gone wrong) fails even while the others
 # still add up. gen-headers has no unit test (headers-check exercises it); it is listed to be reported.
 MIN_CARGO_TESTS = {"ibverbs": 180, "rdma-core-common": 15, "rdmacm": 44, "exports-gen": 1, "gen-headers": 0}
-MIN_GUEST_CHECKS = 600
+MIN_GUEST_CHECKS = 600     # the primary cell (the whole suite); each cell has its own floor in MATRIX
 MIN_CASE_CHECKS = 3
+MIN_RELEASE_CHECKS = 100   # each release case (70-release@<release>: ~150 checks)
 
 
 def check(name, cmd, timeout=600, env=None, count=None, minimum=1):
@@ -198,46 +206,102 @@ def fuzz_checks():
                 print(f"    {l}")
 
 
-def guest_suite(timeout, series):
-    """One boot of the guest suite on kernel `series` (GUEST_KERNEL). 6.1 keeps the plain names (guest:<check>,
+CASES_DIR = os.path.join(ROOT, "tests", "guest", "cases")
+RELEASE_CASE = "70-release"
+
+
+def suite_cases():
+    """Every case of tests/guest/cases but the release case (which runs once per userland, as 70-release@<release>)."""
+    return sorted(f[:-3] for f in os.listdir(CASES_DIR) if f.endswith(".sh") and f[:-3] != RELEASE_CASE)
+
+
+# The cases run on every kernel of the budgeted matrix besides the release case (docs/testing.md, "The test matrix":
+# what each costs and why it is there): the guest's own sanity, and the C conformance tests whose expectations follow
+# the kernel ("Kernel differences"). The rest of the suite runs on the primary cell only.
+KERNEL_CASES = ["00-stock", "25-verbs-c"]
+
+# The budgeted matrix (`make test`): (kernel series, userlands, cases, floor of checks). The primary cell runs the
+# whole bookworm suite on Debian 12's 6.1 (rxe and siw, native and plug-in providers); trixie runs on Debian 13's
+# 6.12, sid on sid's 7.2, each with the kernel-sensitive cases.
+FULL = None   # suite_cases(), computed when the runner starts
+MATRIX = [
+    ("6.1", ["bookworm"], FULL, MIN_GUEST_CHECKS),
+    ("6.12", ["trixie"], KERNEL_CASES + [RELEASE_CASE + "@trixie"], 400),
+    ("7.2", ["sid"], KERNEL_CASES + [RELEASE_CASE + "@sid"], 400),
+]
+# The cross product (`make test-matrix`): each kernel boots once for the whole bookworm suite and both release cases.
+FULL_AND_RELEASES = "full+releases"
+MATRIX_FULL = [(k, ["bookworm", "trixie", "sid"], FULL_AND_RELEASES, 900) for k in ("6.1", "6.12", "7.2")]
+
+cell_times = []   # (label, seconds, checks, failed)
+lock_waits = []   # seconds each cell waited for RDMA_GUEST_LOCK (not counted as its time)
+
+
+def guest_cell(timeout, series, userlands, cases, floor):
+    """One boot on kernel `series` running `cases` (None: the whole suite). 6.1 keeps the plain names (guest:<check>,
     tests/out/guest.log); any other kernel's checks are prefixed k<series>/ (guest:k6.12/<check>, guest-k6.12.log)."""
     pre = "" if series == "6.1" else f"k{series}/"
     name = "guest" if not pre else f"guest-k{series}"
-    rc, out, secs = run([os.path.join("tests", "guest", "run"), "--timeout", str(timeout), "--",
-                         "tests/guest/suite.sh"], timeout + 120, env={"GUEST_KERNEL": series})
+    if cases is None:
+        cases = suite_cases()
+    elif cases == FULL_AND_RELEASES:
+        cases = suite_cases() + [f"{RELEASE_CASE}@{u}" for u in userlands if u != "bookworm"]
+    label = f"k{series}/{'+'.join(userlands)}"
+    env = {"GUEST_KERNEL": series, "SUITE_CASES": " ".join(cases)}
+    rc, out, secs = run([os.path.join("tests", "guest", "run"), "--timeout", str(timeout), "-e", "SUITE_CASES", "--",
+                         "tests/guest/suite.sh"], timeout + 120 + (86400 if os.environ.get("RDMA_GUEST_LOCK") else 0),
+                        env=env)
     save(name, out)
+    # Time spent waiting for another user's guest (RDMA_GUEST_LOCK, tests/guest/run) is not the cell's.
+    waited = sum(int(w) for w in re.findall(r"^guest: waited (\d+) s for RDMA_GUEST_LOCK", out, re.M))
+    secs -= waited
+    lock_waits.append(waited)
     seen = failed = 0
     for line in out.splitlines():
-        m = re.match(r"^(PASS|FAIL) (\S+)(.*)$", line.strip())
+        # Only a line that starts with PASS/FAIL is a check: the indented log tails under a FAIL are a program's
+        # own output (tests/c/rsock_preload prints "FAIL connect: ..."), not checks.
+        m = re.match(r"^(PASS|FAIL) (\S+)(.*)$", line.rstrip())
         if m:
             seen += 1
             ok = m.group(1) == "PASS"
             failed += not ok
             results.append((f"guest:{pre}{m.group(2)}", ok, 0, m.group(3)))
             print(f"{m.group(1)} guest:{pre}{m.group(2)}{m.group(3)}", flush=True)
-    # Every case reports "<case>: N passed, M failed"; each must have run something.
-    empty = [m.group(1) for m in re.finditer(r"^([\w/-]+): (\d+) passed, (\d+) failed", out, re.M)
-             if int(m.group(2)) + int(m.group(3)) < MIN_CASE_CHECKS]
+    # Every case reports "<case>: N passed, M failed"; each must have run something, a release case at least
+    # MIN_RELEASE_CHECKS.
+    empty = []
+    for m in re.finditer(r"^([\w/@.-]+): (\d+) passed, (\d+) failed", out, re.M):
+        n = int(m.group(2)) + int(m.group(3))
+        if n < MIN_CASE_CHECKS or (m.group(1).startswith(RELEASE_CASE) and n < MIN_RELEASE_CHECKS):
+            empty.append(f"{m.group(1)} ({n})")
     if empty:
-        record(f"{name} (cases that checked nothing: " + ", ".join(empty) + ")", False, secs, out)
-    if seen < MIN_GUEST_CHECKS:
-        record(f"{name} (only {seen} checks reported, at least {MIN_GUEST_CHECKS} expected)", False, secs, out)
+        record(f"{name} (cases that checked (almost) nothing: " + ", ".join(empty) + ")", False, secs, out)
+    if seen < floor:
+        record(f"{name} (only {seen} checks reported, at least {floor} expected)", False, secs, out)
     if rc != 0 and seen == 0:
         record(f"{name} (boot or harness)", False, secs, out)
     elif rc != 0 and failed == 0:
         record(f"{name} (suite exit status)", False, secs, out)
     else:
-        print(f"guest suite ({series}) finished in {secs:.0f}s (log: tests/out/{name}.log)", flush=True)
+        print(f"guest cell {label} finished in {secs:.0f}s (log: tests/out/{name}.log)", flush=True)
+    # The suite's per-case times, for docs/testing.md's table: tests/out/<log name>.times.
+    times = re.findall(r"^# (\S+) took ([0-9.]+)s \(suite\)$", out, re.M)
+    with open(os.path.join(OUT, name + ".times"), "w") as f:
+        f.writelines(f"{c} {t}\n" for c, t in times)
+    cell_times.append((label, secs, seen, failed))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-guest", action="store_true")
     ap.add_argument("--only", default="")
-    ap.add_argument("--guest-timeout", type=int, default=3000)
-    ap.add_argument("--guest-kernels", default=os.environ.get("RDMA_GUEST_KERNELS", "6.1,6.12"))
+    ap.add_argument("--guest-timeout", type=int, default=0,
+                    help="seconds per cell (default: 3000 for a cell with the whole suite, 1800 for the others)")
+    ap.add_argument("--matrix", choices=["budget", "full"], default="budget")
+    ap.add_argument("--guest-kernels", default=os.environ.get("RDMA_GUEST_KERNELS", ""))
     a = ap.parse_args()
     want = lambda n: a.only in n
+    t_start = time.time()
 
     if want("unsafe"):
         check("unsafe-surface", ["python3", "tools/unsafe-surface.py"], count=r"unsafe surface: (\d+) files")
@@ -267,17 +331,30 @@ def main():
         check("install", ["tests/install/run.sh"])
     if want("fuzz"):
         fuzz_checks()
+    t_host = time.time() - t_start
     if not a.no_guest and want("guest"):
-        for series in [k for k in a.guest_kernels.split(",") if k]:
+        if a.guest_kernels:
+            cells = [(k, ["bookworm"], FULL, MIN_GUEST_CHECKS) for k in a.guest_kernels.split(",") if k]
+        else:
+            cells = MATRIX if a.matrix == "budget" else MATRIX_FULL
+        for series, userlands, cases, floor in cells:
             if not re.fullmatch(r"\d+\.\d+", series):
                 record(f"guest (--guest-kernels: '{series}' is not a series such as 6.1)", False, 0)
                 continue
-            guest_suite(a.guest_timeout, series)
+            timeout = a.guest_timeout or (3000 if cases is None else 5400 if isinstance(cases, str) else 1800)
+            guest_cell(timeout, series, userlands, cases, floor)
 
     passed = sum(1 for r in results if r[1])
     failed = sum(1 for r in results if not r[1])
     if failed:
         print("failed: " + ", ".join(r[0] for r in results if not r[1]))
+    total = time.time() - t_start - sum(lock_waits)
+    for label, secs, seen, nfail in cell_times:
+        print(f"time: cell {label}: {secs / 60:.1f} min ({secs:.0f} s), {seen} checks, {nfail} failed")
+    guest = sum(c[1] for c in cell_times)
+    print(f"time: host checks {t_host / 60:.1f} min, guest {guest / 60:.1f} min, total {total / 60:.1f} min"
+          + (" (make test's budget: 45 min)" if a.matrix == "budget" and not a.guest_kernels and cell_times else "")
+          + (f"; not counted: {sum(lock_waits) / 60:.1f} min waiting for RDMA_GUEST_LOCK" if sum(lock_waits) else ""))
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

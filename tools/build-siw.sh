@@ -9,7 +9,9 @@
 #   make -C /lib/modules/<kver>/build M=<dir> CONFIG_RDMA_SIW=m modules
 # The module (debug info stripped) is cached as
 #   build/siw/<kver>/siw.ko
-# and reused when present: then nothing is downloaded and the script takes a few milliseconds. A build takes
+# and reused when present: then nothing is downloaded and the script takes a few milliseconds. A kernel of Debian sid
+# (7.2, which tools/install-deps.sh unpacks from sid's packages; no dpkg record) is built inside a sid root instead,
+# since its headers' tools need sid's glibc and gcc (below, sid_build). A build takes
 # ~30 s (most of it the download and unpacking the source tarball). Kernel source and siw.ko stay under build/
 # (ignored by git).
 #
@@ -67,13 +69,83 @@ if [[ -s $out/siw.ko ]]; then
     exit 0
 fi
 
+fail_log() { # LOG REASON
+    echo >&2
+    echo "build-siw: ---- last lines of $(basename "$1") ----" >&2
+    tail -n 25 "$1" | sed 's/^/    /' >&2
+    die "$2"
+}
+
+# ---- a kernel of Debian sid (tools/install-deps.sh unpacks its 7.2 from packages; dpkg does not know it) ----------
+# Its linux-headers and kbuild tools are built for sid's glibc and gcc (CONFIG_CC_VERSION_TEXT names gcc-16), which
+# bookworm lacks, so the module is built inside a sid root made for it: build/roots/kbuild-<kver>
+# (debootstrap --variant=minbase sid with linux-headers-<kver>, which brings its gcc, and make), from the siw
+# directory of linux-source-<series> at the headers' version (downloaded with the private sid list, never installed).
+sid_build() {
+    local kb=$ROOT/build/roots/kbuild-$kver stamp want mirror ver t0=${EPOCHREALTIME/./}
+    # shellcheck source=tools/debian-apt.sh
+    REPO=$ROOT . "$ROOT/tools/debian-apt.sh"
+    want="kbuild sid linux-headers-$kver make xz-utils"
+    printf 'build-siw: building siw.ko for %s inside a sid root (once: debootstrap ~2 min, source ~1 min) ... ' "$kver" >&2
+    work=$(mktemp -d "${TMPDIR:-/tmp}/build-siw.XXXXXX") || die "mktemp failed"
+    # (debootstrap mounts proc and sys in its target while it works; a failed one may leave them there)
+    trap 'umount "$kb/proc" "$kb.new/proc" "$kb.new/sys" 2>/dev/null; rm -rf "$work"' EXIT
+    stamp=$(cat "$kb/.rdma-core-rs-root" 2>/dev/null)
+    if [[ $stamp != "$want" ]]; then
+        mirror=$(debian_mirror) || die "cannot tell this host's Debian mirror (set RDMA_DEBIAN_MIRROR)"
+        umount "$kb.new/proc" "$kb.new/sys" 2>/dev/null
+        rm -rf --one-file-system "$kb.new"
+        timeout 1800 debootstrap --variant=minbase --include="linux-headers-$kver,make,xz-utils" sid "$kb.new" "$mirror" \
+            > "$work/debootstrap.log" 2>&1 || fail_log "$work/debootstrap.log" "debootstrap of the sid build root $kb.new"
+        rm -f "$kb.new"/var/cache/apt/archives/*.deb
+        echo "$want" > "$kb.new/.rdma-core-rs-root"
+        rm -rf --one-file-system "$kb"
+        mv "$kb.new" "$kb" || die "cannot move $kb.new to $kb"
+    fi
+    [[ -f $kb/lib/modules/$kver/build/Makefile ]] || die "no /lib/modules/$kver/build/Makefile in $kb"
+    ver=$(dpkg-query --admindir="$kb/var/lib/dpkg" -W -f='${Version}' "linux-headers-$kver" 2>/dev/null)
+    [[ -n $ver ]] || die "linux-headers-$kver is not installed in $kb"
+    sid_apt_ready > "$work/apt-update.log" 2>&1 || fail_log "$work/apt-update.log" "apt-get update of the private sid list"
+    (cd "$work" && timeout 1800 apt-get "${SID_APT_OPTS[@]}" -q download "$srcpkg=$ver") > "$work/apt-download.log" 2>&1 ||
+        fail_log "$work/apt-download.log" "apt-get download $srcpkg=$ver from sid"
+    local deb
+    deb=$(ls "$work"/${srcpkg}_*.deb 2> /dev/null | head -n 1)
+    [[ -n $deb ]] || die "apt-get download left no ${srcpkg}_*.deb"
+    dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" "./usr/src/$srcpkg.tar.xz" 2> "$work/tar.log" ||
+        fail_log "$work/tar.log" "no usr/src/$srcpkg.tar.xz in $(basename "$deb")"
+    rm -f "$deb"
+    rm -rf "$kb/tmp/siw"
+    mkdir -p "$kb/tmp/siw"
+    tar -xJf "$work/usr/src/$srcpkg.tar.xz" -C "$kb/tmp/siw" --strip-components=5 "$srcpkg/drivers/infiniband/sw/siw" \
+        2> "$work/tar.log" || fail_log "$work/tar.log" "no drivers/infiniband/sw/siw in $srcpkg.tar.xz"
+    mount -t proc proc "$kb/proc" 2> /dev/null
+    chroot "$kb" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+        make -C "/lib/modules/$kver/build" M=/tmp/siw CONFIG_RDMA_SIW=m modules > "$work/make.log" 2>&1 ||
+        fail_log "$work/make.log" "make -C /lib/modules/$kver/build M=<siw> CONFIG_RDMA_SIW=m modules (in $kb)"
+    umount "$kb/proc" 2> /dev/null
+    [[ -s $kb/tmp/siw/siw.ko ]] || fail_log "$work/make.log" "make succeeded but produced no siw.ko"
+    vm=$(modinfo -F vermagic "$kb/tmp/siw/siw.ko" 2> /dev/null)
+    [[ $vm == "$kver "* ]] || die "siw.ko's vermagic is '$vm', not $kver"
+    strip --strip-debug -o "$out/siw.ko.tmp" "$kb/tmp/siw/siw.ko" 2> /dev/null || cp "$kb/tmp/siw/siw.ko" "$out/siw.ko.tmp"
+    mv -f "$out/siw.ko.tmp" "$out/siw.ko" || die "cannot write $out/siw.ko"
+    echo "$ver (sid)" > "$out/source-version"
+    rm -rf "$kb/tmp/siw"
+    printf 'done in %d s\n' $(( (${EPOCHREALTIME/./} - t0) / 1000000 )) >&2
+    echo "$out/siw.ko"
+    exit 0
+}
+
 # The signed image (linux-image-<kver>) or the unsigned one (linux-image-<kver>-unsigned): same version either way.
 ver=""
 for p in "linux-image-$kver" "linux-image-$kver-unsigned"; do
     [[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) == ii* ]] || continue
     ver=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) && [[ -n $ver ]] && break
 done
-[[ -n $ver ]] || die "package linux-image-$kver(-unsigned) is not installed, so its source version is unknown"
+if [[ -z $ver ]]; then
+    # Not a package of this system: sid's kernel, unpacked by tools/install-deps.sh.
+    [[ $kver == *+deb1[4-9]-* ]] || die "package linux-image-$kver(-unsigned) is not installed, so its source version is unknown"
+    sid_build
+fi
 SUDO=()
 if (( EUID != 0 )); then
     command -v sudo > /dev/null 2>&1 || die "not root and no sudo: cannot install linux-headers-$kver"
@@ -86,12 +158,6 @@ t0=${EPOCHREALTIME/./}
 printf 'build-siw: building siw.ko for %s from %s %s (~30 s) ... ' "$kver" "$srcpkg" "$ver" >&2
 work=$(mktemp -d "${TMPDIR:-/tmp}/build-siw.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$work"' EXIT
-fail_log() { # LOG REASON
-    echo >&2
-    echo "build-siw: ---- last lines of $(basename "$1") ----" >&2
-    tail -n 25 "$1" | sed 's/^/    /' >&2
-    die "$2"
-}
 
 # apt-get with one retry after `apt-get update` (stale package lists on a machine that has not updated lately).
 apt_retry() { # LOG CMD...

@@ -13,9 +13,25 @@
 #     crates.io into ~/.cargo/bin when `cargo fuzz` is missing (~2 min once; the installed one is kept as it is)
 #   - rustfmt and clippy (the `fmt` and `clippy` checks of make test), with `rustup component add` when `cargo fmt` or
 #     `cargo clippy` is missing (a minimal rustup profile has neither)
+#   - the third guest kernel, Linux 7.2 from Debian sid (GUEST_KERNEL=7.2; no bookworm package has it): with a
+#     private apt configuration (tools/debian-apt.sh: build/apt-sid, sid main only; the host's /etc/apt is never
+#     changed) the newest linux-binary-7.2.<N>+deb14-amd64, linux-modules-<same> and linux-base-<same> are
+#     downloaded and unpacked (dpkg-deb -x) so that /lib/modules/<kver>/ holds the modules (with modules.builtin and
+#     the config) and /boot/vmlinuz-<kver> the image, then `depmod <kver>`. Present = /boot/vmlinuz-7.2.* whose
+#     /lib/modules/<kver> has modules.dep, modules.builtin and rdma_rxe (however it got there).
+#     `tools/install-deps.sh --sid-kernel-into DIR` does only that download and unpack, into DIR instead of / (a
+#     test of the path on a machine that has the kernel already).
+#   - the Debian userlands the release cases chroot into (tests/guest/cases/70-release.sh): build/roots/trixie
+#     (rdma-core 56.1) and build/roots/sid (rdma-core 65), each made once by `debootstrap --variant=minbase
+#     --include=<ROOT_PACKAGES> <suite>` (~1-2 min each) with an empty /opt/rdma-core-rs/lib inside (where the
+#     guest bind-mounts our build/lib). A root counts as made when its stamp (build/roots/<suite>/.rdma-core-rs-root:
+#     the suite, the package list, the mount point) matches; anything else (no stamp, another list, a debootstrap
+#     that died half way) is made again from scratch. RDMA_ROOTS_DIR=DIR uses roots made elsewhere as they are
+#     (never modified: only checked for their binaries).
 #   - the Soft-iWARP module for the guest's kernel (Debian's kernels lack siw): tools/build-siw.sh builds it out of
-#     tree into build/siw/<kver>/siw.ko for both kernels (~30 s each once, then cached; it installs
-#     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version). A failure there is a
+#     tree into build/siw/<kver>/siw.ko for the three kernels (~30 s each once, then cached; it installs
+#     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version; for sid's 7.2 it
+#     builds inside a sid root made for that, build/roots/kbuild-<kver>, ~4 min once). A failure there is a
 #     warning, not an error: only the 60-siw guest case needs the module, and it then fails saying so.
 #
 # Idempotent: when every package is already installed it does not touch apt or cargo (takes ~0.1 s).
@@ -23,6 +39,7 @@
 #
 #   tools/install-deps.sh            install what is missing
 #   tools/install-deps.sh --check    only report what is missing (exit 1 if anything is)
+#   tools/install-deps.sh --sid-kernel-into DIR   download and unpack sid's 7.2 kernel into DIR (a test; nothing else)
 set -uo pipefail
 
 PACKAGES=(
@@ -32,16 +49,22 @@ PACKAGES=(
     rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest libibverbs-dev librdmacm-dev
     # build / test tools
     clang lld pkg-config python3 valgrind make gcc
+    # the trixie / sid roots of the release cases
+    debootstrap debian-archive-keyring
 )
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+# shellcheck source=tools/debian-apt.sh
+. "$REPO/tools/debian-apt.sh"
 
 die() { echo "install-deps: FAILED: $*" >&2; exit 1; }
 
-check_only=0
+check_only=0 kernel_into=""
 case "${1:-}" in
     --check) check_only=1 ;;
+    --sid-kernel-into) [[ -n ${2:-} ]] || die "--sid-kernel-into needs a directory"; kernel_into=$2 ;;
     "") ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 0 ;;
-    *) die "unknown argument '$1' (usage: $0 [--check])" ;;
+    *) die "unknown argument '$1' (usage: $0 [--check | --sid-kernel-into DIR])" ;;
 esac
 
 command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script supports Debian 12 (bookworm) only"
@@ -90,15 +113,121 @@ k612_packages() {
 # siw.ko for each guest kernel (cached: a few ms when it is built). Never fatal: see above.
 siw_module() {
     local s
-    for s in "${SERIES[@]}"; do
+    for s in "${SERIES[@]}" "$SID_SERIES"; do
         GUEST_KERNEL=$s "$(dirname "$0")/build-siw.sh" > /dev/null ||
             echo "install-deps: WARNING: siw.ko for the $s kernel could not be built (see above; the 60-siw guest case will fail on $s); retry with GUEST_KERNEL=$s tools/build-siw.sh" >&2
     done
 }
 siw_check() {
     local s
-    for s in "${SERIES[@]}"; do
+    for s in "${SERIES[@]}" "$SID_SERIES"; do
         GUEST_KERNEL=$s "$(dirname "$0")/build-siw.sh" --check > /dev/null 2>&1 || return 1
+    done
+}
+
+# ---- Linux 7.2 from sid ------------------------------------------------------------------------------------------
+SID_SERIES=7.2
+sid_kernel_problem() { # [DIR]: prints the problem, if any
+    local root=${1:-} k v
+    for k in "$root"/boot/vmlinuz-"$SID_SERIES".*; do
+        [[ -e "$k" ]] || continue
+        v=${k##*/vmlinuz-}
+        [[ -f $root/lib/modules/$v/modules.dep && -f $root/lib/modules/$v/modules.builtin ]] &&
+            compgen -G "$root/lib/modules/$v/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko*" >/dev/null && return 0
+    done
+    echo "no $root/boot/vmlinuz-$SID_SERIES.* with /lib/modules/<ver> (modules.dep, modules.builtin, rdma_rxe)"
+}
+# sid_kernel [DIR]: the newest linux-binary-7.2.<N>+deb14-amd64 that sid serves, with its modules and base package,
+# unpacked into DIR (default /) and depmod'ed there. ~100 MB of downloads, ~1 min.
+sid_kernel() {
+    local root=${1:-/} pkg kver tmp deb
+    echo "install-deps: Linux $SID_SERIES from sid into $root ..." >&2
+    sid_apt_ready >>"$log" 2>&1 || { tail -n 20 "$log" >&2; die "apt-get update of the private sid list (build/apt-sid)"; }
+    pkg=$(sid_apt_cache search --names-only "^linux-binary-${SID_SERIES//./\\.}\\.[0-9]+\\+deb[0-9]+-amd64\$" 2>/dev/null |
+          awk '{print $1}' | sort -V | tail -n 1)
+    [[ -n $pkg ]] || die "sid serves no linux-binary-$SID_SERIES.*-amd64 (apt-cache search with build/apt-sid)"
+    kver=${pkg#linux-binary-}
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/install-deps-k.XXXXXX") || die "mktemp failed"
+    (cd "$tmp" && timeout 1800 apt-get "${SID_APT_OPTS[@]}" -q download "linux-binary-$kver" "linux-modules-$kver" "linux-base-$kver") \
+        >>"$log" 2>&1 || { rm -rf "$tmp"; tail -n 20 "$log" >&2; die "apt-get download of $kver's packages"; }
+    mkdir -p "$tmp/x"
+    for deb in "$tmp"/*.deb; do
+        dpkg-deb -x "$deb" "$tmp/x" || { rm -rf "$tmp"; die "dpkg-deb -x $deb"; }
+    done
+    [[ -f $tmp/x/usr/lib/modules/$kver/vmlinuz && -f $tmp/x/usr/lib/modules/$kver/modules.builtin ]] ||
+        { rm -rf "$tmp"; die "$kver's packages hold no usr/lib/modules/$kver/vmlinuz or modules.builtin"; }
+    mkdir -p "$root/lib/modules" "$root/boot" || die "cannot create $root/lib/modules, $root/boot"
+    rm -rf "${root%/}/lib/modules/$kver.new"
+    cp -a "$tmp/x/usr/lib/modules/$kver" "${root%/}/lib/modules/$kver.new" || die "cannot copy the modules into $root"
+    rm -rf "${root%/}/lib/modules/$kver" && mv "${root%/}/lib/modules/$kver.new" "${root%/}/lib/modules/$kver" ||
+        die "cannot install $root/lib/modules/$kver"
+    cp "$tmp/x/usr/lib/modules/$kver/vmlinuz" "${root%/}/boot/vmlinuz-$kver.new" &&
+        mv -f "${root%/}/boot/vmlinuz-$kver.new" "${root%/}/boot/vmlinuz-$kver" || die "cannot write $root/boot/vmlinuz-$kver"
+    rm -rf "$tmp"
+    if [[ $root == / ]]; then depmod "$kver"; else depmod -b "$root" "$kver"; fi >>"$log" 2>&1 ||
+        die "depmod $kver (log: $log)"
+    [[ -z $(sid_kernel_problem "${root%/}") ]] || die "after unpacking $kver: $(sid_kernel_problem "${root%/}")"
+    echo "install-deps: $kver installed (${root%/}/boot/vmlinuz-$kver)" >&2
+}
+
+# ---- the release roots (Debian userlands for tests/guest/cases/70-release.sh) --------------------------------------
+RELEASES=(trixie sid)
+ROOT_PACKAGES=(ibverbs-utils rdmacm-utils perftest ibverbs-providers python3-pyverbs iproute2 libibverbs-dev
+               librdmacm-dev)
+ROOT_LIBDIR=/opt/rdma-core-rs/lib   # tests/guest/lib/testlib.sh's REL_LIBDIR: our build/lib is bind-mounted here
+ROOT_STAMP=.rdma-core-rs-root
+ROOTS_FOREIGN=0
+[[ -n ${RDMA_ROOTS_DIR:-} ]] && ROOTS_FOREIGN=1
+ROOTS_DIR=${RDMA_ROOTS_DIR:-$REPO/build/roots}
+root_stamp_text() { # SUITE
+    printf 'suite=%s\npackages=%s\nlibdir=%s\n' "$1" "$(IFS=,; echo "${ROOT_PACKAGES[*]}")" "$ROOT_LIBDIR"
+}
+root_problem() { # SUITE: prints the problem, if any
+    local d=$ROOTS_DIR/$1
+    if (( ROOTS_FOREIGN )); then   # made elsewhere: used as it is
+        [[ -x $d/usr/bin/ibv_devinfo && -x $d/usr/bin/rping ]] || echo "$d has no ibv_devinfo / rping (RDMA_ROOTS_DIR)"
+        return
+    fi
+    if [[ ! -f $d/$ROOT_STAMP ]]; then echo "no $1 root ($d)"
+    elif [[ "$(head -n 3 "$d/$ROOT_STAMP")" != "$(root_stamp_text "$1")" ]]; then echo "$1 root made for another package list"
+    elif [[ ! -d $d$ROOT_LIBDIR || ! -x $d/usr/bin/ibv_devinfo ]]; then echo "$1 root incomplete"
+    fi
+}
+roots_problem() { local r; for r in "${RELEASES[@]}"; do root_problem "$r"; done; }
+# unmount_under DIR: anything a failed debootstrap left mounted below DIR (proc, sys), deepest first.
+unmount_under() {
+    local m
+    [[ -e $1 ]] || return 0
+    while read -r m; do umount -l "$m" 2>/dev/null; done < <(awk -v d="$(realpath -m "$1")/" 'index($2 "/", d) == 1 { print $2 }' /proc/mounts | sort -r)
+}
+make_root() { # SUITE: debootstrap into a fresh directory, then put it in place
+    local r=$1 d=$ROOTS_DIR/$1 tmp=$ROOTS_DIR/.$1.new mirror ver t0=$SECONDS
+    mirror=$(debian_mirror) || die "cannot tell this host's Debian mirror (set RDMA_DEBIAN_MIRROR)"
+    echo "install-deps: debootstrap $r into $d (~1-2 min) ..." >&2
+    mkdir -p "$ROOTS_DIR" || die "cannot create $ROOTS_DIR"
+    unmount_under "$tmp"; rm -rf --one-file-system "$tmp"
+    if ! timeout 1800 "${SUDO[@]}" debootstrap --variant=minbase --include="$(IFS=,; echo "${ROOT_PACKAGES[*]}")" \
+            "$r" "$tmp" "$mirror" >>"$log" 2>&1; then
+        unmount_under "$tmp"
+        echo "install-deps: FAILED: debootstrap $r (log: $log; the half-made root is $tmp, redone next time); last lines:" >&2
+        tail -n 25 "$log" | sed 's/^/    /' >&2
+        exit 1
+    fi
+    unmount_under "$tmp"
+    mkdir -p "$tmp$ROOT_LIBDIR" || die "cannot create $tmp$ROOT_LIBDIR"
+    rm -f "$tmp"/var/cache/apt/archives/*.deb
+    ver=$(dpkg-query --admindir="$tmp/var/lib/dpkg" -W -f='${Version}' ibverbs-providers 2>/dev/null)
+    { root_stamp_text "$r"; echo "rdma-core=$ver"; } > "$tmp/$ROOT_STAMP" || die "cannot write $tmp/$ROOT_STAMP"
+    unmount_under "$d"; rm -rf --one-file-system "$d"
+    mv "$tmp" "$d" || die "cannot move $tmp to $d"
+    echo "install-deps: $r root made in $((SECONDS - t0)) s (rdma-core $ver)" >&2
+}
+release_roots() {
+    local r
+    for r in "${RELEASES[@]}"; do
+        [[ -z $(root_problem "$r") ]] && continue
+        (( ROOTS_FOREIGN )) && die "$(root_problem "$r") (RDMA_ROOTS_DIR roots are never made or changed here)"
+        make_root "$r"
     done
 }
 
@@ -143,16 +272,44 @@ rust_components() {
 }
 rust_missing=$(rust_components_missing | tr '\n' ' ')
 
+log=$(mktemp /tmp/install-deps.XXXXXX.log) || die "mktemp failed"
+trap 'rc=$?; (( rc == 0 )) && rm -f "$log"; exit $rc' EXIT   # kept when something failed
+SUDO=()
+if (( EUID != 0 )); then
+    command -v sudo >/dev/null 2>&1 || die "not root and no sudo"
+    SUDO=(sudo -n)
+fi
+# Serialize concurrent runs (two test runners starting at once).
+lock() {
+    exec 9>/tmp/.rdma-core-rs-install-deps.lock
+    flock -w 1800 9 || die "timed out waiting for another install-deps to finish"
+}
+
+if [[ -n $kernel_into ]]; then
+    mkdir -p "$kernel_into" || die "cannot create $kernel_into"
+    sid_kernel "$(cd "$kernel_into" && pwd -P)"
+    exit 0
+fi
+
+# What is not apt's: sid's kernel, the release roots (made after the apt part, which installs debootstrap).
+extras() {
+    [[ -z $(sid_kernel_problem) ]] || { lock; [[ -z $(sid_kernel_problem) ]] || sid_kernel; }
+    [[ -z $(roots_problem) ]] || { lock; release_roots; }
+}
+sprob=$(sid_kernel_problem)
+rprob=$(roots_problem | tr '\n' ';')
+
 mapfile -t missing < <(missing_packages)
 kprob=$(kernel_problem)
 siw_missing=""
 siw_check || siw_missing="siw.ko (tools/build-siw.sh)"
 
 if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
-    if (( check_only )) && [[ -n $siw_missing$cargo_fuzz_missing$rust_missing ]]; then
-        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing $cargo_fuzz_missing $rust_missing" >&2
+    if (( check_only )) && [[ -n $siw_missing$cargo_fuzz_missing$rust_missing$sprob$rprob ]]; then
+        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing $cargo_fuzz_missing $rust_missing $sprob $rprob" >&2
         exit 1
     fi
+    (( check_only )) || extras
     (( check_only )) || [[ -z $siw_missing ]] || siw_module
     (( check_only )) || rust_components
     (( check_only )) || cargo_fuzz
@@ -161,14 +318,8 @@ if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
 fi
 
 if (( check_only )); then
-    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing $cargo_fuzz_missing $rust_missing" >&2
+    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing $cargo_fuzz_missing $rust_missing $sprob $rprob" >&2
     exit 1
-fi
-
-SUDO=()
-if (( EUID != 0 )); then
-    command -v sudo >/dev/null 2>&1 || die "not root and no sudo: cannot install ${missing[*]}"
-    SUDO=(sudo -n)
 fi
 
 # The kernel files may be gone while dpkg still lists the package: reinstall it then.
@@ -181,7 +332,6 @@ fi
 
 echo "install-deps: installing ${missing[*]} (apt, may take a few minutes) ..." >&2
 
-log=$(mktemp /tmp/install-deps.XXXXXX.log) || die "mktemp failed"
 export DEBIAN_FRONTEND=noninteractive
 APT_OPTS=(-q -y -o DPkg::Lock::Timeout=600 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
 
@@ -193,9 +343,7 @@ run_logged() {
     fi
 }
 
-# Serialize concurrent runs (two test runners starting at once).
-exec 9>/tmp/.rdma-core-rs-install-deps.lock
-flock -w 1800 9 || die "timed out waiting for another install-deps to finish"
+lock
 
 run_logged apt-get "${APT_OPTS[@]}" update
 # 6.12: chosen only now, from the freshly updated lists.
@@ -213,7 +361,7 @@ mapfile -t still < <(missing_packages)
 (( ${#still[@]} == 0 )) || die "still missing after apt-get install: ${still[*]} (log: $log)"
 kprob=$(kernel_problem)
 [[ -z "$kprob" ]] || die "kernel: $kprob (log: $log)"
-rm -f "$log"
+extras
 siw_module
 rust_components
 cargo_fuzz

@@ -49,6 +49,9 @@ struct _ibv_device_ops; struct ibv_device; struct ibv_context_ops; struct ibv_co
 struct ibv_parent_domain_init_attr; struct ibv_counters_init_attr; struct ibv_counters;
 struct ibv_counter_attach_attr; struct ibv_values_ex; struct verbs_context; struct _compat_ibv_port_attr;
 struct verbs_ex_private;
+/* rdma-core 65 (IBVERBS_1.15-1.18); struct ibv_buf is opaque to applications (only providers see its fields). */
+struct ibv_dmah; struct ibv_buf; struct ibv_mr_init_attr; struct ibv_dmah_init_attr; struct ibv_comp_cntr_caps;
+struct ibv_comp_cntr; struct ibv_comp_cntr_init_attr; struct ibv_qp_attach_comp_cntr_attr;
 
 /* A 128-bit global identifier: 16 bytes in wire order, or the subnet prefix and interface id (big-endian). */
 union ibv_gid {
@@ -171,6 +174,20 @@ enum ibv_atomic_cap {
 /*
  What a counter counts.
  */
+enum ibv_comp_cntr_type {
+  /*
+   Work requests.
+   */
+  IBV_COMP_CNTR_TYPE_WRS,
+  /*
+   Bytes.
+   */
+  IBV_COMP_CNTR_TYPE_BYTES,
+};
+
+/*
+ What a counter counts.
+ */
 enum ibv_counter_description {
   IBV_COUNTER_PACKETS,
   IBV_COUNTER_BYTES,
@@ -260,6 +277,15 @@ enum ibv_device_cap_flags {
  */
 enum ibv_dm_mask {
   IBV_DM_MASK_HANDLE = (1 << 0),
+};
+
+/*
+ Which fields of `ibv_dmah_init_attr` are set (`comp_mask`).
+ */
+enum ibv_dmah_init_attr_mask {
+  IBV_DMAH_INIT_ATTR_MASK_CPU_ID = (1 << 0),
+  IBV_DMAH_INIT_ATTR_MASK_PH = (1 << 1),
+  IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE = (1 << 2),
 };
 
 /*
@@ -403,6 +429,18 @@ enum ibv_mig_state {
   IBV_MIG_MIGRATED,
   IBV_MIG_REARM,
   IBV_MIG_ARMED,
+};
+
+/*
+ Which fields of `ibv_mr_init_attr` are set (`comp_mask`).
+ */
+enum ibv_mr_init_attr_mask {
+  IBV_REG_MR_MASK_IOVA = (1 << 0),
+  IBV_REG_MR_MASK_ADDR = (1 << 1),
+  IBV_REG_MR_MASK_FD = (1 << 2),
+  IBV_REG_MR_MASK_FD_OFFSET = (1 << 3),
+  IBV_REG_MR_MASK_DMAH = (1 << 4),
+  IBV_REG_MR_MASK_BUF = (1 << 5),
 };
 
 /*
@@ -560,6 +598,19 @@ enum ibv_port_state {
   IBV_PORT_ARMED = 3,
   IBV_PORT_ACTIVE = 4,
   IBV_PORT_ACTIVE_DEFER = 5,
+};
+
+/*
+ The operations that advance a counter attached to a QP (`ibv_qp_attach_comp_cntr_attr.op_mask`,
+ `ibv_comp_cntr_caps.supported_qp_attach_ops`).
+ */
+enum ibv_qp_attach_comp_cntr_op {
+  IBV_QP_ATTACH_COMP_CNTR_OP_SEND = (1 << 0),
+  IBV_QP_ATTACH_COMP_CNTR_OP_RECV = (1 << 1),
+  IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = (1 << 2),
+  IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = (1 << 3),
+  IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = (1 << 4),
+  IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = (1 << 5),
 };
 
 /*
@@ -844,6 +895,20 @@ enum ibv_tm_cap_flags {
    Tag matching over RC.
    */
   IBV_TM_CAP_RC = (1 << 0),
+};
+
+/*
+ TPH memory types of a DMA handle (`ibv_dmah_init_attr.tph_mem_type`).
+ */
+enum ibv_tph_mem_type {
+  /*
+   Volatile memory.
+   */
+  IBV_TPH_MEM_TYPE_VM,
+  /*
+   Persistent memory.
+   */
+  IBV_TPH_MEM_TYPE_PM,
 };
 
 /*
@@ -1704,6 +1769,120 @@ struct ibv_ece {
    */
   uint32_t options;
   uint32_t comp_mask;
+};
+
+/*
+ What a device offers (`ibv_query_comp_cntr_caps`).
+ */
+struct ibv_comp_cntr_caps {
+  /*
+   The largest value a count holds.
+   */
+  uint64_t max_value;
+  /*
+   How many counters the device has.
+   */
+  uint32_t max_counters;
+  /*
+   `enum ibv_qp_attach_comp_cntr_op` bits.
+   */
+  uint32_t supported_qp_attach_ops;
+};
+
+/*
+ A completion counter (`ibv_create_comp_cntr`).
+ */
+struct ibv_comp_cntr {
+  struct ibv_context *context;
+  /*
+   The kernel's handle.
+   */
+  uint32_t handle;
+};
+
+/*
+ Input of `ibv_create_comp_cntr`.
+ */
+struct ibv_comp_cntr_init_attr {
+  /*
+   Compatibility mask.
+   */
+  uint32_t comp_mask;
+  enum ibv_comp_cntr_type type;
+  uint32_t flags;
+};
+
+/*
+ Input of `ibv_qp_attach_comp_cntr`.
+ */
+struct ibv_qp_attach_comp_cntr_attr {
+  /*
+   Compatibility mask.
+   */
+  uint32_t comp_mask;
+  /*
+   `enum ibv_qp_attach_comp_cntr_op` bits.
+   */
+  uint32_t op_mask;
+};
+
+/*
+ A DMA handle (`ibv_alloc_dmah`): steering hints (TPH: CPU, processing hint, memory type) for the DMA of the
+ memory regions registered with it (`IBV_REG_MR_MASK_DMAH`).
+ */
+struct ibv_dmah {
+  struct ibv_context *context;
+};
+
+/*
+ Input of `ibv_reg_mr_ex`: an address range (`IBV_REG_MR_MASK_ADDR`) or a dma-buf range (`IBV_REG_MR_MASK_FD`
+ with `IBV_REG_MR_MASK_FD_OFFSET`), optionally its I/O virtual address, a DMA handle, or a buffer from
+ `ibv_alloc_buf` that the address range lies in.
+ */
+struct ibv_mr_init_attr {
+  /*
+   Bytes to register.
+   */
+  size_t length;
+  /*
+   `enum ibv_access_flags` bits.
+   */
+  int access;
+  /*
+   `enum ibv_mr_init_attr_mask` bits: which of the fields below are set.
+   */
+  uint64_t comp_mask;
+  uint64_t iova;
+  void *addr;
+  int fd;
+  uint64_t fd_offset;
+  struct ibv_dmah *dmah;
+  /*
+   A handle from `ibv_alloc_buf`; `addr` must be set and lie in it.
+   */
+  struct ibv_buf *buf;
+};
+
+/*
+ Input of `ibv_alloc_dmah`.
+ */
+struct ibv_dmah_init_attr {
+  /*
+   `enum ibv_dmah_init_attr_mask` bits.
+   */
+  uint32_t comp_mask;
+  /*
+   The CPU the DMA is steered to.
+   */
+  uint32_t cpu_id;
+  /*
+   The TPH processing hint.
+   */
+  uint8_t ph;
+  /*
+   `enum ibv_tph_mem_type`.
+   */
+  uint8_t tph_mem_type;
 };
 
 /*
@@ -2699,35 +2878,32 @@ struct ibv_alloc_dm_attr {
  every older member keeps its distance from `context`, so programs built against 44's or 56's header (648 bytes,
  `context` at 320) find theirs. Only a context of rdma-core 65's provider interface (ours, or a PABI-65 plug-in's)
  has the six; the library reaches the others through a PABI-34 view of any context (`abi::driver`).
-
- The six new slots take pointers to rdma-core 65's `struct ibv_buf`, `ibv_mr_init_attr`, `ibv_dmah` and
- `ibv_dmah_init_attr`, written `void *` here until those types are defined in this crate.
  */
 struct verbs_context {
   /*
-   `ibv_free_buf` (rdma-core 64): `void (*)(struct ibv_buf *buf)`.
+   `ibv_free_buf` (rdma-core 64).
    */
-  void (*free_buf)(void *buf);
+  void (*free_buf)(struct ibv_buf *buf);
   /*
-   `ibv_alloc_buf` (rdma-core 64): `void *(*)(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`.
+   `ibv_alloc_buf` (rdma-core 64).
    */
-  void *(*alloc_buf)(struct ibv_pd *pd, size_t size, void **buf);
+  void *(*alloc_buf)(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
   /*
    `ibv_dm_export_dmabuf_fd` (rdma-core 62).
    */
   int (*dm_export_dmabuf_fd)(struct ibv_dm *dm);
   /*
-   `ibv_reg_mr_ex` (rdma-core 59): `struct ibv_mr *(*)(struct ibv_pd *pd, struct ibv_mr_init_attr *attr)`.
+   `ibv_reg_mr_ex` (rdma-core 59).
    */
-  struct ibv_mr *(*reg_mr_ex)(struct ibv_pd *pd, void *mr_init_attr);
+  struct ibv_mr *(*reg_mr_ex)(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
   /*
-   `ibv_dealloc_dmah` (rdma-core 59): `int (*)(struct ibv_dmah *dmah)`.
+   `ibv_dealloc_dmah` (rdma-core 59).
    */
-  int (*dealloc_dmah)(void *dmah);
+  int (*dealloc_dmah)(struct ibv_dmah *dmah);
   /*
-   `ibv_alloc_dmah` (rdma-core 59): `struct ibv_dmah *(*)(struct ibv_context *, struct ibv_dmah_init_attr *)`.
+   `ibv_alloc_dmah` (rdma-core 59).
    */
-  void *(*alloc_dmah)(struct ibv_context *context, void *attr);
+  struct ibv_dmah *(*alloc_dmah)(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
   /*
    `ibv_query_port(3)` with the caller's `sizeof(struct ibv_port_attr)`.
    */
@@ -3287,6 +3463,122 @@ extern int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
  Reads the ECE options a QP accepted. 0, or an errno value.
  */
 extern int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+
+/*
+ What `ibv_query_comp_cntr_caps` calls: zeroes `caps_size` bytes at `caps`, then asks the provider. 0, or a
+ positive errno (`EOPNOTSUPP` where the provider has no counters).
+ */
+extern int _ibv_query_comp_cntr_caps(struct ibv_context *context,
+                                     struct ibv_comp_cntr_caps *caps,
+                                     size_t caps_size);
+
+/*
+ Creates a completion counter. NULL with errno set on failure (`EOPNOTSUPP` where the provider has none).
+ */
+extern struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
+                                                  struct ibv_comp_cntr_init_attr *cc_attr);
+
+/*
+ Destroys a completion counter. 0, or a positive errno.
+ */
+extern int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
+
+/*
+ Sets the completion count. 0, or a positive errno.
+ */
+extern int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+
+/*
+ Sets the error count. 0, or a positive errno.
+ */
+extern int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+
+/*
+ Adds `amount` to the completion count. 0, or a positive errno.
+ */
+extern int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+
+/*
+ Adds `amount` to the error count. 0, or a positive errno.
+ */
+extern int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+
+/*
+ Reads the completion count into `*value`. 0, or a positive errno.
+ */
+extern int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+
+/*
+ Reads the error count into `*value`. 0, or a positive errno.
+ */
+extern int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+
+/*
+ Attaches a completion counter to a QP for the operations of `attr.op_mask`. 0, or a positive errno.
+ */
+extern int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
+                                   struct ibv_comp_cntr *comp_cntr,
+                                   struct ibv_qp_attach_comp_cntr_attr *attr);
+
+/*
+ Writes the effective speed of port `port_num` to `*port_speed`, in units of 100 Mb/s. 0, or a positive errno
+ (`EOPNOTSUPP` where the provider cannot tell).
+ */
+extern int ibv_query_port_speed(struct ibv_context *context,
+                                uint32_t port_num,
+                                uint64_t *port_speed);
+
+/*
+ Registers a memory region as `mr_init_attr` describes (an address range, a dma-buf range, or a range of a
+ buffer from `ibv_alloc_buf`). NULL with errno set on failure.
+ */
+extern struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd,
+                                    struct ibv_mr_init_attr *mr_init_attr);
+
+/*
+ Exports device memory as a dma-buf: a new file descriptor, or -1 with errno set.
+ */
+extern int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
+
+/*
+ Allocates `size` bytes the way the provider wants its registered memory (at least page aligned); the handle
+ for `ibv_reg_buf_mr` and `ibv_free_buf` is stored in `*buf`. The memory, or NULL with errno set.
+ */
+extern void *ibv_alloc_buf(struct ibv_pd *pd,
+                           size_t size,
+                           struct ibv_buf **buf);
+
+/*
+ A new close-on-exec file descriptor of the dma-buf backing a buffer from `ibv_alloc_buf`, or -1 with errno
+ set (`ENODATA` when ordinary memory backs it).
+ */
+extern int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
+
+/*
+ Frees a buffer from `ibv_alloc_buf` (its memory regions must be deregistered first).
+ */
+extern void ibv_free_buf(struct ibv_buf *buf);
+
+/*
+ Registers `length` bytes at `addr`, which lie in the buffer `buf` from `ibv_alloc_buf`, with `access`
+ (`enum ibv_access_flags`). NULL with errno set on failure.
+ */
+extern struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
+                                     struct ibv_buf *buf,
+                                     void *addr,
+                                     size_t length,
+                                     int access);
+
+/*
+ Allocates a DMA handle. NULL with errno set on failure (`EOPNOTSUPP` where the provider has none).
+ */
+extern struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context,
+                                       struct ibv_dmah_init_attr *attr);
+
+/*
+ Frees a DMA handle. 0, or a positive errno.
+ */
+extern int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
 
 /* ---- Types with untagged members (their Rust mirrors name those members; see common/src/abi/verbs) ---- */
@@ -4351,6 +4643,15 @@ static inline int ibv_read_counters(struct ibv_counters *counters, uint64_t *cou
 	if (!vctx)
 		return EOPNOTSUPP;
 	return vctx->read_counters(counters, counters_value, ncounters, flags);
+}
+
+/* ---- Completion counters (rdma-core 65) ---- */
+
+/* The capabilities of the device's completion counters: _ibv_query_comp_cntr_caps with this header's size of the
+ * struct. 0, or a positive errno (EOPNOTSUPP without counters). */
+static inline int ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps)
+{
+	return _ibv_query_comp_cntr_caps(context, caps, sizeof(*caps));
 }
 
 /* ---- RoCE v2 ---- */

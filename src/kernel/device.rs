@@ -130,10 +130,10 @@ pub fn query_port<F: CmdFd + ?Sized>(fd: &F, port_num: u8) -> Result<ib_uverbs_q
 
 /// `active_speed_ex` of a QUERY_PORT ioctl answer: Linux 6.12 (6.9+) added this `__u32` where 6.1's header has
 /// `reserved[2..6]`, carrying speeds that no longer fit `active_speed`'s `u8`. Zero from older kernels and from the
-/// write fallback; rdma-core 44's `ibv_port_attr` has no such field.
+/// write fallback; rdma-core 44's `ibv_port_attr` has no such field. (The bindings, made from rdma-core 65's copy
+/// of the uapi, name it.)
 pub fn active_speed_ex(resp: &ib_uverbs_query_port_resp_ex) -> u32 {
-    let r = &resp.reserved;
-    u32::from_ne_bytes([r[2], r[3], r[4], r[5]])
+    resp.active_speed_ex
 }
 
 /// UVERBS_METHOD_QUERY_GID_ENTRY (ioctl only): one GID table entry, `port_num` from 1. `flags` must be 0 (the
@@ -282,7 +282,7 @@ mod tests {
         ex.legacy_resp.state = 4;
         ex.legacy_resp.gid_tbl_len = 1024;
         ex.port_cap_flags2 = 0x20;
-        ex.reserved[2..6].copy_from_slice(&400u32.to_ne_bytes());
+        ex.active_speed_ex = 400;
         f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, ex.as_bytes()));
         let r = query_port(&f, 1).unwrap();
         assert_eq!((r.legacy_resp.state, r.legacy_resp.gid_tbl_len, r.port_cap_flags2), (4, 1024, 0x20));

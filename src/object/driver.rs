@@ -58,6 +58,21 @@ pub trait Driver: Sync + Send + 'static {
         iova: u64,
         access: c_int,
     ) -> Result<*mut ibv_mr>;
+    /// `ibv_reg_mr_ex` (rdma-core 65): `attr` with its buffer already resolved and its access adjusted by the
+    /// entry-point layer, which fills `context`, `pd`, `addr` and `length` afterwards. Default (a driver without
+    /// the op, rdma-core 65's dummy): the request translated by `provider::mr_ex::legacy_form` into this driver's
+    /// [`Driver::reg_mr`]; a dma-buf request is `EOPNOTSUPP`, as `ibv_reg_dmabuf_mr(3)` is here.
+    unsafe fn reg_mr_ex(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_mr_init_attr) -> Result<*mut ibv_mr> {
+        use crate::provider::mr_ex::{legacy_form, LegacyReg};
+        // SAFETY: the module's contract: a readable attribute struct.
+        match legacy_form(unsafe { &*attr })? {
+            // SAFETY: forwarded contract.
+            LegacyReg::Addr { addr, length, iova, access } => unsafe {
+                self.reg_mr(ctx, pd, addr, length, iova, access)
+            },
+            LegacyReg::Dmabuf { .. } => Err(rdma_common::Errno::EOPNOTSUPP),
+        }
+    }
     /// `ibv_dereg_mr(3)`.
     unsafe fn dereg_mr(&self, ctx: &Context, mr: *mut ibv_mr) -> Result<()>;
     /// `ibv_alloc_mw(3)` (`type_`: `enum ibv_mw_type` as its integer).

@@ -238,6 +238,23 @@ impl Driver for Native {
         }
     }
 
+    /// `ibv_reg_mr_ex` (rdma-core 65): our `Mr`, registered by the provider's `reg_mr_ex` (by default its
+    /// `reg_mr`, as rdma-core 65's dummy translates).
+    unsafe fn reg_mr_ex(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_mr_init_attr) -> Result<*mut ibv_mr> {
+        let mut obj = Pending::<Mr>::new();
+        let p = obj.as_ptr();
+        // SAFETY: our zeroed allocation; every field is plain data; `attr` readable (module contract).
+        unsafe {
+            let mr = &raw mut (*p).mr;
+            ctx.provider.reg_mr_ex(pd, mr, attr)?;
+            (*mr).context = ctx.ibv();
+            (*mr).pd = pd;
+            (*p).access = (*attr).access;
+            obj.finish();
+            Ok(mr)
+        }
+    }
+
     /// `ibv_dereg_mr(3)` (the entry-point layer re-enables fork inheritance afterwards).
     unsafe fn dereg_mr(&self, ctx: &Context, mr: *mut ibv_mr) -> Result<()> {
         // SAFETY: module contract; native MRs are `Mr`s.

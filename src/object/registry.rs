@@ -42,6 +42,12 @@ pub enum Kind {
     Qp,
     Srq,
     Ah,
+    /// `struct ibv_buf *` from `ibv_alloc_buf` (rdma-core 65).
+    Buf,
+    /// `struct ibv_dmah *` (rdma-core 65).
+    Dmah,
+    /// `struct ibv_comp_cntr *` (rdma-core 65).
+    CompCntr,
 }
 
 /// One registered object, as the set stores it: the address in the low 56 bits, the [`Kind`] in the top 4, and

@@ -276,12 +276,6 @@ unsafe fn create_cq_ex(
     Ok(())
 }
 
-/// `UVERBS_ATTR_CREATE_CQ_BUFFER_*` (Linux 6.17's uapi; not in the uapi headers this crate was generated from).
-const UVERBS_ATTR_CREATE_CQ_BUFFER_VA: u32 = 8;
-const UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH: u32 = 9;
-const UVERBS_ATTR_CREATE_CQ_BUFFER_FD: u32 = 10;
-const UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET: u32 = 11;
-
 /// CQ_CREATE as an ioctl (rdma-core's `ibv_icmd_create_cq` when its command buffer cannot fall back to a write):
 /// the core attributes, the provider's ring `ring` (`(true, _)`: at a virtual address, `(false, _)`: in a
 /// dma-buf), the provider's driver data `udata` and driver response `uresp` as `UHW_IN`/`UHW_OUT`, then the chain

@@ -229,9 +229,6 @@ unsafe fn set_core_support(ctx: *mut ibv_context, core: u64) {
     }
 }
 
-/// `UVERBS_ATTR_GET_CONTEXT_FD_ARR` (Linux 6.15's uapi; not in the uapi headers this crate was generated from).
-const UVERBS_ATTR_GET_CONTEXT_FD_ARR: u32 = 2;
-
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size,
 /// struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`,
 /// `@@IBVERBS_PRIVATE_65` (rdma-core 57 added `fd_arr`).

@@ -201,6 +201,12 @@ impl Cmdb {
         self.push(id, 0, 0)
     }
 
+    /// `fill_attr_in_fd`: a file descriptor in `data` (sign-extended), no length; rdma-core leaves the attribute
+    /// out for -1 (so does this: `None`).
+    pub(super) fn in_fd(&mut self, id: u32, fd: c_int) -> Option<usize> {
+        (fd != -1).then(|| self.push(id, 0, fd as i64 as u64))
+    }
+
     /// `fill_attr_in_uint64` / `fill_attr_const_in`.
     pub(super) fn in_u64(&mut self, id: u32, v: u64) -> usize {
         self.push(id, 8, v)

@@ -61,13 +61,18 @@
 
 pub mod ah;
 mod buffers;
+pub mod comp_cntr;
 pub mod counters;
 pub mod cq;
 pub mod device;
+pub mod dmabuf;
+pub mod dmah;
 pub mod flow;
 mod ioctl;
 pub mod mr;
+pub mod mr_ex;
 pub mod pd;
+pub mod port_speed;
 pub mod qp;
 pub mod srq;
 pub mod wq;

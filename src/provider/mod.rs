@@ -20,6 +20,7 @@
 pub mod cmd;
 pub(crate) mod explain;
 pub mod marshall;
+pub mod mr_ex;
 pub mod queue;
 pub mod rxe;
 pub mod siw;
@@ -36,7 +37,7 @@ use self::verbs::*;
 use rdma_common::{errno::Result, Errno};
 use std::ffi::{c_int, c_void};
 use std::marker::PhantomData;
-use std::os::fd::BorrowedFd;
+use std::os::fd::{BorrowedFd, OwnedFd};
 
 /// The `ibv_context.ops` entries that application inlines call directly, as one provider fills them.
 /// (`alloc_mw`/`dealloc_mw` are called through `ops` too, but are control path: the entry-point layer fills
@@ -156,6 +157,17 @@ pub trait Provider: Sync + Send + 'static {
         crate::kernel::device::get_context(&crate::kernel::Uverbs::new(cmd_fd, self.driver_id()), &[], &mut [])
     }
 
+    /// `ibv_alloc_buf` (rdma-core 65): `size` bytes of memory laid out as the provider wants its registered memory
+    /// (at least page aligned), and its `struct ibv_buf` handle (whose `addr` is the memory). Default, as rdma-core
+    /// 65's: page-aligned heap memory, no dma-buf behind it ([`mr_ex::alloc_buf`]).
+    unsafe fn alloc_buf(&self, pd: *mut ibv_pd, size: usize) -> Result<*mut ibv_buf> {
+        mr_ex::alloc_buf(pd, size)
+    }
+    /// `ibv_alloc_dmah` (rdma-core 65): a new DMA handle, allocated by the provider, its `context` filled (`attr`
+    /// as the caller passed it, possibly NULL).
+    unsafe fn alloc_dmah(&self, ctx: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> Result<*mut ibv_dmah> {
+        unsupported()
+    }
     /// `ibv_alloc_mw(3)`: fill `mw` (`rkey`, `handle`, `type`).
     unsafe fn alloc_mw(&self, pd: *mut ibv_pd, mw: *mut ibv_mw, type_: u32) -> Result<()> {
         unsupported()
@@ -170,6 +182,15 @@ pub trait Provider: Sync + Send + 'static {
     }
     /// `ibv_create_ah(3)`: fill `ah.handle`.
     unsafe fn create_ah(&self, pd: *mut ibv_pd, ah: *mut ibv_ah, attr: *mut ibv_ah_attr) -> Result<ProviderAh> {
+        unsupported()
+    }
+    /// `ibv_create_comp_cntr` (rdma-core 65): a new completion counter, allocated by the provider, its `context`
+    /// and `handle` filled (`attr` as the caller passed it, possibly NULL).
+    unsafe fn create_comp_cntr(
+        &self,
+        ctx: *mut ibv_context,
+        attr: *mut ibv_comp_cntr_init_attr,
+    ) -> Result<*mut ibv_comp_cntr> {
         unsupported()
     }
     /// `ibv_create_cq(3)` / `ibv_create_cq_ex(3)` (`extended`): `cq` is the `ibv_cq_ex` (whose first fields are
@@ -206,6 +227,10 @@ pub trait Provider: Sync + Send + 'static {
     ) -> Result<ProviderSrq> {
         unsupported()
     }
+    /// `ibv_dealloc_dmah` (rdma-core 65): frees the handle.
+    unsafe fn dealloc_dmah(&self, dmah: *mut ibv_dmah) -> Result<()> {
+        unsupported()
+    }
     /// `ibv_dealloc_mw(3)`.
     unsafe fn dealloc_mw(&self, mw: *mut ibv_mw) -> Result<()> {
         unsupported()
@@ -220,6 +245,10 @@ pub trait Provider: Sync + Send + 'static {
     }
     /// `ibv_destroy_ah(3)`.
     unsafe fn destroy_ah(&self, ah: *mut ibv_ah) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_destroy_comp_cntr` (rdma-core 65): frees the counter.
+    unsafe fn destroy_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<()> {
         unsupported()
     }
     /// `ibv_destroy_cq(3)`: the events the kernel reported for the CQ.
@@ -238,8 +267,25 @@ pub trait Provider: Sync + Send + 'static {
     unsafe fn detach_mcast(&self, qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Result<()> {
         unsupported()
     }
+    /// `ibv_dm_export_dmabuf_fd` (rdma-core 65): a new dma-buf file descriptor of the device memory `dm`.
+    unsafe fn dm_export_dmabuf_fd(&self, dm: *mut ibv_dm) -> Result<OwnedFd> {
+        unsupported()
+    }
+    /// `ibv_free_buf` (rdma-core 65): frees a buffer of [`Provider::alloc_buf`]. Default: [`mr_ex::free_buf`].
+    unsafe fn free_buf(&self, buf: *mut ibv_buf) {
+        // SAFETY: the trait's contract: a buffer of this provider's `alloc_buf`, freed once.
+        unsafe { mr_ex::free_buf(buf) }
+    }
     /// `ibv_get_srq_num(3)` (XRC SRQs).
     unsafe fn get_srq_num(&self, srq: *mut ibv_srq) -> Result<u32> {
+        unsupported()
+    }
+    /// `ibv_inc_comp_cntr` (rdma-core 65): adds `amount` to the completion count.
+    unsafe fn inc_comp_cntr(&self, cc: *mut ibv_comp_cntr, amount: u64) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_inc_err_comp_cntr` (rdma-core 65): adds `amount` to the error count.
+    unsafe fn inc_err_comp_cntr(&self, cc: *mut ibv_comp_cntr, amount: u64) -> Result<()> {
         unsupported()
     }
     /// `ibv_modify_cq(3)` (CQ moderation).
@@ -252,6 +298,26 @@ pub trait Provider: Sync + Send + 'static {
     }
     /// `ibv_modify_srq(3)` (a resize re-maps the provider's ring).
     unsafe fn modify_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr, attr_mask: c_int) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_qp_attach_comp_cntr` (rdma-core 65): `cc` counts the operations of `attr.op_mask` on `qp`. `cc` is
+    /// a live counter of `qp`'s context or NULL, and `attr` the caller's pointer (possibly NULL), both as rdma-core
+    /// hands them on: a provider that reads them answers `EINVAL` for NULL.
+    unsafe fn qp_attach_comp_cntr(
+        &self,
+        qp: *mut ibv_qp,
+        cc: *mut ibv_comp_cntr,
+        attr: *mut ibv_qp_attach_comp_cntr_attr,
+    ) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_query_comp_cntr_caps` (rdma-core 65): fill `caps_size` bytes of `caps` (already zeroed).
+    unsafe fn query_comp_cntr_caps(
+        &self,
+        ctx: *mut ibv_context,
+        caps: *mut ibv_comp_cntr_caps,
+        caps_size: usize,
+    ) -> Result<()> {
         unsupported()
     }
     /// `ibv_query_device_ex(3)` (also serves `ibv_query_device` with `attr_size == sizeof(ibv_device_attr)`).
@@ -268,6 +334,10 @@ pub trait Provider: Sync + Send + 'static {
     unsafe fn query_port(&self, ctx: *mut ibv_context, port_num: u8, attr: *mut ibv_port_attr) -> Result<()> {
         unsupported()
     }
+    /// `ibv_query_port_speed` (rdma-core 65): the effective speed of port `port_num`, in units of 100 Mb/s.
+    unsafe fn query_port_speed(&self, ctx: *mut ibv_context, port_num: u32) -> Result<u64> {
+        unsupported()
+    }
     /// `ibv_query_qp(3)`.
     unsafe fn query_qp(
         &self,
@@ -282,6 +352,14 @@ pub trait Provider: Sync + Send + 'static {
     unsafe fn query_srq(&self, srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Result<()> {
         unsupported()
     }
+    /// `ibv_read_comp_cntr` (rdma-core 65): the completion count.
+    unsafe fn read_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<u64> {
+        unsupported()
+    }
+    /// `ibv_read_err_comp_cntr` (rdma-core 65): the error count.
+    unsafe fn read_err_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<u64> {
+        unsupported()
+    }
     /// `ibv_reg_mr(3)` / `ibv_reg_mr_iova2`: fill `mr` (`lkey`, `rkey`, `handle`).
     unsafe fn reg_mr(
         &self,
@@ -293,6 +371,20 @@ pub trait Provider: Sync + Send + 'static {
         access: c_int,
     ) -> Result<()> {
         unsupported()
+    }
+    /// `ibv_reg_mr_ex` (rdma-core 65): fill `mr` (`lkey`, `rkey`, `handle`) as `attr` asks (its buffer already
+    /// resolved into an address or dma-buf request, its optional access bits adjusted). Default, as rdma-core 65's:
+    /// the request translated into [`Provider::reg_mr`] by [`mr_ex::legacy_form`]'s rules; a dma-buf request is
+    /// `EOPNOTSUPP` (no provider here registers dma-bufs).
+    unsafe fn reg_mr_ex(&self, pd: *mut ibv_pd, mr: *mut ibv_mr, attr: *mut ibv_mr_init_attr) -> Result<()> {
+        // SAFETY: the trait's contract: a readable attribute struct.
+        match mr_ex::legacy_form(unsafe { &*attr })? {
+            // SAFETY: forwarded contract.
+            mr_ex::LegacyReg::Addr { addr, length, iova, access } => unsafe {
+                self.reg_mr(pd, mr, addr, length, iova, access)
+            },
+            mr_ex::LegacyReg::Dmabuf { .. } => unsupported(),
+        }
     }
     /// `ibv_rereg_mr(3)`: `flags` are `IBV_REREG_MR_CHANGE_*`; update `lkey`/`rkey`.
     unsafe fn rereg_mr(
@@ -308,6 +400,14 @@ pub trait Provider: Sync + Send + 'static {
     }
     /// `ibv_resize_cq(3)` (re-maps the provider's ring); updates `cq.cqe`.
     unsafe fn resize_cq(&self, cq: *mut ibv_cq, cqe: c_int) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_set_comp_cntr` (rdma-core 65): sets the completion count.
+    unsafe fn set_comp_cntr(&self, cc: *mut ibv_comp_cntr, value: u64) -> Result<()> {
+        unsupported()
+    }
+    /// `ibv_set_err_comp_cntr` (rdma-core 65): sets the error count.
+    unsafe fn set_err_comp_cntr(&self, cc: *mut ibv_comp_cntr, value: u64) -> Result<()> {
         unsupported()
     }
 

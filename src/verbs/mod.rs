@@ -16,10 +16,13 @@
 
 pub mod ah;
 pub mod async_event;
+pub mod buf;
+pub mod comp_cntr;
 pub mod context;
 pub mod cq;
 pub mod device;
 pub mod dm;
+pub mod dmah;
 pub mod explain;
 pub mod fork;
 pub mod marshall;
@@ -28,6 +31,7 @@ pub mod misc;
 pub mod mr;
 pub mod ops;
 pub mod pd;
+pub mod port_speed;
 pub mod qp;
 pub mod srq;
 pub mod stats;

@@ -37,6 +37,7 @@
 //! | `ib_uverbs_core_support` | `u64` | the kernel's `UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT` (a u64 attribute) |
 //! | `ib_uverbs_query_port_flags` | `u8` | `ibv_port_attr.flags` |
 //! | `ibv_create_cq_wc_flags` | `u64` | `ibv_cq_init_attr_ex.wc_flags` |
+//! | `ibv_mr_init_attr_mask` | `u64` | `ibv_mr_init_attr.comp_mask` |
 //! | `ibv_odp_general_caps` | `u64` | `ibv_odp_caps.general_caps` |
 //! | `ibv_ops_flags` | `c_int` | `ibv_ops_wr.flags` |
 //! | `ibv_pci_atomic_op_size` | `u16` | `ibv_pci_atomic_caps.fetch_add`, `.swap`, `.compare_swap` |
@@ -49,6 +50,7 @@
 //! | `ibv_rx_hash_function_flags` | `u8` | `ibv_rx_hash_conf.rx_hash_function`, `ibv_rss_caps.rx_hash_function` |
 //! | `ibv_srq_attr_mask` | `c_int` | the `int srq_attr_mask` of `ibv_modify_srq` |
 //! | `ibv_tmh_op` | `u8` | `ibv_tmh.opcode` |
+//! | `ibv_tph_mem_type` | `u8` | `ibv_dmah_init_attr.tph_mem_type` |
 
 use super::ib_user_ioctl_verbs::*;
 use super::rdma_cma::*;
@@ -191,6 +193,7 @@ pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_ERDMA;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_HFI1;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_HNS;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_I40IW;
+pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_MANA;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_MLX4;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_MLX5;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_MTHCA;
@@ -203,8 +206,6 @@ pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_SIW;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_UNKNOWN;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_USNIC;
 pub use crate::uapi::ib_user_ioctl_verbs::RDMA_DRIVER_VMW_PVRDMA;
-/// `RDMA_DRIVER_MANA` of `enum rdma_driver_id`.
-pub const RDMA_DRIVER_MANA: c_uint = rdma_driver_id::RDMA_DRIVER_MANA as c_uint;
 
 // enum ib_uverbs_gid_type (ib_user_ioctl_verbs.rs): c_uint, the C enum's own. The kernel uapi's constants of the same
 // type are re-exported (one item, so globs of both agree).
@@ -369,6 +370,32 @@ pub const IBV_EVENT_CLIENT_REREGISTER: c_uint = ibv_event_type::IBV_EVENT_CLIENT
 pub const IBV_EVENT_GID_CHANGE: c_uint = ibv_event_type::IBV_EVENT_GID_CHANGE as c_uint;
 /// `IBV_EVENT_WQ_FATAL` of `enum ibv_event_type`.
 pub const IBV_EVENT_WQ_FATAL: c_uint = ibv_event_type::IBV_EVENT_WQ_FATAL as c_uint;
+
+// enum ibv_qp_attach_comp_cntr_op (verbs/comp_cntr.rs): c_uint, the C enum's own.
+/// `IBV_QP_ATTACH_COMP_CNTR_OP_SEND` of `enum ibv_qp_attach_comp_cntr_op`.
+pub const IBV_QP_ATTACH_COMP_CNTR_OP_SEND: c_uint =
+    ibv_qp_attach_comp_cntr_op::IBV_QP_ATTACH_COMP_CNTR_OP_SEND as c_uint;
+/// `IBV_QP_ATTACH_COMP_CNTR_OP_RECV` of `enum ibv_qp_attach_comp_cntr_op`.
+pub const IBV_QP_ATTACH_COMP_CNTR_OP_RECV: c_uint =
+    ibv_qp_attach_comp_cntr_op::IBV_QP_ATTACH_COMP_CNTR_OP_RECV as c_uint;
+/// `IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ` of `enum ibv_qp_attach_comp_cntr_op`.
+pub const IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ: c_uint =
+    ibv_qp_attach_comp_cntr_op::IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ as c_uint;
+/// `IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ` of `enum ibv_qp_attach_comp_cntr_op`.
+pub const IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ: c_uint =
+    ibv_qp_attach_comp_cntr_op::IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ as c_uint;
+/// `IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE` of `enum ibv_qp_attach_comp_cntr_op`.
+pub const IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE: c_uint =
+    ibv_qp_attach_comp_cntr_op::IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE as c_uint;
+/// `IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE` of `enum ibv_qp_attach_comp_cntr_op`.
+pub const IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE: c_uint =
+    ibv_qp_attach_comp_cntr_op::IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE as c_uint;
+
+// enum ibv_comp_cntr_type (verbs/comp_cntr.rs): c_uint, the C enum's own.
+/// `IBV_COMP_CNTR_TYPE_WRS` of `enum ibv_comp_cntr_type`.
+pub const IBV_COMP_CNTR_TYPE_WRS: c_uint = ibv_comp_cntr_type::IBV_COMP_CNTR_TYPE_WRS as c_uint;
+/// `IBV_COMP_CNTR_TYPE_BYTES` of `enum ibv_comp_cntr_type`.
+pub const IBV_COMP_CNTR_TYPE_BYTES: c_uint = ibv_comp_cntr_type::IBV_COMP_CNTR_TYPE_BYTES as c_uint;
 
 // enum ibv_wc_status (verbs/cq.rs): c_uint, the C enum's own.
 /// `IBV_WC_SUCCESS` of `enum ibv_wc_status`.
@@ -933,6 +960,35 @@ pub const IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS: c_uint =
 pub const IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT: c_uint =
     ibv_parent_domain_init_attr_mask::IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT as c_uint;
 
+// enum ibv_mr_init_attr_mask (verbs/mr_ex.rs): u64, as `ibv_mr_init_attr.comp_mask`.
+/// `IBV_REG_MR_MASK_IOVA` of `enum ibv_mr_init_attr_mask`.
+pub const IBV_REG_MR_MASK_IOVA: u64 = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_IOVA as u64;
+/// `IBV_REG_MR_MASK_ADDR` of `enum ibv_mr_init_attr_mask`.
+pub const IBV_REG_MR_MASK_ADDR: u64 = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_ADDR as u64;
+/// `IBV_REG_MR_MASK_FD` of `enum ibv_mr_init_attr_mask`.
+pub const IBV_REG_MR_MASK_FD: u64 = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_FD as u64;
+/// `IBV_REG_MR_MASK_FD_OFFSET` of `enum ibv_mr_init_attr_mask`.
+pub const IBV_REG_MR_MASK_FD_OFFSET: u64 = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_FD_OFFSET as u64;
+/// `IBV_REG_MR_MASK_DMAH` of `enum ibv_mr_init_attr_mask`.
+pub const IBV_REG_MR_MASK_DMAH: u64 = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_DMAH as u64;
+/// `IBV_REG_MR_MASK_BUF` of `enum ibv_mr_init_attr_mask`.
+pub const IBV_REG_MR_MASK_BUF: u64 = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_BUF as u64;
+
+// enum ibv_tph_mem_type (verbs/mr_ex.rs): u8, as `ibv_dmah_init_attr.tph_mem_type`.
+/// `IBV_TPH_MEM_TYPE_VM` of `enum ibv_tph_mem_type`.
+pub const IBV_TPH_MEM_TYPE_VM: u8 = ibv_tph_mem_type::IBV_TPH_MEM_TYPE_VM as u8;
+/// `IBV_TPH_MEM_TYPE_PM` of `enum ibv_tph_mem_type`.
+pub const IBV_TPH_MEM_TYPE_PM: u8 = ibv_tph_mem_type::IBV_TPH_MEM_TYPE_PM as u8;
+
+// enum ibv_dmah_init_attr_mask (verbs/mr_ex.rs): c_uint, the C enum's own.
+/// `IBV_DMAH_INIT_ATTR_MASK_CPU_ID` of `enum ibv_dmah_init_attr_mask`.
+pub const IBV_DMAH_INIT_ATTR_MASK_CPU_ID: c_uint = ibv_dmah_init_attr_mask::IBV_DMAH_INIT_ATTR_MASK_CPU_ID as c_uint;
+/// `IBV_DMAH_INIT_ATTR_MASK_PH` of `enum ibv_dmah_init_attr_mask`.
+pub const IBV_DMAH_INIT_ATTR_MASK_PH: c_uint = ibv_dmah_init_attr_mask::IBV_DMAH_INIT_ATTR_MASK_PH as c_uint;
+/// `IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE` of `enum ibv_dmah_init_attr_mask`.
+pub const IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE: c_uint =
+    ibv_dmah_init_attr_mask::IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE as c_uint;
+
 // enum ibv_qp_type (verbs/qp.rs): c_uint, the C enum's own.
 /// `IBV_QPT_RC` of `enum ibv_qp_type`.
 pub const IBV_QPT_RC: c_uint = ibv_qp_type::IBV_QPT_RC as c_uint;
@@ -1320,6 +1376,10 @@ mod check {
             IBV_EVENT_DEVICE_FATAL, IBV_EVENT_PORT_ACTIVE, IBV_EVENT_PORT_ERR, IBV_EVENT_LID_CHANGE,
             IBV_EVENT_PKEY_CHANGE, IBV_EVENT_SM_CHANGE, IBV_EVENT_SRQ_ERR, IBV_EVENT_SRQ_LIMIT_REACHED,
             IBV_EVENT_QP_LAST_WQE_REACHED, IBV_EVENT_CLIENT_REREGISTER, IBV_EVENT_GID_CHANGE, IBV_EVENT_WQ_FATAL }
+        verbs::ibv_qp_attach_comp_cntr_op { IBV_QP_ATTACH_COMP_CNTR_OP_SEND, IBV_QP_ATTACH_COMP_CNTR_OP_RECV,
+            IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ, IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ,
+            IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE, IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE }
+        verbs::ibv_comp_cntr_type { IBV_COMP_CNTR_TYPE_WRS, IBV_COMP_CNTR_TYPE_BYTES }
         verbs::ibv_wc_status { IBV_WC_SUCCESS, IBV_WC_LOC_LEN_ERR, IBV_WC_LOC_QP_OP_ERR, IBV_WC_LOC_EEC_OP_ERR,
             IBV_WC_LOC_PROT_ERR, IBV_WC_WR_FLUSH_ERR, IBV_WC_MW_BIND_ERR, IBV_WC_BAD_RESP_ERR, IBV_WC_LOC_ACCESS_ERR,
             IBV_WC_REM_INV_REQ_ERR, IBV_WC_REM_ACCESS_ERR, IBV_WC_REM_OP_ERR, IBV_WC_RETRY_EXC_ERR,
@@ -1401,6 +1461,11 @@ mod check {
             IBV_REREG_MR_ERR_DO_FORK_OLD, IBV_REREG_MR_ERR_CMD, IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW }
         verbs::ibv_parent_domain_init_attr_mask { IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS,
             IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT }
+        verbs::ibv_mr_init_attr_mask { IBV_REG_MR_MASK_IOVA, IBV_REG_MR_MASK_ADDR, IBV_REG_MR_MASK_FD,
+            IBV_REG_MR_MASK_FD_OFFSET, IBV_REG_MR_MASK_DMAH, IBV_REG_MR_MASK_BUF }
+        verbs::ibv_tph_mem_type { IBV_TPH_MEM_TYPE_VM, IBV_TPH_MEM_TYPE_PM }
+        verbs::ibv_dmah_init_attr_mask { IBV_DMAH_INIT_ATTR_MASK_CPU_ID, IBV_DMAH_INIT_ATTR_MASK_PH,
+            IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE }
         verbs::ibv_qp_type { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND, IBV_QPT_XRC_RECV,
             IBV_QPT_DRIVER }
         verbs::ibv_qp_init_attr_mask { IBV_QP_INIT_ATTR_PD, IBV_QP_INIT_ATTR_XRCD, IBV_QP_INIT_ATTR_CREATE_FLAGS,

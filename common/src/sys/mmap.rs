@@ -61,6 +61,22 @@ impl Mmap {
         self.len
     }
 
+    /// Gives the mapping up to a C caller (rdma-core's `ibv_dmabuf_heap_alloc` returns the address): the address and
+    /// length, no longer unmapped on drop; [`Mmap::from_raw`] takes it back.
+    pub fn into_raw(self) -> (*mut u8, usize) {
+        let r = (self.ptr.as_ptr(), self.len);
+        std::mem::forget(self);
+        r
+    }
+
+    /// The mapping [`Mmap::into_raw`] gave up (to unmap it by dropping). `EINVAL` for NULL.
+    ///
+    /// # Safety
+    /// `ptr` and `len` come from [`Mmap::into_raw`] and the range was not unmapped since.
+    pub unsafe fn from_raw(ptr: *mut u8, len: usize) -> Result<Mmap> {
+        Ok(Mmap { ptr: NonNull::new(ptr).ok_or(Errno::EINVAL)?, len })
+    }
+
     /// Always false: a mapping has at least one byte.
     #[inline]
     pub fn is_empty(&self) -> bool {

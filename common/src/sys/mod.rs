@@ -128,6 +128,19 @@ pub fn read(fd: BorrowedFd<'_>, buf: &mut [u8]) -> Result<usize> {
     Ok(n as usize)
 }
 
+/// `fcntl(fd, F_DUPFD_CLOEXEC, 0)`: a new close-on-exec descriptor of the file `fd` (any number: an fd the caller
+/// keeps in a C struct, which may be stale) refers to, the lowest free number. Errors: `fcntl(2)`'s (`EBADF`,
+/// `EMFILE`).
+pub fn dup_cloexec(fd: std::os::fd::RawFd) -> Result<OwnedFd> {
+    // SAFETY: F_DUPFD_CLOEXEC reads no memory; on any number it either fails or installs a new descriptor.
+    let r = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+    if r < 0 {
+        return Err(Errno::last());
+    }
+    // SAFETY: a descriptor fcntl just installed, owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(r) })
+}
+
 /// Takes ownership of a file descriptor number the kernel just installed for this process and reported in a
 /// command response (`async_fd` of GET_CONTEXT, `fd` of CREATE_COMP_CHANNEL).
 /// Errors: `EIO` for a negative number (a kernel never reports one on success).

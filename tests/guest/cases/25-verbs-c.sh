@@ -39,6 +39,12 @@ fi
 
 for p in "${progs[@]}"; do
     exe=$BIN/$p log=$WORK/$p.log
+    # verbs_v65* call rdma-core 65's IBVERBS_1.15-1.18 and IBVERBS_PRIVATE_65: a libibverbs without them
+    # (bookworm's rdma-core 44) cannot load them. Their expectations were taken from sid's rdma-core 65 (chrooted).
+    if [[ $p == verbs_v65* && $mode == stock ]] && ! grep -qa IBVERBS_1.18 "$SYSLIB/libibverbs.so.1"; then
+        echo "# $p: skipped: the system's libibverbs has no IBVERBS_1.18"
+        continue
+    fi
     if [[ ! -x $exe ]]; then
         fail "$p/exit" "$exe not built (tests/c/compile.sh builds it)"; continue
     fi

@@ -53,7 +53,7 @@ cm_pair udaddy "$OURS_" "$OURS_" \
 # 6.1 every run delivers. So on 6.12 a pair gets up to MCKEY_ATTEMPTS tries, each with a fresh group, and must
 # deliver in one of them; on 6.1 it gets one.
 MCKEY_ATTEMPTS=1
-[[ $(uname -r) =~ ^6\.([0-9]+)\. ]] && (( BASH_REMATCH[1] >= 12 )) && MCKEY_ATTEMPTS=8
+kernel_ge 6 12 && MCKEY_ATTEMPTS=8   # 6.12 and newer (7.2 too)
 t0=$(now)
 rlog="$WORK/mckey.receiver.log" slog="$WORK/mckey.sender.log"
 for ((attempt = 1; attempt <= MCKEY_ATTEMPTS; attempt++)); do

@@ -17,26 +17,8 @@ SYSLIB=/usr/lib/x86_64-linux-gnu
 
 # --- 1. every plug-in loads with RTLD_NOW and registers ------------------------------------------------------------
 loader="$WORK/plugin_load"
-cat > "$WORK/plugin_load.c" <<'EOF'
-#include <dlfcn.h>
-#include <stdio.h>
-/* dlopen each argument with RTLD_NOW (every undefined symbol bound now, or the load fails). */
-int main(int argc, char **argv)
-{
-	int bad = 0;
-	for (int i = 1; i < argc; i++) {
-		void *h = dlopen(argv[i], RTLD_NOW | RTLD_GLOBAL);
-		if (!h) {
-			printf("NOLOAD %s: %s\n", argv[i], dlerror());
-			bad++;
-		} else {
-			printf("LOADED %s\n", argv[i]);
-		}
-	}
-	return bad != 0;
-}
-EOF
-if ! gcc -o "$loader" "$WORK/plugin_load.c" -L"$OURS" -Wl,--no-as-needed -libverbs -ldl 2> "$WORK/plugin_load.cc"; then
+if ! gcc -o "$loader" "$REPO/tests/guest/lib/plugin_load.c" -L"$OURS" -Wl,--no-as-needed -libverbs -ldl \
+        2> "$WORK/plugin_load.cc"; then
     fail plugin-load-compile "$(cat "$WORK/plugin_load.cc")"
 else
     names=()

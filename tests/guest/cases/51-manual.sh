@@ -95,7 +95,7 @@ MC_NET=0
 # Kernel difference: 6.12's rxe drops the sender's UD sends to the group in many runs, with rdma-core itself
 # ("rxe_get_av: Unable to find AH matching ah_num"; see 30-cm-debian's mckey), so 6.12 gets 8 attempts.
 MC_ATTEMPTS=3
-[[ $(uname -r) =~ ^6\.([0-9]+)\. ]] && (( BASH_REMATCH[1] >= 12 )) && MC_ATTEMPTS=8
+kernel_ge 6 12 && MC_ATTEMPTS=8   # 6.12 and newer (7.2 too)
 mcast_pair() {
     local name=$1 ready=$2 rargs=$3 sargs=$4 group gre lpid; shift 4
     local specs=("$@") t0

@@ -346,6 +346,48 @@ if [[ $OURS_ != stock ]]; then
     fi
 fi
 
+# The C siw plug-ins of later releases (trixie's libsiw-rdmav34.so of rdma-core 56.1, sid's libsiw-rdmav65.so of 65)
+# under our core, with the release's own programs chrooted into its root (tests/guest/lib/testlib.sh, rel_mount; the
+# release cases, 70-release, run the rest of that corpus over rxe): the maps of an rping server prove the release's
+# plug-in and our libibverbs served siw0, then rping and ucmatose over ours and the reference (the release's
+# rdma-core alone). SIW_RELEASES="" skips them.
+for rel in ${SIW_RELEASES-trixie sid}; do
+    if ! rel_mount "$rel"; then
+        fail "siw-$rel-root" "$REL_ERROR"
+        continue
+    fi
+    R=$REL_EXEC
+    plug=$(cd "$REL_ROOT/usr/lib/x86_64-linux-gnu/libibverbs" 2>/dev/null && ls libsiw-rdmav*.so 2>/dev/null | head -1)
+    export RDMAV_PROVIDER=plugin
+    port=7700
+    REL_LIBS=$OURS_ "$R" rping -s -a "$IP0" -p $port -C 1 > "$WORK/siw-$rel.maps.log" 2>&1 &
+    pid=$!
+    cm_wait_listen "$port" "$T" "$pid"
+    rel_maps "$pid" "$WORK/siw-$rel.maps"
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    lib=/opt/rdma-core-rs/lib/libibverbs.so.1
+    [[ $OURS_ == stock ]] && lib=/usr/lib/x86_64-linux-gnu/libibverbs.so.1
+    if [[ -z $plug ]]; then
+        fail "siw-$rel-plugin-maps" "no libsiw-rdmav*.so in the $rel root"
+    elif ! grep -Eq " ${lib//./\\.}[.0-9]*$" "$WORK/siw-$rel.maps" || ! grep -q "/libibverbs/$plug$" "$WORK/siw-$rel.maps"; then
+        fail "siw-$rel-plugin-maps" "$lib and $plug not both mapped by $rel's rping" "$WORK/siw-$rel.maps.log"
+    else
+        pass "siw-$rel-plugin-maps" "$rel's $plug and $lib mapped"
+    fi
+    for w in "$OURS_ $OURS_ plugin" "stock stock stock"; do
+        read -r sl cl way <<< "$w"
+        port=$((port + 2))
+        cm_pair "siw-$rel-$way-rping" "$sl" "$cl" "$R rping -s -v -a $IP0 -p $port -C 10" \
+            "$R rping -c -v -a $IP0 -I $IP1 -p $port -C 10" 'ping data: rdma-ping-9: ' 'server ping data: rdma-ping-9: '
+        cm_pair "siw-$rel-$way-ucmatose" "$sl" "$cl" "$R ucmatose -b $IP0 -p $((port + 1)) -c 2 -C 5" \
+            "$R ucmatose -s $IP0 -b $IP1 -p $((port + 1)) -c 2 -C 5" \
+            'data transfers complete ;; ^return status 0' 'data transfers complete ;; ^return status 0' \
+            'event: RDMA_CM|failed|failing'
+    done
+    unset RDMAV_PROVIDER
+    rel_umount
+done
+
 siw_teardown
 echo "# 60-siw took $(dur "$case_t0" "$(now)")"
 summary siw

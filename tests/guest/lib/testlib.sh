@@ -30,8 +30,12 @@ fail() {
     failed=$((failed + 1))
 }
 
-# libenv ours|stock|preload : the environment prefix (as `env` arguments) that selects a library set.
+# libenv ours|stock|preload : the environment prefix (as `env` arguments) that selects a library set. Inside a
+# release case (rel_mount below) it selects the set for $REL_EXEC instead: REL_LIBS=ours|stock|preload.
 libenv() {
+    if [[ -n ${REL_EXEC:-} ]]; then
+        case "$1" in ours|stock|preload) echo "REL_LIBS=$1"; return 0 ;; esac
+    fi
     case "$1" in
         ours) echo "LD_LIBRARY_PATH=$OURS" ;;
         preload) echo "LD_PRELOAD=$OURS/libibverbs.so.1:$OURS/librdmacm.so.1" ;;
@@ -40,14 +44,17 @@ libenv() {
     esac
 }
 
-# Waits until a TCP socket listens on port $1 (from /proc/net/tcp); at most $2 seconds.
+# Waits until a TCP socket listens on port $1 (from /proc/net/tcp and tcp6: rdma-core 65's pingpongs listen on IPv6's
+# "::" when the system offers it); at most $2 seconds. With a pid $3, gives up as soon as that process has exited (a
+# server that could not start: a missing symbol, a bad option): returns 2.
 wait_tcp_listen() {
-    local hex deadline=$((SECONDS + $2)) line
+    local hex deadline=$((SECONDS + $2)) line pid=${3:-}
     printf -v hex ':%04X ' "$1"
     while (( SECONDS < deadline )); do
         while read -r line; do
             [[ "$line" == *"$hex"*" 0A "* ]] && return 0
-        done < /proc/net/tcp
+        done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+        [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null && return 2
         sleep 0.1
     done
     return 1
@@ -66,7 +73,7 @@ pair() {
     spid=$!
     crc=1
     if [[ $port != - ]]; then
-        if ! wait_tcp_listen "$port" "$T"; then
+        if ! wait_tcp_listen "$port" "$T" "$spid"; then
             kill "$spid" 2>/dev/null; wait "$spid"
             fail "$name" "server never listened on port $port" "$slog"
             return
@@ -120,6 +127,14 @@ ldso_check() {
 
 summary() { echo "${1:-case}: $passed passed, $failed failed"; }
 
+# kernel_ge MAJOR MINOR : the running kernel is MAJOR.MINOR or newer (uname's release), as tests/c's tu_kernel_ge.
+kernel_ge() {
+    local ma mi
+    IFS=. read -r ma mi _ <<< "$(uname -r)"
+    mi=${mi%%[!0-9]*}
+    (( ma > $1 || (ma == $1 && mi >= $2) ))
+}
+
 # ---- Helpers for the verbs cases (20-verbs-debian, 25-verbs-c) --------------------------------------------------------
 
 # CASE_LIBS=stock runs every "ours"/"preload" side with the system's rdma-core instead, so that a case can be
@@ -144,11 +159,11 @@ rpathenv() {
 # it sets PAIR_SRC / PAIR_CRC (exit statuses; 124 = timeout), PAIR_SLOG / PAIR_CLOG and PAIR_T0 for pair_judge.
 pair_run() {
     local name=$1 slibs=$2 clibs=$3 port=$4 scmd=$5 ccmd=$6 spid
-    PAIR_SLOG="$WORK/$name.server.log" PAIR_CLOG="$WORK/$name.client.log" PAIR_T0=$(now)
+    PAIR_SLOG="$WORK/${name//\//_}.server.log" PAIR_CLOG="$WORK/${name//\//_}.client.log" PAIR_T0=$(now)
     # shellcheck disable=SC2086
     env $(libenv "$slibs") timeout "$T" $scmd > "$PAIR_SLOG" 2>&1 &
     spid=$!
-    if ! wait_tcp_listen "$port" "$T"; then
+    if ! wait_tcp_listen "$port" "$T" "$spid"; then
         kill "$spid" 2>/dev/null; wait "$spid"
         PAIR_SRC=$? PAIR_CRC=-1
         echo "(server never listened on port $port)" >> "$PAIR_CLOG"
@@ -310,7 +325,7 @@ cm_wait_listen() {
 cm_pair() {
     local name=$1 slibs=$2 clibs=$3 scmd=$4 ccmd=$5 cres=${6:-} sres=${7:-} bad=${8:-}
     local t0 spid attempt=0 deadline why="" miss
-    CM_SLOG="$WORK/$name.server.log" CM_CLOG="$WORK/$name.client.log" CM_CRC=1 CM_SRC=1
+    CM_SLOG="$WORK/${name//\//_}.server.log" CM_CLOG="$WORK/${name//\//_}.client.log" CM_CRC=1 CM_SRC=1
     t0=$(now)
     # shellcheck disable=SC2046,SC2086
     env $(libenv "$slibs") timeout "$T" $scmd > "$CM_SLOG" 2>&1 &
@@ -395,7 +410,8 @@ cm_norm() { local line; while IFS= read -r line || [[ -n $line ]]; do echo "$lin
 # (seen both ways with rdma-core itself).
 cm_same_failure() {
     local name=$1 want_rc=$2 res=$3 lib=$4 cmd=$5 racy=${6:-} t0 src orc why="" miss line
-    local slog="$WORK/$name.stock.log" olog="$WORK/$name.$lib.log"
+    local f=${name//\//_}
+    local slog="$WORK/$f.stock.log" olog="$WORK/$f.$lib.log"
     t0=$(now)
     # shellcheck disable=SC2086
     timeout "$T" $cmd > "$slog" 2>&1; src=$?
@@ -406,18 +422,18 @@ cm_same_failure() {
     miss=$(cm_matches "$res" "$slog") || why+="rdma-core output lacks /$miss/ "
     miss=$(cm_matches "$res" "$olog") || why+="$lib output lacks /$miss/ "
     if [[ -z $why ]]; then
-        : > "$WORK/$name.extra"
+        : > "$WORK/$f.extra"
         while IFS= read -r line; do
-            [[ -n $racy && $line =~ $racy ]] || echo "$line" >> "$WORK/$name.extra"
+            [[ -n $racy && $line =~ $racy ]] || echo "$line" >> "$WORK/$f.extra"
         done < <(comm -13 <(cm_norm "$slog") <(cm_norm "$olog"))
-        [[ -s $WORK/$name.extra ]] && why+="$lib printed lines rdma-core does not "
+        [[ -s $WORK/$f.extra ]] && why+="$lib printed lines rdma-core does not "
     fi
     if [[ -z $why ]]; then
         local first=${res%% ;; *}
         while IFS= read -r line; do [[ $line =~ $first ]] && break; done < "$olog"
         pass "$name" "$(dur "$t0" "$(now)"), $lib and rdma-core both exit $want_rc: $line"
     else
-        fail "$name" "$why" "$slog" "$olog" "$WORK/$name.extra"
+        fail "$name" "$why" "$slog" "$olog" "$WORK/$f.extra"
     fi
 }
 
@@ -436,3 +452,93 @@ libs_check() {
         fail "$name" "$mode: ${prog##*/} gets '${got:-no libibverbs.so.1}'"
     fi
 }
+
+# ---- Helpers for the release cases (70-release): a Debian release's own programs, chrooted into its root ----------
+# tools/install-deps.sh makes build/roots/<release> (debootstrap --variant=minbase with the release's rdma-core,
+# perftest, pyverbs, iproute2) on the host; the guest sees it read-only (9p). rel_mount RELEASE puts a throw-away
+# overlay on it (upper layer in the guest's /run, so the host's copy is never written), mounts /proc, /sys, /dev (with
+# /dev/pts, /dev/shm; slaves, so that unmounting them never reaches the originals), a tmpfs on /tmp and /run, and our build/lib read-only on $REL_LIBDIR, and writes $REL_EXEC, a
+# wrapper that runs one of the release's programs chrooted there:
+#   REL_LIBS=ours    $REL_EXEC ibv_devinfo      our libraries (LD_LIBRARY_PATH=$REL_LIBDIR inside the root)
+#   REL_LIBS=preload $REL_EXEC ibv_devinfo      our libraries by LD_PRELOAD
+#   REL_LIBS=stock   $REL_EXEC ibv_devinfo      the release's own rdma-core (also when REL_LIBS is unset)
+# Every other variable (RDMAV_PROVIDER, VERBS_LOG_LEVEL, RDMA_TEST_*, ...) passes through; PATH is the root's.
+# While REL_EXEC is set, libenv ours|stock|preload answers REL_LIBS=<mode>, so pair2 / cm_pair / cm_same_failure run
+# "$REL_EXEC PROG ..." commands unchanged. The process keeps its pid through the wrapper (exec chroot, exec env), so
+# /proc/<pid>/maps of a backgrounded "$REL_EXEC PROG" is PROG's. rel_umount undoes it all.
+REL_LIBDIR=/opt/rdma-core-rs/lib     # tools/install-deps.sh's ROOT_LIBDIR
+REL_ROOTS=${RDMA_ROOTS_DIR:-$REPO/build/roots}
+
+# rel_mount RELEASE : sets REL, REL_ROOT (the chroot), REL_EXEC; on failure REL_ERROR and returns 1.
+rel_mount() {
+    local src=$REL_ROOTS/$1 base=/run/rdma-release/$1 d
+    REL=$1 REL_ROOT=$base/root REL_ERROR="" REL_EXEC=""
+    if [[ ! -x $src/usr/bin/ibv_devinfo ]]; then
+        REL_ERROR="no $src/usr/bin/ibv_devinfo (tools/install-deps.sh makes the root on the host)"
+        return 1
+    fi
+    if [[ ! -r $OURS/libibverbs.so.1 || ! -r $OURS/librdmacm.so.1 ]]; then
+        REL_ERROR="no $OURS/libibverbs.so.1 / librdmacm.so.1 (make on the host)"
+        return 1
+    fi
+    [[ -d $REL_ROOT ]] && rel_umount
+    REL_ROOT=$base/root
+    mkdir -p "$base/upper" "$base/work" "$REL_ROOT" || { REL_ERROR="cannot create $base"; return 1; }
+    if ! mount -t overlay -o "lowerdir=$src,upperdir=$base/upper,workdir=$base/work" "rel-$1" "$REL_ROOT" \
+            2> "$WORK/rel-mount.log"; then
+        REL_ERROR="overlay on $src: $(cat "$WORK/rel-mount.log")"
+        return 1
+    fi
+    for d in proc sys dev tmp run "${REL_LIBDIR#/}"; do mkdir -p "$REL_ROOT/$d"; done
+    { mount --bind /proc "$REL_ROOT/proc" && mount --rbind /sys "$REL_ROOT/sys" &&
+      mount --rbind /dev "$REL_ROOT/dev" && mount --make-rslave "$REL_ROOT/sys" && mount --make-rslave "$REL_ROOT/dev" &&
+      mount -t tmpfs -o mode=1777 tmpfs "$REL_ROOT/tmp" &&
+      mount -t tmpfs -o mode=0755 tmpfs "$REL_ROOT/run" &&
+      mount --bind "$OURS" "$REL_ROOT$REL_LIBDIR" && mount -o remount,bind,ro "$REL_ROOT$REL_LIBDIR"; } \
+        2> "$WORK/rel-mount.log" || { REL_ERROR="mounts in $REL_ROOT: $(cat "$WORK/rel-mount.log")"; rel_umount; return 1; }
+    REL_EXEC=$WORK/rel-exec-$1
+    cat > "$REL_EXEC" <<EOF
+#!/bin/bash
+# Runs a program of the $1 root chrooted ($REL_ROOT); REL_LIBS=ours|preload|stock (tests/guest/lib/testlib.sh).
+case \${REL_LIBS:-stock} in
+    ours) lib=(LD_LIBRARY_PATH=$REL_LIBDIR) ;;
+    preload) lib=(LD_PRELOAD=$REL_LIBDIR/libibverbs.so.1:$REL_LIBDIR/librdmacm.so.1) ;;
+    stock) lib=() ;;
+    *) echo "rel-exec: REL_LIBS=\$REL_LIBS is not ours, preload or stock" >&2; exit 127 ;;
+esac
+exec chroot $REL_ROOT /usr/bin/env -u LD_LIBRARY_PATH -u LD_PRELOAD -u REL_LIBS \\
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TMPDIR=/tmp "\${lib[@]}" "\$@"
+EOF
+    chmod +x "$REL_EXEC"
+}
+
+# rel_umount : every mount rel_mount made (the overlay last), and its upper layer.
+rel_umount() {
+    [[ -n ${REL_ROOT:-} && -d $REL_ROOT ]] || return 0
+    umount -R "$REL_ROOT" 2>/dev/null || umount -R -l "$REL_ROOT" 2>/dev/null
+    rm -rf "${REL_ROOT%/root}"
+    REL_EXEC=""
+}
+
+# rel_libs_check NAME MODE PROGRAM [LIBS] : the dynamic linker inside the root (LD_TRACE_LOADED_OBJECTS, nothing
+# runs) gives PROGRAM our copy of each of LIBS (default libibverbs) under ours/preload, the release's under stock.
+rel_libs_check() {
+    local name=$1 mode=$2 prog=$3 libs=${4:-libibverbs} out l got all="" why=""
+    out=$(REL_LIBS=$mode "$REL_EXEC" env LD_TRACE_LOADED_OBJECTS=1 "$prog" 2>&1)
+    for l in $libs; do
+        got=$(grep -oE "(/[^ ]*)?/$l\.so\.1|$l\.so\.1 => not found" <<< "$out" | sort -u | tr '\n' ' ')
+        got=${got% }
+        all+="$l: ${got:-none}; "
+        if [[ $mode == stock ]]; then
+            [[ -n $got && $got != *"$REL_LIBDIR/"* && $got != *"not found"* ]] || why+="$l is '${got:-none}' "
+        else
+            [[ $got == "$REL_LIBDIR/$l.so.1" ]] || why+="$l is '${got:-none}', not $REL_LIBDIR's "
+        fi
+    done
+    if [[ -z $why ]]; then pass "$name" "$mode: ${prog##*/} gets ${all%; }"
+    else fail "$name" "$mode: $why"; grep -E 'not found|=>' <<< "$out" | sed 's/^/    /' | head -20
+    fi
+}
+
+# rel_maps PID FILE : PID's /proc maps, read inside the root (paths as the program sees them), into FILE.
+rel_maps() { "$REL_EXEC" cat "/proc/$1/maps" > "$2" 2>/dev/null; }

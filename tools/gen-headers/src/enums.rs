@@ -21,6 +21,7 @@ pub const TYPES: &[(&str, &str, &str)] = &[
     ("ib_uverbs_core_support", "u64", "the kernel's `UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT` (a u64 attribute)"),
     ("ib_uverbs_query_port_flags", "u8", "`ibv_port_attr.flags`"),
     ("ibv_create_cq_wc_flags", "u64", "`ibv_cq_init_attr_ex.wc_flags`"),
+    ("ibv_mr_init_attr_mask", "u64", "`ibv_mr_init_attr.comp_mask`"),
     ("ibv_odp_general_caps", "u64", "`ibv_odp_caps.general_caps`"),
     ("ibv_ops_flags", "c_int", "`ibv_ops_wr.flags`"),
     ("ibv_pci_atomic_op_size", "u16", "`ibv_pci_atomic_caps.fetch_add`, `.swap`, `.compare_swap`"),
@@ -33,6 +34,7 @@ pub const TYPES: &[(&str, &str, &str)] = &[
     ("ibv_rx_hash_function_flags", "u8", "`ibv_rx_hash_conf.rx_hash_function`, `ibv_rss_caps.rx_hash_function`"),
     ("ibv_srq_attr_mask", "c_int", "the `int srq_attr_mask` of `ibv_modify_srq`"),
     ("ibv_tmh_op", "u8", "`ibv_tmh.opcode`"),
+    ("ibv_tph_mem_type", "u8", "`ibv_dmah_init_attr.tph_mem_type`"),
 ];
 
 /// The modules the check module glob-imports beside this one: the `pub mod`s of `common/src/abi/mod.rs` and

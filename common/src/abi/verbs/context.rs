@@ -138,23 +138,21 @@ pub struct verbs_ex_private {
 /// every older member keeps its distance from `context`, so programs built against 44's or 56's header (648 bytes,
 /// `context` at 320) find theirs. Only a context of rdma-core 65's provider interface (ours, or a PABI-65 plug-in's)
 /// has the six; the library reaches the others through a PABI-34 view of any context (`abi::driver`).
-///
-/// The six new slots take pointers to rdma-core 65's `struct ibv_buf`, `ibv_mr_init_attr`, `ibv_dmah` and
-/// `ibv_dmah_init_attr`, written `void *` here until those types are defined in this crate.
 #[repr(C)]
 pub struct verbs_context {
-    /// `ibv_free_buf` (rdma-core 64): `void (*)(struct ibv_buf *buf)`.
-    pub free_buf: Option<unsafe extern "C" fn(buf: *mut c_void)>,
-    /// `ibv_alloc_buf` (rdma-core 64): `void *(*)(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`.
-    pub alloc_buf: Option<unsafe extern "C" fn(pd: *mut ibv_pd, size: usize, buf: *mut *mut c_void) -> *mut c_void>,
+    /// `ibv_free_buf` (rdma-core 64).
+    pub free_buf: Option<unsafe extern "C" fn(buf: *mut ibv_buf)>,
+    /// `ibv_alloc_buf` (rdma-core 64).
+    pub alloc_buf: Option<unsafe extern "C" fn(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> *mut c_void>,
     /// `ibv_dm_export_dmabuf_fd` (rdma-core 62).
     pub dm_export_dmabuf_fd: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
-    /// `ibv_reg_mr_ex` (rdma-core 59): `struct ibv_mr *(*)(struct ibv_pd *pd, struct ibv_mr_init_attr *attr)`.
-    pub reg_mr_ex: Option<unsafe extern "C" fn(pd: *mut ibv_pd, mr_init_attr: *mut c_void) -> *mut ibv_mr>,
-    /// `ibv_dealloc_dmah` (rdma-core 59): `int (*)(struct ibv_dmah *dmah)`.
-    pub dealloc_dmah: Option<unsafe extern "C" fn(dmah: *mut c_void) -> c_int>,
-    /// `ibv_alloc_dmah` (rdma-core 59): `struct ibv_dmah *(*)(struct ibv_context *, struct ibv_dmah_init_attr *)`.
-    pub alloc_dmah: Option<unsafe extern "C" fn(context: *mut ibv_context, attr: *mut c_void) -> *mut c_void>,
+    /// `ibv_reg_mr_ex` (rdma-core 59).
+    pub reg_mr_ex: Option<unsafe extern "C" fn(pd: *mut ibv_pd, mr_init_attr: *mut ibv_mr_init_attr) -> *mut ibv_mr>,
+    /// `ibv_dealloc_dmah` (rdma-core 59).
+    pub dealloc_dmah: Option<unsafe extern "C" fn(dmah: *mut ibv_dmah) -> c_int>,
+    /// `ibv_alloc_dmah` (rdma-core 59).
+    pub alloc_dmah:
+        Option<unsafe extern "C" fn(context: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> *mut ibv_dmah>,
     /// `ibv_query_port(3)` with the caller's `sizeof(struct ibv_port_attr)`.
     pub query_port: Option<
         unsafe extern "C" fn(

@@ -57,6 +57,10 @@ pub mod qp;
 pub mod srq;
 pub mod wq;
 
+// rdma-core 65's additions (IBVERBS_1.15-1.18), last so that the header's earlier items keep their order.
+pub mod comp_cntr;
+pub mod mr_ex;
+
 pub use ah::*;
 pub use async_event::*;
 pub use context::*;
@@ -70,6 +74,9 @@ pub use mr::*;
 pub use qp::*;
 pub use srq::*;
 pub use wq::*;
+
+pub use comp_cntr::*;
+pub use mr_ex::*;
 
 pub use super::ib_user_ioctl_verbs::*;
 pub use super::verbs_api::*;

@@ -407,6 +407,15 @@ fn default_generation(pabi: u32) -> Generation {
     }
 }
 
+/// Whether the `verbs_context` of `ctx` has the six slots rdma-core 65 put in front: ours (native contexts are
+/// allocated in 65's layout) and those of PABI-65 plug-ins, not those of PABI-34 plug-ins.
+pub fn has_65_slots(ctx: &Context) -> bool {
+    match ctx.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
+        Some(p) => p.generation.pabi() == 65,
+        None => true,
+    }
+}
+
 /// The generation of the provider interface the context `ctx` is served with: its plug-in's; for any other
 /// context (native, or not a context of ours) the PABI-34 default ([`generation::default_34`]).
 ///
@@ -535,6 +544,9 @@ type CreateSrqExFn = unsafe extern "C" fn(*mut ibv_context, *mut ibv_srq_init_at
 type CreateCqFn = unsafe extern "C" fn(*mut ibv_context, c_int, *mut ibv_comp_channel, c_int) -> *mut ibv_cq;
 type CreateCqExFn = unsafe extern "C" fn(*mut ibv_context, *mut ibv_cq_init_attr_ex) -> *mut ibv_cq_ex;
 type DestroyFn<T> = unsafe extern "C" fn(*mut T) -> c_int;
+type AllocBufFn = unsafe extern "C" fn(*mut ibv_pd, usize, *mut *mut ibv_buf) -> *mut c_void;
+type CntrValueFn = unsafe extern "C" fn(*mut ibv_comp_cntr, u64) -> c_int;
+type CntrReadFn = unsafe extern "C" fn(*mut ibv_comp_cntr, *mut u64) -> c_int;
 
 impl Provider for Plugin {
     fn name(&self) -> &'static str {
@@ -702,6 +714,194 @@ impl Provider for Plugin {
         // SAFETY: the plug-in's op (its first parameter is the verbs_mr, which begins with the ibv_mr).
         int_ret(unsafe { f(mr, flags, pd, addr, length, access) })
     }
+
+    // rdma-core 65's verbs: the plug-in's op (a PABI-65 plug-in's; a PABI-34 plug-in has none), else rdma-core 65's
+    // default (its dummy ops: page-aligned heap buffers, EOPNOTSUPP for the rest).
+
+    unsafe fn alloc_buf(&self, pd: *mut ibv_pd, size: usize) -> Result<*mut ibv_buf> {
+        // SAFETY: a live PD (checked by the entry-point layer).
+        let ctx = unsafe { ctx_of((*pd).context) }?;
+        // SAFETY: the member's prototype.
+        match unsafe { op::<AllocBufFn>(ops_of(ctx).alloc_buf) } {
+            Some(f) => {
+                let mut buf: *mut ibv_buf = null_mut();
+                Errno(0).set();
+                // SAFETY: the plug-in's op; it returns the memory and sets `buf`.
+                let mem = unsafe { f(pd, size, &mut buf) };
+                if mem.is_null() || buf.is_null() {
+                    return Err(null_errno());
+                }
+                Ok(buf)
+            }
+            // The trait's default.
+            None => crate::provider::mr_ex::alloc_buf(pd, size),
+        }
+    }
+
+    unsafe fn free_buf(&self, buf: *mut ibv_buf) {
+        // SAFETY: a buffer of this provider's alloc_buf: driver.h's struct ibv_buf, its pd live.
+        let pd = unsafe { (*buf.cast::<r65::ibv_buf>()).pd };
+        // SAFETY: as above.
+        let f = unsafe { ctx_of((*pd).context) }
+            .ok()
+            // SAFETY: the member's prototype.
+            .and_then(|ctx| unsafe { op::<unsafe extern "C" fn(*mut ibv_buf)>(ops_of(ctx).free_buf) });
+        match f {
+            // SAFETY: the plug-in frees its own buffer.
+            Some(f) => unsafe { f(buf) },
+            // SAFETY: forwarded (the trait's default): a buffer of the default alloc_buf.
+            None => unsafe { crate::provider::mr_ex::free_buf(buf) },
+        }
+    }
+
+    unsafe fn alloc_dmah(&self, c: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> Result<*mut ibv_dmah> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f =
+            call!(ctx, alloc_dmah: unsafe extern "C" fn(*mut ibv_context, *mut ibv_dmah_init_attr) -> *mut ibv_dmah);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let d = unsafe { f(c, attr) };
+        if d.is_null() {
+            return Err(null_errno());
+        }
+        Ok(d)
+    }
+
+    unsafe fn dealloc_dmah(&self, dmah: *mut ibv_dmah) -> Result<()> {
+        // SAFETY: a live DMA handle of this provider.
+        let ctx = unsafe { ctx_of((*dmah).context) }?;
+        let f = call!(ctx, dealloc_dmah: DestroyFn<ibv_dmah>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(dmah) })
+    }
+
+    unsafe fn dm_export_dmabuf_fd(&self, dm: *mut ibv_dm) -> Result<std::os::fd::OwnedFd> {
+        // SAFETY: a live device memory of this provider.
+        let ctx = unsafe { ctx_of((*dm).context) }?;
+        let f = call!(ctx, dm_export_dmabuf_fd: DestroyFn<ibv_dm>);
+        Errno(0).set();
+        // SAFETY: the plug-in's op: a new fd, or -1 with errno.
+        let fd = unsafe { f(dm) };
+        if fd < 0 {
+            return Err(null_errno());
+        }
+        // SAFETY: a new fd the op handed to us.
+        Ok(unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) })
+    }
+
+    unsafe fn query_port_speed(&self, c: *mut ibv_context, port_num: u32) -> Result<u64> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, query_port_speed: unsafe extern "C" fn(*mut ibv_context, u32, *mut u64) -> c_int);
+        let mut speed = 0u64;
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(c, port_num, &mut speed) })?;
+        Ok(speed)
+    }
+
+    unsafe fn create_comp_cntr(
+        &self,
+        c: *mut ibv_context,
+        attr: *mut ibv_comp_cntr_init_attr,
+    ) -> Result<*mut ibv_comp_cntr> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, create_comp_cntr: unsafe extern "C" fn(*mut ibv_context, *mut ibv_comp_cntr_init_attr) -> *mut ibv_comp_cntr);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let cc = unsafe { f(c, attr) };
+        if cc.is_null() {
+            return Err(null_errno());
+        }
+        Ok(cc)
+    }
+
+    unsafe fn destroy_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, destroy_comp_cntr: DestroyFn<ibv_comp_cntr>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc) })
+    }
+
+    unsafe fn set_comp_cntr(&self, cc: *mut ibv_comp_cntr, value: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, set_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, value) })
+    }
+
+    unsafe fn set_err_comp_cntr(&self, cc: *mut ibv_comp_cntr, value: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, set_err_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, value) })
+    }
+
+    unsafe fn inc_comp_cntr(&self, cc: *mut ibv_comp_cntr, amount: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, inc_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, amount) })
+    }
+
+    unsafe fn inc_err_comp_cntr(&self, cc: *mut ibv_comp_cntr, amount: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, inc_err_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, amount) })
+    }
+
+    unsafe fn read_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<u64> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, read_comp_cntr: CntrReadFn);
+        let mut v = 0u64;
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, &mut v) })?;
+        Ok(v)
+    }
+
+    unsafe fn read_err_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<u64> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, read_err_comp_cntr: CntrReadFn);
+        let mut v = 0u64;
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, &mut v) })?;
+        Ok(v)
+    }
+
+    unsafe fn qp_attach_comp_cntr(
+        &self,
+        qp: *mut ibv_qp,
+        cc: *mut ibv_comp_cntr,
+        attr: *mut ibv_qp_attach_comp_cntr_attr,
+    ) -> Result<()> {
+        // SAFETY: a live QP of this provider.
+        let ctx = unsafe { ctx_of((*qp).context) }?;
+        let f = call!(ctx, qp_attach_comp_cntr: unsafe extern "C" fn(*mut ibv_qp, *mut ibv_comp_cntr, *mut ibv_qp_attach_comp_cntr_attr) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(qp, cc, attr) })
+    }
+
+    unsafe fn query_comp_cntr_caps(
+        &self,
+        c: *mut ibv_context,
+        caps: *mut ibv_comp_cntr_caps,
+        caps_size: usize,
+    ) -> Result<()> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, query_comp_cntr_caps: unsafe extern "C" fn(*mut ibv_context, *mut ibv_comp_cntr_caps, usize) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(c, caps, caps_size) })
+    }
 }
 
 impl Driver for Plugin {
@@ -805,6 +1005,30 @@ impl Driver for Plugin {
         let f = call!(ctx, dereg_mr: DestroyFn<ibv_mr>);
         // SAFETY: the plug-in's op (its parameter is the verbs_mr, which begins with the ibv_mr).
         int_ret(unsafe { f(mr) })
+    }
+
+    unsafe fn reg_mr_ex(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_mr_init_attr) -> Result<*mut ibv_mr> {
+        type RegMrExFn = unsafe extern "C" fn(*mut ibv_pd, *mut ibv_mr_init_attr) -> *mut ibv_mr;
+        // SAFETY: the member's prototype.
+        let Some(f) = (unsafe { op::<RegMrExFn>(ops_of(ctx).reg_mr_ex) }) else {
+            // rdma-core 65's default: the request in the plug-in's reg_mr (a dma-buf one is EOPNOTSUPP).
+            use crate::provider::mr_ex::{legacy_form, LegacyReg};
+            // SAFETY: the caller's attribute struct.
+            return match legacy_form(unsafe { &*attr })? {
+                // SAFETY: forwarded.
+                LegacyReg::Addr { addr, length, iova, access } => unsafe {
+                    Driver::reg_mr(self, ctx, pd, addr, length, iova, access)
+                },
+                LegacyReg::Dmabuf { .. } => Err(Errno::EOPNOTSUPP),
+            };
+        };
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let mr = unsafe { f(pd, attr) };
+        if mr.is_null() {
+            return Err(null_errno());
+        }
+        Ok(mr)
     }
 
     unsafe fn alloc_mw(&self, ctx: &Context, pd: *mut ibv_pd, type_: u32) -> Result<*mut ibv_mw> {

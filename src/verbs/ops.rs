@@ -12,7 +12,7 @@
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
 use crate::provider::Provider;
-use rdma_common::abi::driver::{verbs_context_34, AnyOp};
+use rdma_common::abi::driver::{verbs_context_34, verbs_context_head_65, AnyOp};
 use rdma_common::abi::verbs::*;
 use rdma_common::ffi::CPtrResult;
 use rdma_common::Errno;
@@ -159,6 +159,19 @@ pub(crate) fn set_lib_ops(v: &mut verbs_context_34, provider: &'static dyn Provi
     // As in `install`: the placeholders hold the flow ops (untyped in the view too).
     v.ABI_placeholder1 = v.ibv_create_flow;
     v.ABI_placeholder2 = v.ibv_destroy_flow;
+}
+
+/// The six slots rdma-core 65 put in front of `struct verbs_context`, in a context that has them (ours, or a
+/// PABI-65 plug-in's): the library's own entry points (`ibv_alloc_buf`, `ibv_free_buf`, `ibv_reg_mr_ex`,
+/// `ibv_alloc_dmah`, `ibv_dealloc_dmah`, `ibv_dm_export_dmabuf_fd`), which reach the provider's op or rdma-core 65's
+/// default and keep the registry, as the other library slots do.
+pub(crate) fn set_lib_ops_65(h: &mut verbs_context_head_65) {
+    h.alloc_buf = any(Some(super::buf::ibv_alloc_buf as unsafe extern "C" fn(_, _, _) -> _));
+    h.free_buf = any(Some(super::buf::ibv_free_buf as unsafe extern "C" fn(_)));
+    h.reg_mr_ex = any(Some(super::buf::ibv_reg_mr_ex as unsafe extern "C" fn(_, _) -> _));
+    h.alloc_dmah = any(Some(super::dmah::ibv_alloc_dmah as unsafe extern "C" fn(_, _) -> _));
+    h.dealloc_dmah = any(Some(super::dmah::ibv_dealloc_dmah as unsafe extern "C" fn(_) -> _));
+    h.dm_export_dmabuf_fd = any(Some(super::dm::ibv_dm_export_dmabuf_fd as unsafe extern "C" fn(_) -> _));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

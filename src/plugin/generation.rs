@@ -343,15 +343,25 @@ mod tests {
         std::fs::remove_dir_all(&root).unwrap();
     }
 
+    /// A Debian root made by tools/install-deps.sh (build/roots/<suite>, or $RDMA_ROOTS_DIR/<suite>), if present.
+    fn root(suite: &str) -> Option<PathBuf> {
+        let dir = std::env::var_os("RDMA_ROOTS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("build/roots"));
+        let r = dir.join(suite);
+        r.join("usr/lib/x86_64-linux-gnu/libibverbs").exists().then_some(r)
+    }
+
     #[test]
     fn decided_by_imports() {
         // A real rdma-core 56 shared provider imports ibv_cmd_create_cq_ex2; copied under a name without a
         // version, into a directory without siblings, only its imports tell.
-        let mlx5 = Path::new("/work/roots/trixie/usr/lib/x86_64-linux-gnu/libmlx5.so.1");
-        if !mlx5.exists() {
+        let Some(trixie) = root("trixie") else {
             eprintln!("skipped: no trixie root");
             return;
-        }
+        };
+        let mlx5 = trixie.join("usr/lib/x86_64-linux-gnu/libmlx5.so.1");
+        let mlx5 = mlx5.as_path();
         let syms = undefined_symbols(mlx5).unwrap();
         assert!(syms.iter().any(|s| s == "ibv_cmd_create_cq_ex2"));
         assert!(syms.iter().any(|s| s == "verbs_register_driver_34"));
@@ -365,13 +375,13 @@ mod tests {
 
     #[test]
     fn debian_systems() {
-        // The plug-ins of Debian's own systems, where installed: bookworm's (this host), trixie's and sid's roots.
-        for (dir, want) in [
-            ("/usr/lib/x86_64-linux-gnu/libibverbs", Generation::R44),
-            ("/work/roots/trixie/usr/lib/x86_64-linux-gnu/libibverbs", Generation::R56),
-        ] {
-            let dir = Path::new(dir);
-            let Ok(rd) = std::fs::read_dir(dir) else { continue };
+        // The PABI-34 plug-ins of Debian's own systems, where installed: bookworm's (this host), trixie's root.
+        let trixie = root("trixie").map(|r| r.join("usr/lib/x86_64-linux-gnu/libibverbs"));
+        for (dir, want) in
+            [(Some(PathBuf::from("/usr/lib/x86_64-linux-gnu/libibverbs")), Generation::R44), (trixie, Generation::R56)]
+        {
+            let Some(dir) = dir else { continue };
+            let Ok(rd) = std::fs::read_dir(&dir) else { continue };
             for e in rd.flatten() {
                 let p = e.path();
                 if p.to_string_lossy().ends_with("-rdmav34.so") {

@@ -3,7 +3,7 @@
 
 Runs, in order, the host checks (unsafe surface, import cycles, rustfmt, clippy, cargo tests with a floor per crate,
 header freshness, C layout probe, export diff, the plug-in command comparison with rdma-core, C compile tests,
-install, bounded fuzzing: one `fuzz:<target>` result per target) and then the Soft-RoCE guest suite as a matrix of
+install, the Debian packages (make deb, lintian), bounded fuzzing: one `fuzz:<target>` result per target) and then the Soft-RoCE guest suite as a matrix of
 cells, ONE boot of the test guest (tests/guest/run) per cell. A cell is a kernel series (GUEST_KERNEL), the
 userlands it runs and the cases it runs (tests/guest/suite.sh's SUITE_CASES). `make test` runs the budgeted matrix
 (MATRIX below: every axis covered at least once, the whole suite on the primary cell, within 45 minutes on a 2-core
@@ -330,6 +330,10 @@ def main():
               minimum=10)
     if want("install"):
         check("install", ["tests/install/run.sh"])
+    if want("deb"):
+        # make deb's packages: control fields, files, the diversion, lintian without errors, the stripped
+        # libraries' exports (the install/remove round trip is guest case 75-deb).
+        check("deb", ["tests/deb/run.sh"], count=r"deb: (\d+) passed", minimum=9)
     if want("fuzz"):
         fuzz_checks()
     t_host = time.time() - t_start

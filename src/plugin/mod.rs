@@ -1031,11 +1031,33 @@ impl Driver for Plugin {
         int_ret(unsafe { f(mr) })
     }
 
+    unsafe fn reg_dmabuf_mr(
+        &self,
+        ctx: &Context,
+        pd: *mut ibv_pd,
+        offset: u64,
+        length: usize,
+        iova: u64,
+        fd: c_int,
+        access: c_int,
+    ) -> Result<*mut ibv_mr> {
+        // A plug-in without the op (rxe, siw): rdma-core's dummy, EOPNOTSUPP.
+        let f =
+            call!(ctx, reg_dmabuf_mr: unsafe extern "C" fn(*mut ibv_pd, u64, usize, u64, c_int, c_int) -> *mut ibv_mr);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let mr = unsafe { f(pd, offset, length, iova, fd, access) };
+        if mr.is_null() {
+            return Err(null_errno());
+        }
+        Ok(mr)
+    }
+
     unsafe fn reg_mr_ex(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_mr_init_attr) -> Result<*mut ibv_mr> {
         type RegMrExFn = unsafe extern "C" fn(*mut ibv_pd, *mut ibv_mr_init_attr) -> *mut ibv_mr;
         // SAFETY: the member's prototype.
         let Some(f) = (unsafe { op::<RegMrExFn>(ops_of(ctx).reg_mr_ex) }) else {
-            // rdma-core 65's default: the request in the plug-in's reg_mr (a dma-buf one is EOPNOTSUPP).
+            // rdma-core 65's default: the request in the plug-in's reg_mr or reg_dmabuf_mr.
             use crate::provider::mr_ex::{legacy_form, LegacyReg};
             // SAFETY: the caller's attribute struct.
             return match legacy_form(unsafe { &*attr })? {
@@ -1043,7 +1065,10 @@ impl Driver for Plugin {
                 LegacyReg::Addr { addr, length, iova, access } => unsafe {
                     Driver::reg_mr(self, ctx, pd, addr, length, iova, access)
                 },
-                LegacyReg::Dmabuf { .. } => Err(Errno::EOPNOTSUPP),
+                // SAFETY: forwarded.
+                LegacyReg::Dmabuf { offset, length, iova, fd, access } => unsafe {
+                    Driver::reg_dmabuf_mr(self, ctx, pd, offset, length, iova, fd, access)
+                },
             };
         };
         Errno(0).set();

@@ -72,13 +72,13 @@ deb: all
 deps:
 	tools/install-deps.sh
 
-# The whole suite: one runner, one summary line ("N passed, N failed") at the end.
-test: deps all examples
+# The whole suite: one runner, one summary line ("N passed, N failed") at the end. build/deb for guest case 75-deb.
+test: deps all examples deb
 	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py
 
 # The full matrix: each of the three guest kernels boots once for the whole bookworm suite and the release cases of
 # trixie and sid (tests/runner.py --matrix full; docs/testing.md, "The test matrix").
-test-matrix: deps all examples
+test-matrix: deps all examples deb
 	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py --matrix full
 
 # Host-only part (no guest boot), for quick iteration.

@@ -208,6 +208,9 @@ def fuzz_checks():
 
 CASES_DIR = os.path.join(ROOT, "tests", "guest", "cases")
 RELEASE_CASE = "70-release"
+# Our Debian packages installed and removed in a Debian root: part of the whole suite (bookworm's root, on the
+# primary cell), and once more in trixie's root on 6.12 (docs/packaging.md).
+DEB_CASE = "75-deb"
 
 
 def suite_cases():
@@ -226,10 +229,11 @@ KERNEL_CASES = ["00-stock", "25-verbs-c"]
 FULL = None   # suite_cases(), computed when the runner starts
 MATRIX = [
     ("6.1", ["bookworm"], FULL, MIN_GUEST_CHECKS),
-    ("6.12", ["trixie"], KERNEL_CASES + [RELEASE_CASE + "@trixie"], 400),
+    ("6.12", ["trixie"], KERNEL_CASES + [RELEASE_CASE + "@trixie", DEB_CASE + "@trixie"], 400),
     ("7.2", ["sid"], KERNEL_CASES + [RELEASE_CASE + "@sid"], 400),
 ]
-# The cross product (`make test-matrix`): each kernel boots once for the whole bookworm suite and both release cases.
+# The cross product (`make test-matrix`): each kernel boots once for the whole bookworm suite, both release cases and
+# the packages in trixie's root.
 FULL_AND_RELEASES = "full+releases"
 MATRIX_FULL = [(k, ["bookworm", "trixie", "sid"], FULL_AND_RELEASES, 900) for k in ("6.1", "6.12", "7.2")]
 
@@ -245,7 +249,8 @@ def guest_cell(timeout, series, userlands, cases, floor):
     if cases is None:
         cases = suite_cases()
     elif cases == FULL_AND_RELEASES:
-        cases = suite_cases() + [f"{RELEASE_CASE}@{u}" for u in userlands if u != "bookworm"]
+        cases = (suite_cases() + [f"{RELEASE_CASE}@{u}" for u in userlands if u != "bookworm"]
+                 + [f"{DEB_CASE}@trixie" for u in userlands if u == "trixie"])
     label = f"k{series}/{'+'.join(userlands)}"
     env = {"GUEST_KERNEL": series, "SUITE_CASES": " ".join(cases)}
     rc, out, secs = run([os.path.join("tests", "guest", "run"), "--timeout", str(timeout), "-e", "SUITE_CASES", "--",

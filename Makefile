@@ -5,6 +5,7 @@
 #                        budgeted matrix (docs/testing.md: kernels 6.1/6.12/7.2, userlands bookworm/trixie/sid)
 #   make test-matrix     the same with the full cross product (every kernel with every userland and case; ~1.5 h)
 #   make install PREFIX=/usr/local   libraries, headers and pkg-config files
+#   make deb             Debian packages of the two libraries into build/deb (docs/packaging.md)
 #   make headers         regenerate include/ from the Rust definitions (cbindgen) + cbindgen/ fragments, and
 #                        common/src/abi/enums.rs (the C enums' integer constants)
 #   make deps            install what the tests need (qemu, Debian kernel, rdma-core 44 for comparison, siw.ko, ...)
@@ -23,7 +24,7 @@ CARGOFLAGS := $(if $(filter release,$(PROFILE)),--release,)
 
 HEADERS  := $(shell sed -n 's/^\([a-z].*\.h\) .*/\1/p' cbindgen/headers.txt)
 
-.PHONY: all lib libibverbs librdmacm headers headers-check install uninstall test test-matrix test-host test-guest deps clean demo examples bench
+.PHONY: all lib libibverbs librdmacm headers headers-check install uninstall deb test test-matrix test-host test-guest deps clean demo examples bench
 
 all: lib headers
 
@@ -62,16 +63,22 @@ uninstall:
 	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libibverbs.pc $(DESTDIR)$(PKGCONFIGDIR)/librdmacm.pc
 	for h in $(HEADERS); do rm -f $(DESTDIR)$(INCLUDEDIR)/$$h; done
 
+# Debian packages libibverbs1-rs and librdmacm1-rs (packaging/deb/build.sh; docs/packaging.md), built from build/lib
+# with dpkg's tools (dpkg-dev: tools/install-deps.sh installs it when missing).
+deb: all
+	@command -v dpkg-shlibdeps > /dev/null && command -v dpkg-deb > /dev/null || tools/install-deps.sh
+	packaging/deb/build.sh $(LIBOUT) $(BUILD)/deb
+
 deps:
 	tools/install-deps.sh
 
-# The whole suite: one runner, one summary line ("N passed, N failed") at the end.
-test: deps all examples
+# The whole suite: one runner, one summary line ("N passed, N failed") at the end. build/deb for guest case 75-deb.
+test: deps all examples deb
 	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py
 
 # The full matrix: each of the three guest kernels boots once for the whole bookworm suite and the release cases of
 # trixie and sid (tests/runner.py --matrix full; docs/testing.md, "The test matrix").
-test-matrix: deps all examples
+test-matrix: deps all examples deb
 	RDMA_CORE_RS_LIBDIR=$(CURDIR)/$(LIBOUT) python3 tests/runner.py --matrix full
 
 # Host-only part (no guest boot), for quick iteration.

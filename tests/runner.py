@@ -3,7 +3,7 @@
 
 Runs, in order, the host checks (unsafe surface, import cycles, rustfmt, clippy, cargo tests with a floor per crate,
 header freshness, C layout probe, export diff, the plug-in command comparison with rdma-core, C compile tests,
-install, bounded fuzzing: one `fuzz:<target>` result per target) and then the Soft-RoCE guest suite as a matrix of
+install, the Debian packages (make deb, lintian), bounded fuzzing: one `fuzz:<target>` result per target) and then the Soft-RoCE guest suite as a matrix of
 cells, ONE boot of the test guest (tests/guest/run) per cell. A cell is a kernel series (GUEST_KERNEL), the
 userlands it runs and the cases it runs (tests/guest/suite.sh's SUITE_CASES). `make test` runs the budgeted matrix
 (MATRIX below: every axis covered at least once, the whole suite on the primary cell, within 45 minutes on a 2-core
@@ -208,6 +208,9 @@ def fuzz_checks():
 
 CASES_DIR = os.path.join(ROOT, "tests", "guest", "cases")
 RELEASE_CASE = "70-release"
+# Our Debian packages installed and removed in a Debian root: part of the whole suite (bookworm's root, on the
+# primary cell), and once more in trixie's root on 6.12 (docs/packaging.md).
+DEB_CASE = "75-deb"
 
 
 def suite_cases():
@@ -226,10 +229,11 @@ KERNEL_CASES = ["00-stock", "25-verbs-c"]
 FULL = None   # suite_cases(), computed when the runner starts
 MATRIX = [
     ("6.1", ["bookworm"], FULL, MIN_GUEST_CHECKS),
-    ("6.12", ["trixie"], KERNEL_CASES + [RELEASE_CASE + "@trixie"], 400),
+    ("6.12", ["trixie"], KERNEL_CASES + [RELEASE_CASE + "@trixie", DEB_CASE + "@trixie"], 400),
     ("7.2", ["sid"], KERNEL_CASES + [RELEASE_CASE + "@sid"], 400),
 ]
-# The cross product (`make test-matrix`): each kernel boots once for the whole bookworm suite and both release cases.
+# The cross product (`make test-matrix`): each kernel boots once for the whole bookworm suite, both release cases and
+# the packages in trixie's root.
 FULL_AND_RELEASES = "full+releases"
 MATRIX_FULL = [(k, ["bookworm", "trixie", "sid"], FULL_AND_RELEASES, 900) for k in ("6.1", "6.12", "7.2")]
 
@@ -245,7 +249,8 @@ def guest_cell(timeout, series, userlands, cases, floor):
     if cases is None:
         cases = suite_cases()
     elif cases == FULL_AND_RELEASES:
-        cases = suite_cases() + [f"{RELEASE_CASE}@{u}" for u in userlands if u != "bookworm"]
+        cases = (suite_cases() + [f"{RELEASE_CASE}@{u}" for u in userlands if u != "bookworm"]
+                 + [f"{DEB_CASE}@trixie" for u in userlands if u == "trixie"])
     label = f"k{series}/{'+'.join(userlands)}"
     env = {"GUEST_KERNEL": series, "SUITE_CASES": " ".join(cases)}
     rc, out, secs = run([os.path.join("tests", "guest", "run"), "--timeout", str(timeout), "-e", "SUITE_CASES", "--",
@@ -330,6 +335,10 @@ def main():
               minimum=10)
     if want("install"):
         check("install", ["tests/install/run.sh"])
+    if want("deb"):
+        # make deb's packages: control fields, files, the diversion, lintian without errors, the stripped
+        # libraries' exports (the install/remove round trip is guest case 75-deb).
+        check("deb", ["tests/deb/run.sh"], count=r"deb: (\d+) passed", minimum=9)
     if want("fuzz"):
         fuzz_checks()
     t_host = time.time() - t_start

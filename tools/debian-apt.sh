@@ -9,6 +9,8 @@
 #   SID_APT_OPTS           the options of both, for `timeout 900 apt-get "${SID_APT_OPTS[@]}" ...`
 #   sid_apt_ready          creates the private configuration and runs `update` once (again when its lists are more
 #                          than a day old); 0 when the lists are usable
+#   suite_apt_ready SUITE  the same for any suite (bookworm, trixie, sid: build/apt-<suite>, main only); sets
+#                          SUITE_APT_OPTS, the options of apt-get / apt-cache for that configuration
 # Callers set REPO (the checkout) before sourcing.
 
 SID_APT_DIR=${SID_APT_DIR:-$REPO/build/apt-sid}
@@ -43,4 +45,23 @@ sid_apt_ready() {
         return 0
     fi
     timeout 900 apt-get "${SID_APT_OPTS[@]}" -q update
+}
+
+# Any suite, the same way (build/apt-<suite>; build/apt-sid is the configuration sid_apt uses).
+suite_apt_ready() { # SUITE
+    local suite=$1 dir mirror lists line
+    dir=$(dirname "$SID_APT_DIR")/apt-$suite
+    lists=$dir/state/lists
+    SUITE_APT_OPTS=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+                    -o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
+                    -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+                    -o Acquire::Languages=none)
+    mkdir -p "$lists/partial" "$dir/cache/archives/partial" || return 1
+    mirror=$(debian_mirror) || { echo "debian-apt: cannot tell this host's Debian mirror (set RDMA_DEBIAN_MIRROR)" >&2; return 1; }
+    line="deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
+    [[ "$(cat "$dir/sources.list" 2>/dev/null)" == "$line" ]] || echo "$line" > "$dir/sources.list"
+    if [[ -n $(find "$lists" -maxdepth 1 -name "*_${suite}_main_binary-amd64_Packages*" -mmin -1440 2>/dev/null) ]]; then
+        return 0
+    fi
+    timeout 900 apt-get "${SUITE_APT_OPTS[@]}" -q update
 }

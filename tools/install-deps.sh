@@ -24,10 +24,18 @@
 #   - the Debian userlands the release cases chroot into (tests/guest/cases/70-release.sh): build/roots/trixie
 #     (rdma-core 56.1) and build/roots/sid (rdma-core 65), each made once by `debootstrap --variant=minbase
 #     --include=<ROOT_PACKAGES> <suite>` (~1-2 min each) with an empty /opt/rdma-core-rs/lib inside (where the
-#     guest bind-mounts our build/lib). A root counts as made when its stamp (build/roots/<suite>/.rdma-core-rs-root:
-#     the suite, the package list, the mount point) matches; anything else (no stamp, another list, a debootstrap
-#     that died half way) is made again from scratch. RDMA_ROOTS_DIR=DIR uses roots made elsewhere as they are
-#     (never modified: only checked for their binaries).
+#     guest bind-mounts our build/lib); and build/roots/bookworm (rdma-core 44), made the same way for the packaging
+#     case (tests/guest/cases/75-deb.sh installs our .debs there: the host's own system must never get them). A root
+#     counts as made when its stamp (build/roots/<suite>/.rdma-core-rs-root: the suite, the package list, the mount
+#     point) matches; anything else (no stamp, another list, a debootstrap that died half way) is made again from
+#     scratch. RDMA_ROOTS_DIR=DIR uses roots made elsewhere as they are (never modified: only checked for their
+#     binaries; a bookworm root missing there is not an error, only 75-deb@bookworm then fails saying so).
+#   - for each root, the .debs of its rdma-core libraries (libibverbs1, librdmacm1 or librdmacm1t64) at the version
+#     the root has, in build/root-debs/<suite>/ (75-deb reinstalls them while our packages are installed): `apt-get
+#     download` with a private configuration per suite (tools/debian-apt.sh: build/apt-<suite>; the roots are not
+#     touched). The archive's newer version when it no longer serves the root's. A failure is a warning: only that
+#     check of 75-deb needs them.
+#   - what `make deb` and its check need: dpkg-dev (dpkg-shlibdeps) and lintian
 #   - the Soft-iWARP module for the guest's kernel (Debian's kernels lack siw): tools/build-siw.sh builds it out of
 #     tree into build/siw/<kver>/siw.ko for the three kernels (~30 s each once, then cached; it installs
 #     linux-headers-<kver> and downloads linux-source-6.1 / linux-source-6.12 of that version; for sid's 7.2 it
@@ -49,8 +57,10 @@ PACKAGES=(
     rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest libibverbs-dev librdmacm-dev
     # build / test tools
     clang lld pkg-config python3 valgrind make gcc
-    # the trixie / sid roots of the release cases
+    # the trixie / sid / bookworm roots of the release and packaging cases
     debootstrap debian-archive-keyring
+    # make deb (packaging/deb/build.sh) and its lintian check
+    dpkg-dev lintian
 )
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # shellcheck source=tools/debian-apt.sh
@@ -171,7 +181,9 @@ sid_kernel() {
 }
 
 # ---- the release roots (Debian userlands for tests/guest/cases/70-release.sh) --------------------------------------
-RELEASES=(trixie sid)
+RELEASES=(trixie sid bookworm)
+# Roots that RDMA_ROOTS_DIR may lack (only the packaging case needs it).
+FOREIGN_OPTIONAL=" bookworm "
 ROOT_PACKAGES=(ibverbs-utils rdmacm-utils perftest ibverbs-providers python3-pyverbs iproute2 libibverbs-dev
                librdmacm-dev)
 ROOT_LIBDIR=/opt/rdma-core-rs/lib   # tests/guest/lib/testlib.sh's REL_LIBDIR: our build/lib is bind-mounted here
@@ -185,6 +197,7 @@ root_stamp_text() { # SUITE
 root_problem() { # SUITE: prints the problem, if any
     local d=$ROOTS_DIR/$1
     if (( ROOTS_FOREIGN )); then   # made elsewhere: used as it is
+        [[ ! -e $d && $FOREIGN_OPTIONAL == *" $1 "* ]] && return
         [[ -x $d/usr/bin/ibv_devinfo && -x $d/usr/bin/rping ]] || echo "$d has no ibv_devinfo / rping (RDMA_ROOTS_DIR)"
         return
     fi
@@ -228,6 +241,39 @@ release_roots() {
         [[ -z $(root_problem "$r") ]] && continue
         (( ROOTS_FOREIGN )) && die "$(root_problem "$r") (RDMA_ROOTS_DIR roots are never made or changed here)"
         make_root "$r"
+    done
+}
+
+# The .debs of each root's rdma-core libraries, at the root's versions (75-deb's upgrade scenario).
+ROOT_DEBS_DIR=$REPO/build/root-debs
+root_deb_names() { # SUITE: "package version" of the root's libibverbs1 and librdmacm1 / librdmacm1t64
+    dpkg-query --admindir="$ROOTS_DIR/$1/var/lib/dpkg" -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' \
+        libibverbs1 'librdmacm1*' 2>/dev/null | awk '$1 == "ii" { print $2, $3 }'
+}
+root_debs_problem() { # prints the roots whose .debs are missing
+    local r p v
+    for r in "${RELEASES[@]}"; do
+        [[ -x $ROOTS_DIR/$r/usr/bin/ibv_devinfo ]] || continue
+        while read -r p v; do
+            compgen -G "$ROOT_DEBS_DIR/$r/${p}_*.deb" > /dev/null || { echo "$r"; break; }
+        done < <(root_deb_names "$r")
+    done
+}
+root_debs() {
+    local r p v want
+    for r in $(root_debs_problem); do
+        want=()
+        while read -r p v; do want+=("$p=$v"); done < <(root_deb_names "$r")
+        echo "install-deps: the $r root's ${want[*]} .debs into $ROOT_DEBS_DIR/$r ..." >&2
+        if ! suite_apt_ready "$r" >>"$log" 2>&1; then
+            echo "install-deps: WARNING: apt-get update of build/apt-$r failed (log: $log); 75-deb@$r cannot reinstall rdma-core's .debs" >&2
+            continue
+        fi
+        mkdir -p "$ROOT_DEBS_DIR/$r" || die "cannot create $ROOT_DEBS_DIR/$r"
+        # The root's version; the archive's current one when it no longer has it.
+        (cd "$ROOT_DEBS_DIR/$r" && { timeout 900 apt-get "${SUITE_APT_OPTS[@]}" -q download "${want[@]}" ||
+                                     timeout 900 apt-get "${SUITE_APT_OPTS[@]}" -q download "${want[@]%%=*}"; }) >>"$log" 2>&1 ||
+            echo "install-deps: WARNING: apt-get download ${want[*]} for the $r root failed (log: $log); 75-deb@$r cannot reinstall rdma-core's .debs" >&2
     done
 }
 
@@ -295,9 +341,11 @@ fi
 extras() {
     [[ -z $(sid_kernel_problem) ]] || { lock; [[ -z $(sid_kernel_problem) ]] || sid_kernel; }
     [[ -z $(roots_problem) ]] || { lock; release_roots; }
+    [[ -z $(root_debs_problem) ]] || { lock; root_debs; }
 }
 sprob=$(sid_kernel_problem)
 rprob=$(roots_problem | tr '\n' ';')
+dprob=$(root_debs_problem | sed 's/$/ root .debs (build\/root-debs)/' | tr '\n' ';')
 
 mapfile -t missing < <(missing_packages)
 kprob=$(kernel_problem)
@@ -305,8 +353,8 @@ siw_missing=""
 siw_check || siw_missing="siw.ko (tools/build-siw.sh)"
 
 if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
-    if (( check_only )) && [[ -n $siw_missing$cargo_fuzz_missing$rust_missing$sprob$rprob ]]; then
-        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing $cargo_fuzz_missing $rust_missing $sprob $rprob" >&2
+    if (( check_only )) && [[ -n $siw_missing$cargo_fuzz_missing$rust_missing$sprob$rprob$dprob ]]; then
+        echo "install-deps: all ${#PACKAGES[@]} packages present; missing: $siw_missing $cargo_fuzz_missing $rust_missing $sprob $rprob $dprob" >&2
         exit 1
     fi
     (( check_only )) || extras
@@ -318,7 +366,7 @@ if (( ${#missing[@]} == 0 )) && [[ -z "$kprob" ]]; then
 fi
 
 if (( check_only )); then
-    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing $cargo_fuzz_missing $rust_missing $sprob $rprob" >&2
+    echo "install-deps: missing: ${missing[*]:-} ${kprob:+(kernel: $kprob)} $siw_missing $cargo_fuzz_missing $rust_missing $sprob $rprob $dprob" >&2
     exit 1
 fi
 

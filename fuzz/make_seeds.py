@@ -61,6 +61,27 @@ def error(seq, errno):
     return nlmsg(NLMSG_ERROR, 0, seq, raw=struct.pack("=i", -errno) + b"\0" * 16)
 
 
+# include/uapi/linux/rtnetlink.h, neighbour.h, if_link.h
+RTM_NEWLINK, RTM_NEWROUTE, RTM_NEWNEIGH = 16, 24, 28
+RTA_OIF, RTA_GATEWAY, RTA_MULTIPATH, NDA_DST, NDA_LLADDR, IFLA_ADDRESS = 4, 5, 9, 1, 2, 1
+RTN_UNICAST, RTN_LOCAL = 1, 2
+AF_INET = 2
+
+
+def rtnl(ty, flags, seq, head, attrs=()):
+    """A NETLINK_ROUTE message: the family header (rtmsg, ifinfomsg, ndmsg), then attributes."""
+    return nlmsg(ty, flags, seq, attrs=(), raw=head + b"".join(
+        struct.pack("=HH", 4 + len(v), t) + v + b"\0" * (-(4 + len(v)) % 4) for t, v in attrs))
+
+
+def rtmsg(kind):
+    return struct.pack("=BBBBBBBBI", AF_INET, 32, 0, 0, 254, 2, 0, kind, 0)
+
+
+def ndmsg(ifindex, state):
+    return struct.pack("=BBHiHBB", AF_INET, 0, 0, ifindex, state, 0, 1)
+
+
 def framed(op, dgrams):
     """ibverbs::fuzzing::netlink's input: the op byte, then u16-length-prefixed datagrams."""
     return bytes([op]) + b"".join(struct.pack("<H", len(d)) + d for d in dgrams)
@@ -76,6 +97,25 @@ def netlink():
         "dump-error": framed(0, [error(1, 22)]),
         "copy-on-fork": framed(1, [nlmsg(nl_type(CMD_SYS_GET), 0, 1, [(A_COPY_ON_FORK, b"\1")])]),
         "attrs": framed(2, [rxe + siw, chardev(2, "uverbs0", 192, 14)]),
+        # RoCE neighbour resolution: a unicast route by interface 3, its link address, a neighbour dump with the
+        # entry (and one of another interface), then a notification.
+        "neigh": framed(3, [
+            rtnl(RTM_NEWROUTE, 0, 1, rtmsg(RTN_UNICAST), [(RTA_OIF, struct.pack("=I", 3))]),
+            rtnl(RTM_NEWLINK, 0, 2, struct.pack("=BBHiII", 0, 0, 1, 3, 0, 0),
+                 [(IFLA_ADDRESS, bytes([0x9a, 0xb4, 0x54, 0x99, 0x72, 0x42]))]),
+            rtnl(RTM_NEWNEIGH, NLM_F_MULTI, 3, ndmsg(3, 2),
+                 [(NDA_DST, bytes([198, 18, 0, 2])), (NDA_LLADDR, bytes([0xd2, 0xf9, 0x9e, 0x94, 0x35, 0xb1]))])
+            + rtnl(RTM_NEWNEIGH, NLM_F_MULTI, 3, ndmsg(4, 0x20), [(NDA_DST, bytes([198, 18, 0, 9]))]),
+            done(3),
+            rtnl(RTM_NEWNEIGH, 0, 0, ndmsg(3, 2),
+                 [(NDA_DST, bytes([198, 18, 0, 2])), (NDA_LLADDR, bytes([0xd2, 0xf9, 0x9e, 0x94, 0x35, 0xb1]))]),
+        ]),
+        # A local route with a gateway in a multipath entry, then the kernel's refusal of the link query.
+        "neigh-local": framed(3, [
+            rtnl(RTM_NEWROUTE, 0, 1, rtmsg(RTN_LOCAL), [(RTA_MULTIPATH, struct.pack("=HBBi", 16, 0, 0, 3)
+                                                         + struct.pack("=HH", 8, RTA_GATEWAY) + bytes([198, 18, 0, 254]))]),
+            error(2, 19),
+        ]),
     }
 
 
@@ -87,9 +127,6 @@ def sysfs():
         "gid-type": b"RoCE v2\n",
         "pkey": b"0xffff\n",
         "dev": b"231:192\n",
-        "arp": (b"198.18.0.2 veth0\n"
-                b"IP address       HW type     Flags       HW address            Mask     Device\n"
-                b"198.18.0.2       0x1         0x2         02:50:56:01:02:04     *        veth0\n"),
         "smaps": (b"7f0000000000\n"
                   b"7f0000000000-7f0000200000 rw-p 00000000 00:00 0\n"
                   b"Size:               2048 kB\nKernelPageSize:     2048 kB\nMMUPageSize:        2048 kB\n"),

@@ -6,11 +6,12 @@
 //! a socket or a device, or makes a system call with the parsed data.
 
 use crate::kernel::netlink::{self, Attrs, NlTransport, Nldev};
-use crate::kernel::{discover, neigh, sysfs};
+use crate::kernel::rtnl::{self, Rtnl};
+use crate::kernel::{discover, sysfs};
 use rdma_common::errno::{Errno, Result};
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::net::Ipv4Addr;
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::Path;
 
 /// A kernel that answers every request with the next canned datagram; `ENOBUFS` once they run out (what a
@@ -45,11 +46,13 @@ fn datagrams(mut data: &[u8]) -> VecDeque<Vec<u8>> {
 /// (see [`datagrams`]; the requests carry sequence numbers 1, 2, ...):
 /// 0: the device dump (`RDMA_NLDEV_CMD_GET`), then `GET_CHARDEV "uverbs"` for each device, as discovery does;
 /// 1: `RDMA_NLDEV_CMD_SYS_GET` (copy-on-fork); 2: every datagram split into messages and each payload's attributes
-/// read as every type and width the library reads.
+/// read as every type and width the library reads; 3: `NETLINK_ROUTE` as RoCE neighbour resolution talks it
+/// (the route to 198.18.0.2 by interface 3, interface 3's link address, the neighbour table), then every datagram
+/// left read as a neighbour notification and as a route reply.
 pub fn netlink(data: &[u8]) {
     let Some((&op, rest)) = data.split_first() else { return };
     let t = Canned(RefCell::new(datagrams(rest)));
-    match op % 3 {
+    match op % 4 {
         0 => {
             let nl = Nldev::new(&t);
             if let Ok(devs) = nl.devices() {
@@ -60,6 +63,17 @@ pub fn netlink(data: &[u8]) {
         }
         1 => {
             let _ = Nldev::new(&t).copy_on_fork();
+        }
+        3 => {
+            let nl = Rtnl::new(&t);
+            let dst = IpAddr::V4(Ipv4Addr::new(198, 18, 0, 2));
+            let _ = nl.route(dst, 3);
+            let _ = nl.link_addr(3);
+            let _ = nl.neighbour(3, dst);
+            for d in t.0.borrow().iter() {
+                let _ = rtnl::neigh_event(d, 3, dst);
+                let _ = rtnl::parse_route(d);
+            }
         }
         _ => {
             for d in t.0.borrow().iter() {
@@ -77,8 +91,8 @@ pub fn netlink(data: &[u8]) {
 
 /// `fuzz/fuzz_targets/sysfs.rs`: `data` (as UTF-8, which the readers require) as the contents of each sysfs and
 /// procfs file the library parses: the numeric attributes (`node_type`, `abi_version`), `node_guid`, a GID, a GID
-/// type, a P_Key, a uverbs `dev`, `/proc/net/arp`, `/proc/self/smaps`, and a provider config file
-/// (`/etc/libibverbs.d/*.driver`). For the whole-file parsers the first line also supplies the looked-up key.
+/// type, a P_Key, a uverbs `dev`, `/proc/self/smaps`, and a provider config file (`/etc/libibverbs.d/*.driver`).
+/// For the smaps parser the first line also supplies the looked-up address.
 pub fn sysfs(data: &[u8]) {
     let Ok(s) = std::str::from_utf8(data) else { return };
     let attr = s.trim_end_matches('\n'); // as sysfs::read_attr hands it out
@@ -89,11 +103,6 @@ pub fn sysfs(data: &[u8]) {
     let _ = sysfs::parse_pkey(attr);
     let _ = discover::parse_dev(attr);
 
-    // The key to look up: the first line's first two words (address, device), else a fixed one.
-    let mut w = s.lines().next().unwrap_or("").split_whitespace();
-    let ip = w.next().and_then(|a| a.parse::<Ipv4Addr>().ok()).unwrap_or(Ipv4Addr::new(198, 18, 0, 2));
-    let dev = w.next().unwrap_or("veth0");
-    let _ = neigh::arp_entry(s, ip, dev);
     let addr = s.lines().next().and_then(|l| usize::from_str_radix(l.trim(), 16).ok()).unwrap_or(0x7f00_0000_0000);
     let _ = crate::verbs::fork::smaps_page_size(s, addr, 4096);
     let mut names = Vec::new();

@@ -2995,13 +2995,41 @@ struct ibv_alloc_dm_attr {
 };
 
 /*
- The extended ops table: a `struct ibv_context` preceded by the extension ops, newest first, and by `sz`.
+ The extended ops table: a `struct ibv_context` preceded by the extension ops, newest first, and by `sz`
+ (rdma-core 65's: 696 bytes, `context` at 368).
 
  Applications compiled against any rdma-core version find `verbs_context` from the `ibv_context` pointer
  (`verbs_get_ctx`, a fixed negative offset) and check `sz` before using an op (`verbs_get_ctx_op`), so the order
- of these fields, and `context` being last, are ABI.
+ of these fields, and `context` being last, are ABI. rdma-core 65 put the first six in front of the 44 ones;
+ every older member keeps its distance from `context`, so programs built against 44's or 56's header (648 bytes,
+ `context` at 320) find theirs. Only a context of rdma-core 65's provider interface (ours, or a PABI-65 plug-in's)
+ has the six; the library reaches the others through a PABI-34 view of any context (`abi::driver`).
  */
 struct verbs_context {
+  /*
+   `ibv_free_buf` (rdma-core 64).
+   */
+  void (*free_buf)(struct ibv_buf *buf);
+  /*
+   `ibv_alloc_buf` (rdma-core 64).
+   */
+  void *(*alloc_buf)(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+  /*
+   `ibv_dm_export_dmabuf_fd` (rdma-core 62).
+   */
+  int (*dm_export_dmabuf_fd)(struct ibv_dm *dm);
+  /*
+   `ibv_reg_mr_ex` (rdma-core 59).
+   */
+  struct ibv_mr *(*reg_mr_ex)(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
+  /*
+   `ibv_dealloc_dmah` (rdma-core 59).
+   */
+  int (*dealloc_dmah)(struct ibv_dmah *dmah);
+  /*
+   `ibv_alloc_dmah` (rdma-core 59).
+   */
+  struct ibv_dmah *(*alloc_dmah)(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
   /*
    `ibv_query_port(3)` with the caller's `sizeof(struct ibv_port_attr)`.
    */

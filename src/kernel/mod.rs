@@ -73,6 +73,7 @@ pub mod neigh;
 pub mod netlink;
 pub mod pd;
 pub mod qp;
+pub mod rtnl;
 pub mod srq;
 pub mod sysfs;
 pub mod xrcd;

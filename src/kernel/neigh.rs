@@ -1,22 +1,33 @@
 //! RoCE neighbour resolution: the Ethernet address and VLAN id to reach a GID's IP address
-//! (what `ibv_resolve_eth_l2_from_gid(3)` answers; rdma-core's `neigh.c`, which uses libnl).
+//! (what `ibv_resolve_eth_l2_from_gid(3)` answers). It asks the kernel what rdma-core's `neigh.c` asks (over
+//! libnl there, over our own `NETLINK_ROUTE` conversation here, [`super::rtnl`]), in the same order, so that both
+//! answer alike in every state of the routing and neighbour tables:
 //!
-//! Addresses that encode their link-layer address are decoded (IPv4 multicast `01:00:5e:..`, IPv6 multicast
-//! `33:33:..`, IPv6 link-local `fe80::/64` from its EUI-64). Others are resolved on the interface that owns the
-//! source GID's address: a destination owned by this host is unreachable over RoCE (as with rdma-core), a known
-//! neighbour entry is used, otherwise a UDP datagram sent from that interface makes the kernel resolve it, and the
-//! neighbour table is watched for up to [`TIMEOUT_MS`]. The VLAN id is the interface's when it is a VLAN device,
-//! else `0xffff`.
+//! 1. the interface owning the source GID's address (`getifaddrs(3)`): the outgoing interface, `oif`;
+//! 2. the route to the destination leaving by `oif` (`RTM_GETROUTE` with `RTA_OIF`): a blackhole, unreachable,
+//!    prohibit or throw route, or no route at all, fails; a gateway takes the destination's place;
+//! 3. a local route (the destination is an address of this host that the kernel delivers through `oif`'s table,
+//!    e.g. `oif`'s own address) answers `oif`'s own link-layer address;
+//! 4. otherwise an address that encodes its link-layer address is decoded (IPv4 multicast `01:00:5e:..`, IPv6
+//!    multicast `33:33:..`, IPv6 link-local `fe80::/64` from its EUI-64);
+//! 5. otherwise the neighbour table's entry for the destination on `oif`; without one, a UDP datagram (port 9,
+//!    discard) from the source address makes the kernel resolve it, and the neighbour notifications
+//!    (`RTNLGRP_NEIGH`) are watched, the table re-read and the datagram re-sent every [`TIMEOUT_MS`]` / 11` ms,
+//!    for up to [`TIMEOUT_MS`].
 //!
-//! The IPv4 neighbour table is read from `/proc/net/arp`. A global (not link-local, not multicast) IPv6
-//! destination would need the IPv6 neighbour table over netlink: it answers `EOPNOTSUPP` (docs/providers.md).
+//! The datagram is routed as the kernel routes any socket bound to the source address (not bound to `oif`): to
+//! another address of this host it goes through the loopback device and no neighbour is ever asked, so a local
+//! destination that `oif`'s route sends out on the wire is resolved only when an earlier exchange (RoCE traffic
+//! through `oif`) left its entry in the table, with rdma-core as here. The VLAN id is `oif`'s when it is a VLAN
+//! device, else `0xffff`.
 #![allow(unsafe_code)]
 
+use super::rtnl::{self, Rtnl};
 use rdma_common::errno::{Errno, Result};
 use rdma_common::sys;
+use rdma_common::sys::netlink::NetlinkSocket;
 use std::ffi::{c_int, CStr};
-use std::net::{Ipv4Addr, Ipv6Addr, SocketAddrV4};
-use std::os::fd::AsFd;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV6, UdpSocket};
 use std::time::{Duration, Instant};
 
 /// How long a resolution waits for the neighbour (rdma-core's `NEIGH_GET_DEFAULT_TIMEOUT_MS`).
@@ -29,7 +40,24 @@ pub enum GidAddr {
     V6(Ipv6Addr),
 }
 
+impl From<IpAddr> for GidAddr {
+    fn from(a: IpAddr) -> GidAddr {
+        match a {
+            IpAddr::V4(a) => GidAddr::V4(a),
+            IpAddr::V6(a) => GidAddr::V6(a),
+        }
+    }
+}
+
 impl GidAddr {
+    /// The plain IP address.
+    pub fn ip(self) -> IpAddr {
+        match self {
+            GidAddr::V4(a) => IpAddr::V4(a),
+            GidAddr::V6(a) => IpAddr::V6(a),
+        }
+    }
+
     /// The address a 16-byte GID stands for.
     pub fn from_gid(raw: &[u8; 16]) -> GidAddr {
         let v6 = Ipv6Addr::from(*raw);
@@ -112,41 +140,6 @@ fn vlan_id(name: &str) -> u16 {
     }
 }
 
-/// The `/proc/net/arp` entry for `ip` on `dev`, if complete (`ATF_COM`).
-fn arp_lookup(ip: Ipv4Addr, dev: &str) -> Option<[u8; 6]> {
-    arp_entry(&std::fs::read_to_string("/proc/net/arp").ok()?, ip, dev)
-}
-
-/// The complete (`ATF_COM`) entry for `ip` on `dev` in the text of `/proc/net/arp` (a header line, then
-/// "IP HW-type Flags HW-address Mask Device" per entry).
-pub fn arp_entry(text: &str, ip: Ipv4Addr, dev: &str) -> Option<[u8; 6]> {
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() < 6 || f[0] != ip.to_string() || f[5] != dev {
-            continue;
-        }
-        let flags = u32::from_str_radix(f[2].trim_start_matches("0x"), 16).ok()?;
-        if flags & 0x2 == 0 {
-            return None;
-        }
-        let mut mac = [0u8; 6];
-        for (m, h) in mac.iter_mut().zip(f[3].split(':')) {
-            *m = u8::from_str_radix(h, 16).ok()?;
-        }
-        return Some(mac);
-    }
-    None
-}
-
-/// Makes the kernel resolve `dst` on interface `dev`: one UDP datagram sent from that interface.
-fn probe(dst: Ipv4Addr, dev: &str) {
-    let Ok(s) = std::net::UdpSocket::bind("0.0.0.0:0") else { return };
-    // A failure (no CAP_NET_RAW, on a kernel before 5.7) is ignored: the datagram then leaves by the route's interface.
-    let _ = sys::net::bind_to_device(s.as_fd(), dev);
-    // The discard port: nobody need answer, the neighbour lookup is what we want.
-    let _ = s.send_to(&[0u8], SocketAddrV4::new(dst, 9));
-}
-
 /// The result of a resolution: the destination's Ethernet address and the VLAN id to use (`0xffff`: none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct L2 {
@@ -155,34 +148,112 @@ pub struct L2 {
 }
 
 /// Resolves `dst` as seen from the interface that owns `src` (rdma-core's `ibv_resolve_eth_l2_from_gid` after
-/// its GID query). Errors as rdma-core: `EINVAL` when no interface owns `src`; `EHOSTUNREACH` when `dst` is this
-/// host's own address or does not answer within [`TIMEOUT_MS`]; `EOPNOTSUPP` for a global IPv6 destination.
+/// its GID query; the steps are in the module's documentation). Errors as rdma-core: `EINVAL` when no interface
+/// owns `src`; `EHOSTUNREACH` when the route fails, the destination's link-layer address is not a 6-byte one, or it
+/// stays unknown for [`TIMEOUT_MS`] (or the datagram cannot be sent: no route from `src`'s socket); the netlink
+/// socket's errno when it cannot be opened.
 pub fn resolve(src: GidAddr, dst: GidAddr) -> Result<L2> {
     let addrs = if_addrs()?;
-    let oif = addrs.iter().find(|a| a.addr == src).ok_or(Errno::EINVAL)?;
-    let vid = vlan_id(&oif.name);
-    log::debug!("neighbour of {dst:?} via {} (index {}, vid {vid:#x})", oif.name, oif.index);
-    if let Some(mac) = encoded_mac(dst) {
-        return Ok(L2 { mac, vid });
-    }
-    if addrs.iter().any(|a| a.addr == dst) {
-        return Err(Errno::EHOSTUNREACH);
-    }
-    let GidAddr::V4(ip) = dst else {
-        return Err(Errno::EOPNOTSUPP);
+    let oif = addrs.iter().find(|a| a.addr == src && a.index > 0).ok_or(Errno::EINVAL)?;
+    let sock = NetlinkSocket::open(libc::NETLINK_ROUTE)?;
+    let nl = Rtnl::new(&sock);
+    log::debug!("neighbour of {dst:?} via {} (index {})", oif.name, oif.index);
+    let ll = link_layer(&nl, src.ip(), dst.ip(), oif.index).ok_or(Errno::EHOSTUNREACH)?;
+    let mac: [u8; 6] = ll.as_slice().try_into().map_err(|_| Errno::EHOSTUNREACH)?;
+    Ok(L2 { mac, vid: vlan_id(&oif.name) })
+}
+
+/// Steps 2 to 5 of the module's documentation: the link-layer address for `dst` leaving by `oif`, if any.
+fn link_layer(nl: &Rtnl<'_, NetlinkSocket>, src: IpAddr, dst: IpAddr, oif: u32) -> Option<Vec<u8>> {
+    let route = match nl.route(dst, oif) {
+        Ok(r) => r,
+        Err(e) => {
+            log::debug!("route to {dst} by interface {oif}: {e}");
+            return None;
+        }
     };
-    if let Some(mac) = arp_lookup(ip, &oif.name) {
-        return Ok(L2 { mac, vid });
+    log::debug!("route to {dst} by interface {oif}: type {}, gateway {:?}", route.kind, route.gateway);
+    if matches!(route.kind, libc::RTN_BLACKHOLE | libc::RTN_UNREACHABLE | libc::RTN_PROHIBIT | libc::RTN_THROW) {
+        return None;
     }
-    probe(ip, &oif.name);
-    let end = Instant::now() + Duration::from_millis(TIMEOUT_MS);
-    while Instant::now() < end {
-        std::thread::sleep(Duration::from_millis(20));
-        if let Some(mac) = arp_lookup(ip, &oif.name) {
-            return Ok(L2 { mac, vid });
+    let dst = route.gateway.unwrap_or(dst);
+    if route.kind == libc::RTN_LOCAL {
+        return nl.link_addr(oif).ok().flatten();
+    }
+    if let Some(mac) = encoded_mac(GidAddr::from(dst)) {
+        return Some(mac.to_vec());
+    }
+    if let Ok(Some(ll)) = nl.neighbour(oif, dst) {
+        return Some(ll);
+    }
+    solicit(nl, src, dst, oif)
+}
+
+/// How many times [`solicit`] looks again (and re-sends its datagram but the last time) before giving up.
+const TRIES: u32 = 11;
+/// How often [`send_probe`] retries a send refused with `EADDRNOTAVAIL` (an IPv6 source still tentative).
+const ADDR_RETRIES: u32 = 100_000;
+
+/// Step 5 without a neighbour entry: makes the kernel resolve `dst` and waits for the neighbour table to say where
+/// it is, as the module's documentation says.
+fn solicit(nl: &Rtnl<'_, NetlinkSocket>, src: IpAddr, dst: IpAddr, oif: u32) -> Option<Vec<u8>> {
+    // Listen before sending, so that no notification is missed.
+    let events = NetlinkSocket::open(libc::NETLINK_ROUTE).ok()?;
+    events.join_group(libc::RTNLGRP_NEIGH).ok()?;
+    let sock = UdpSocket::bind(match src {
+        IpAddr::V4(a) => SocketAddr::from((a, 0)),
+        IpAddr::V6(a) => SocketAddr::V6(SocketAddrV6::new(a, 0, 0, 0)),
+    })
+    .ok()?;
+    let to = match dst {
+        IpAddr::V4(a) => SocketAddr::from((a, 9)),
+        IpAddr::V6(a) => SocketAddr::V6(SocketAddrV6::new(a, 9, 0, oif)),
+    };
+    if let Err(e) = send_probe(&sock, to) {
+        log::debug!("datagram to {to}: {e}");
+        return None;
+    }
+    let tick = Duration::from_millis(TIMEOUT_MS / u64::from(TRIES));
+    let mut next = Instant::now() + tick;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut looked = 0;
+    loop {
+        let wait = next.saturating_duration_since(Instant::now());
+        if events.wait_readable(wait.as_millis() as i32).ok()? {
+            // A notification datagram too big for the buffer, or an overrun (`ENOBUFS`): the next look covers it.
+            if let Ok(n) = events.recv(&mut buf) {
+                if let Some(ll) = rtnl::neigh_event(&buf[..n], oif, dst) {
+                    return Some(ll);
+                }
+            }
+            continue;
+        }
+        if Instant::now() < next {
+            continue; // interrupted
+        }
+        if let Ok(Some(ll)) = nl.neighbour(oif, dst) {
+            return Some(ll);
+        }
+        if looked < TRIES - 1 {
+            let _ = send_probe(&sock, to);
+        }
+        looked += 1;
+        if looked >= TRIES {
+            return None;
+        }
+        next += tick;
+    }
+}
+
+/// Sends the one-byte datagram to `to`, retrying a send refused with `EADDRNOTAVAIL`.
+fn send_probe(sock: &UdpSocket, to: SocketAddr) -> std::io::Result<()> {
+    let mut left = ADDR_RETRIES;
+    loop {
+        match sock.send_to(b"H", to) {
+            Err(e) if e.raw_os_error() == Some(libc::EADDRNOTAVAIL) && left > 1 => left -= 1,
+            r => return r.map(|_| ()),
         }
     }
-    Err(Errno::EHOSTUNREACH)
 }
 
 #[cfg(test)]
@@ -200,6 +271,16 @@ mod tests {
         let mapped: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 198, 18, 0, 2];
         assert_eq!(GidAddr::from_gid(&mapped), GidAddr::V4(Ipv4Addr::new(198, 18, 0, 2)));
         assert_eq!(encoded_mac(GidAddr::from_gid(&mapped)), None);
+    }
+
+    #[test]
+    fn loopback_through_the_kernel() {
+        // The real NETLINK_ROUTE conversation on this machine's loopback: its own address is a local route (the
+        // interface's link-layer address, all zero on `lo`), a multicast group is decoded after its route.
+        let lo = GidAddr::V4(Ipv4Addr::LOCALHOST);
+        assert_eq!(resolve(lo, lo), Ok(L2 { mac: [0; 6], vid: 0xffff }));
+        let mc = GidAddr::V4(Ipv4Addr::new(239, 1, 2, 3));
+        assert_eq!(resolve(lo, mc), Ok(L2 { mac: [0x01, 0x00, 0x5e, 0x01, 0x02, 0x03], vid: 0xffff }));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `NETLINK_RDMA` (`RDMA_NL_NLDEV`): the two requests discovery makes, and the netlink message format.
+//! `NETLINK_RDMA` (`RDMA_NL_NLDEV`): the two requests discovery makes, and the netlink message format (also used by
+//! `NETLINK_ROUTE`'s requests in [`super::rtnl`]).
 //!
 //! RDMA netlink messages have no family header: the payload after `struct nlmsghdr` is attributes
 //! (`struct nlattr` + value, each padded to 4 bytes). Requests carry `NLM_F_REQUEST` (plus `NLM_F_DUMP` for the
@@ -15,14 +16,14 @@ pub const fn rdma_nl_get_type(client: u32, op: u32) -> u16 {
     ((client << 10) + op) as u16
 }
 
-const NLMSG_HDRLEN: usize = 16;
+pub(crate) const NLMSG_HDRLEN: usize = 16;
 const NLA_HDRLEN: usize = 4;
 /// `NLA_TYPE_MASK`: the attribute type without `NLA_F_NESTED` / `NLA_F_NET_BYTEORDER`.
 const NLA_TYPE_MASK: u16 = 0x3fff;
 /// The receive buffer: the kernel's netlink dumps fill at most 32 KiB per datagram.
-const RECV_BUF: usize = 64 * 1024;
+pub(crate) const RECV_BUF: usize = 64 * 1024;
 
-const fn align4(n: usize) -> usize {
+pub(crate) const fn align4(n: usize) -> usize {
     (n + 3) & !3
 }
 
@@ -52,15 +53,26 @@ pub enum NlAttr<'a> {
     U32(u32),
     /// A NUL-terminated string (`NLA_NUL_STRING`): the terminator is added here.
     Str(&'a str),
+    /// Raw bytes (an address: `NLA_BINARY`).
+    Bytes(&'a [u8]),
 }
 
 /// Encodes one request message.
 pub fn encode(ty: u16, flags: u16, seq: u32, attrs: &[(u16, NlAttr<'_>)]) -> Vec<u8> {
+    encode_with(ty, flags, seq, &[], attrs)
+}
+
+/// Encodes one request message whose payload starts with a family header (`struct rtmsg`, `struct ifinfomsg`,
+/// ... of `NETLINK_ROUTE`; padded to 4 bytes), then the attributes.
+pub fn encode_with(ty: u16, flags: u16, seq: u32, family_hdr: &[u8], attrs: &[(u16, NlAttr<'_>)]) -> Vec<u8> {
     let mut m = vec![0u8; NLMSG_HDRLEN];
+    m.extend_from_slice(family_hdr);
+    m.resize(align4(m.len()), 0);
     for (t, v) in attrs {
         let val: Vec<u8> = match v {
             NlAttr::U32(x) => x.to_ne_bytes().to_vec(),
             NlAttr::Str(s) => s.bytes().chain(std::iter::once(0)).collect(),
+            NlAttr::Bytes(b) => b.to_vec(),
         };
         let len = NLA_HDRLEN + val.len();
         m.extend_from_slice(&(len as u16).to_ne_bytes());
@@ -125,8 +137,13 @@ impl<'a> Attrs<'a> {
         Ok(Attrs(v))
     }
 
-    fn get(&self, ty: u32) -> Option<&'a [u8]> {
+    /// The raw value of attribute `ty`.
+    pub fn bytes(&self, ty: u32) -> Option<&'a [u8]> {
         self.0.iter().rev().find(|(t, _)| *t as u32 == ty).map(|(_, v)| *v)
+    }
+
+    fn get(&self, ty: u32) -> Option<&'a [u8]> {
+        self.bytes(ty)
     }
 
     pub fn u8(&self, ty: u32) -> Option<u8> {
@@ -284,7 +301,7 @@ impl<'t, T: NlTransport + ?Sized> Nldev<'t, T> {
 
 /// The errno of an `NLMSG_ERROR` payload (`struct nlmsgerr`: a negative errno, then the request's header); `EIO`
 /// for an "error" of 0 where a reply was expected, and for `i32::MIN` (no errno, and no positive counterpart).
-fn nlmsg_error(payload: &[u8]) -> Errno {
+pub(crate) fn nlmsg_error(payload: &[u8]) -> Errno {
     match payload.get(..4).map(|b| i32::from_ne_bytes(b.try_into().unwrap())) {
         Some(e) if e < 0 => Errno(e.checked_neg().unwrap_or(libc::EIO)),
         _ => Errno::EIO,

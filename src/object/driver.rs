@@ -58,10 +58,28 @@ pub trait Driver: Sync + Send + 'static {
         iova: u64,
         access: c_int,
     ) -> Result<*mut ibv_mr>;
+    /// `ibv_reg_dmabuf_mr(3)`: `length` bytes at `offset` of the dma-buf `fd`, seen by the device at `iova`. The
+    /// entry-point layer fills `context`, `pd`, `addr` (`offset`, as rdma-core does) and `length` afterwards.
+    /// Default (a driver without the op; the native providers, as rdma-core's rxe and siw have none): `EOPNOTSUPP`,
+    /// rdma-core's dummy op, without asking the kernel.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn reg_dmabuf_mr(
+        &self,
+        ctx: &Context,
+        pd: *mut ibv_pd,
+        offset: u64,
+        length: usize,
+        iova: u64,
+        fd: c_int,
+        access: c_int,
+    ) -> Result<*mut ibv_mr> {
+        let _ = (ctx, pd, offset, length, iova, fd, access);
+        Err(rdma_common::Errno::EOPNOTSUPP)
+    }
     /// `ibv_reg_mr_ex` (rdma-core 65): `attr` with its buffer already resolved and its access adjusted by the
     /// entry-point layer, which fills `context`, `pd`, `addr` and `length` afterwards. Default (a driver without
     /// the op, rdma-core 65's dummy): the request translated by `provider::mr_ex::legacy_form` into this driver's
-    /// [`Driver::reg_mr`]; a dma-buf request is `EOPNOTSUPP`, as `ibv_reg_dmabuf_mr(3)` is here.
+    /// [`Driver::reg_mr`] or, for a dma-buf, its [`Driver::reg_dmabuf_mr`].
     unsafe fn reg_mr_ex(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_mr_init_attr) -> Result<*mut ibv_mr> {
         use crate::provider::mr_ex::{legacy_form, LegacyReg};
         // SAFETY: the module's contract: a readable attribute struct.
@@ -70,7 +88,10 @@ pub trait Driver: Sync + Send + 'static {
             LegacyReg::Addr { addr, length, iova, access } => unsafe {
                 self.reg_mr(ctx, pd, addr, length, iova, access)
             },
-            LegacyReg::Dmabuf { .. } => Err(rdma_common::Errno::EOPNOTSUPP),
+            // SAFETY: forwarded contract.
+            LegacyReg::Dmabuf { offset, length, iova, fd, access } => unsafe {
+                self.reg_dmabuf_mr(ctx, pd, offset, length, iova, fd, access)
+            },
         }
     }
     /// `ibv_dereg_mr(3)`.

@@ -34,6 +34,7 @@ use crate::provider::siw::{self, SiwCq, SiwQp, SiwSrq};
 use crate::provider::verbs::*;
 use crate::provider::{Provider, ProviderAh, ProviderCq, ProviderHost, ProviderQp, ProviderSrq};
 use parking_lot::Mutex;
+use rdma_common::abi::driver::{verbs_context_34, view_34, CONTEXT_OFFSET_34};
 use rdma_common::errno::Result;
 use rdma_common::Errno;
 use std::ffi::c_int;
@@ -76,8 +77,8 @@ impl Device {
 
 /// An open device: our state, reached from the `struct ibv_context *` C holds through `verbs_context.priv`.
 ///
-/// For a native provider the `verbs_context` is ours and embedded here (`vctx`, with `context` last, handed out
-/// as `&vctx.context`). For a plug-in it is the plug-in's own allocation (made by `_verbs_init_and_alloc_context`
+/// For a native provider the `verbs_context` is ours (rdma-core 65's layout) and embedded here (`vctx`, with
+/// `context` last, handed out as `&vctx.context`). For a plug-in it is the plug-in's own allocation (made by `_verbs_init_and_alloc_context`
 /// inside the plug-in's wrapper struct) and `vctx` here is unused. Either way `ibv` is the context C sees, its
 /// `verbs_context.priv` points back here, and the public `cmd_fd`/`async_fd` fields hold the fds.
 #[repr(C)]
@@ -192,12 +193,14 @@ const _: () = {
     assert!(offset_of!(Ah, ah) == 0);
 };
 
-/// Offset of `context` inside a `struct verbs_context` (the public header's `verbs_get_ctx`).
-pub const VCTX_CONTEXT_OFFSET: usize = offset_of!(verbs_context, context);
+/// Offset of `context` inside the PABI-34 view of a `struct verbs_context` (the one every context has, whatever
+/// the generation: rdma-core 65 put its six new slots in front, where only PABI-65 contexts have them).
+pub const VCTX_CONTEXT_OFFSET: usize = CONTEXT_OFFSET_34;
 
-/// The `struct verbs_context` a `struct ibv_context *` is the last member of.
-pub fn vctx_of(p: *mut ibv_context) -> *mut verbs_context {
-    p.cast::<u8>().wrapping_sub(VCTX_CONTEXT_OFFSET).cast::<verbs_context>()
+/// The PABI-34 view of the `struct verbs_context` a `struct ibv_context *` is the last member of: the library
+/// reaches `priv` and the slots it fills through it, for contexts of every generation (`abi::driver`).
+pub fn vctx_of(p: *mut ibv_context) -> *mut verbs_context_34 {
+    view_34(p)
 }
 
 impl Context {

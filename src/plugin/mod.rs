@@ -17,12 +17,15 @@
 //! `_verbs_init_and_alloc_context`, `verbs_set_ops`, ...); the context half lands here.
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
+pub mod generation;
+
 use crate::kernel::discover::DeviceInfo;
 use crate::object::{self, registry, Context, Device, Driver, Kind, Pending};
 use crate::provider::verbs::*;
 use crate::provider::{DataPathOps, DeviceMatch, Provider};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
+pub use rdma_common::abi::driver::Generation;
 use rdma_common::abi::driver::*;
 use rdma_common::errno::Result;
 use rdma_common::Errno;
@@ -31,9 +34,11 @@ use std::os::fd::IntoRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::ptr::{addr_of_mut, null_mut};
 
-/// rdma-core's provider directory on Debian (`VERBS_PROVIDER_DIR`) and its plug-in name suffix.
+/// rdma-core's provider directory on Debian (`VERBS_PROVIDER_DIR`) and its plug-in name suffixes, one per private
+/// ABI this library serves, newest first: a `driver NAME` line loads `lib<NAME>-rdmav65.so` if there is one, else
+/// `lib<NAME>-rdmav34.so`.
 pub const PROVIDER_DIR: &str = "/usr/lib/x86_64-linux-gnu/libibverbs";
-const PROVIDER_SUFFIX: &str = "-rdmav34.so";
+const PROVIDER_SUFFIXES: [&str; 2] = ["-rdmav65.so", "-rdmav34.so"];
 /// rdma-core's `IBV_CONFIG_DIR`.
 const CONFIG_DIR: &str = "/etc/libibverbs.d";
 
@@ -62,24 +67,33 @@ pub fn mode() -> Mode {
     *MODE
 }
 
-/// The registered plug-ins (`verbs_device_ops` addresses), in registration order.
-static DRIVERS: Lazy<Mutex<Vec<usize>>> = Lazy::new(|| Mutex::new(Vec::new()));
+/// The registered plug-ins (`verbs_device_ops` addresses, with the generation each was built for), in
+/// registration order.
+static DRIVERS: Lazy<Mutex<Vec<(usize, Generation)>>> = Lazy::new(|| Mutex::new(Vec::new()));
 
-/// `verbs_register_driver_34`: lists a plug-in (once per `ops`).
+/// `verbs_register_driver_34` / `_65`: lists a plug-in (once per `ops`) with its generation: for PABI 65 the
+/// 65 one, for PABI 34 the one [`generation::detect_34`] decides (rdma-core 44's or 56's).
 ///
 /// # Safety
 /// `ops` is NULL or a provider's static `verbs_device_ops` (its name a string, its table ended by a sentinel).
-pub unsafe fn register(ops: *const verbs_device_ops) {
+pub unsafe fn register(ops: *const verbs_device_ops, pabi: u32) {
     if ops.is_null() {
         return;
     }
-    let mut d = DRIVERS.lock();
-    if !d.contains(&(ops as usize)) {
-        d.push(ops as usize);
-    }
     // SAFETY: a provider passes its static ops (name, table ended by a sentinel).
     let (name, n) = unsafe { (cstr((*ops).name), table_len(&*ops)) };
-    log::debug!("registered provider plug-in '{name}' (match table: {n} entries)");
+    if DRIVERS.lock().iter().any(|&(o, _)| o == ops as usize) {
+        return;
+    }
+    let generation = match pabi {
+        65 => Generation::R65,
+        _ => generation::detect_34(ops.cast(), &name),
+    };
+    let mut d = DRIVERS.lock();
+    if !d.iter().any(|&(o, _)| o == ops as usize) {
+        d.push((ops as usize, generation));
+    }
+    log::debug!("registered provider plug-in '{name}' (match table: {n} entries), built for {generation}");
 }
 
 fn cstr<'a>(p: *const c_char) -> std::borrow::Cow<'a, str> {
@@ -120,26 +134,42 @@ pub fn config_file_names(text: &str, file: &std::path::Path, names: &mut Vec<Str
     }
 }
 
-/// dlopens one plug-in by name (`lib<name>-rdmav34.so` in the provider directory, then the library path) or by
-/// absolute path prefix (rdma-core's `load_driver`). Its constructor registers it.
+/// The files [`load_one`] tries for a `driver NAME` entry, in order: for each PABI (65, then 34) the provider
+/// directory, then the library path; for an absolute path prefix the prefix with each suffix (rdma-core's
+/// `load_driver`, once per PABI).
+fn candidates(name: &str) -> Vec<String> {
+    let mut c = Vec::new();
+    for suffix in PROVIDER_SUFFIXES {
+        if name.starts_with('/') {
+            c.push(format!("{name}{suffix}"));
+        } else {
+            c.push(format!("{PROVIDER_DIR}/lib{name}{suffix}"));
+            c.push(format!("lib{name}{suffix}"));
+        }
+    }
+    c
+}
+
+/// dlopens one plug-in by name (`lib<name>-rdmav65.so`, then `-rdmav34.so`: in the provider directory, then the
+/// library path) or by absolute path prefix; at most one per name. Its constructor registers it.
 fn load_one(name: &str) {
-    let candidates: Vec<String> = if name.starts_with('/') {
-        vec![format!("{name}{PROVIDER_SUFFIX}")]
-    } else {
-        vec![format!("{PROVIDER_DIR}/lib{name}{PROVIDER_SUFFIX}"), format!("lib{name}{PROVIDER_SUFFIX}")]
-    };
-    for so in &candidates {
+    let mut errors = Vec::new();
+    for so in &candidates(name) {
         let Ok(c) = CString::new(so.as_str()) else { return };
-        // SAFETY: dlopen of a provider library; its constructor calls verbs_register_driver_34.
+        // SAFETY: dlopen of a provider library; its constructor calls verbs_register_driver_34 or _65.
         let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW) };
         if !h.is_null() {
             log::debug!("loaded provider plug-in {so}");
             return;
         }
+        // SAFETY: dlerror returns NULL or a thread-local message.
+        let err = cstr(unsafe { libc::dlerror() }).into_owned();
+        log::debug!("provider plug-in {so}: {err}");
+        errors.push(err);
     }
-    // SAFETY: dlerror returns NULL or a thread-local message.
-    let err = unsafe { libc::dlerror() };
-    log::warn!("couldn't load driver '{name}': {}", cstr(err));
+    // The most telling error: one about a file that exists (a missing symbol or version), else the last.
+    let err = errors.iter().find(|e| !e.contains("No such file")).or(errors.last());
+    log::warn!("couldn't load driver '{name}': {}", err.map_or("", String::as_str));
 }
 
 /// Loads the configured plug-ins, once per process (rdma-core's `load_drivers`).
@@ -305,16 +335,16 @@ fn node_type_number(knode: u8) -> u32 {
 /// `try_drivers`). The public `ibv_device` fields are filled by the caller (the entry-point layer).
 pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
     load_plugins();
-    let drivers: Vec<usize> = DRIVERS.lock().clone();
+    let drivers: Vec<(usize, Generation)> = DRIVERS.lock().clone();
     let sd = sysfs_dev(info);
     // SAFETY: registered ops are static; `sd` is ours.
     unsafe {
-        let by_id: Vec<usize> = drivers
+        let by_id: Vec<(usize, Generation)> = drivers
             .iter()
             .copied()
-            .filter(|&o| !match_driver_id(&*(o as *const verbs_device_ops), &*sd).is_null())
+            .filter(|&(o, _)| !match_driver_id(&*(o as *const verbs_device_ops), &*sd).is_null())
             .collect();
-        for o in by_id.into_iter().chain(drivers.iter().copied()) {
+        for (o, generation) in by_id.into_iter().chain(drivers.iter().copied()) {
             let ops = &*(o as *const verbs_device_ops);
             if !match_device(ops, sd) {
                 continue;
@@ -328,8 +358,10 @@ pub fn select(info: &DeviceInfo) -> Option<&'static Plugin> {
             (*vdev).ops = ops;
             (*vdev).refcount = 1;
             (*vdev).sysfs = sd;
-            log::debug!("{}: served by provider plug-in '{}'", info.name, cstr(ops.name));
-            return Some(Box::leak(Box::new(Plugin { ops, vdev })));
+            log::debug!("{}: served by provider plug-in '{}' ({generation})", info.name, cstr(ops.name));
+            let p: &'static Plugin = Box::leak(Box::new(Plugin { ops, vdev, generation }));
+            PLUGINS.lock().push(p);
+            return Some(p);
         }
     }
     None
@@ -348,10 +380,56 @@ pub fn select_driver(dev: &DeviceMatch<'_>, info: &DeviceInfo) -> Option<(&'stat
     }
 }
 
-/// A device served by an rdma-core plug-in: its ops and the `verbs_device` its `alloc_device` made.
+/// A device served by an rdma-core plug-in: its ops, the `verbs_device` its `alloc_device` made, and the
+/// generation of the provider interface the plug-in was built for (decided at its registration).
 pub struct Plugin {
     pub ops: &'static verbs_device_ops,
     pub vdev: *mut verbs_device,
+    pub generation: Generation,
+}
+
+/// Every device's plug-in, as [`select`] made them.
+static PLUGINS: Lazy<Mutex<Vec<&'static Plugin>>> = Lazy::new(|| Mutex::new(Vec::new()));
+
+/// The plug-in serving the device C knows as `device` (its `verbs_device.device`), if a plug-in serves it.
+fn plugin_of(device: *mut ibv_device) -> Option<&'static Plugin> {
+    // SAFETY: only the address of the device member is computed.
+    PLUGINS.lock().iter().copied().find(|p| unsafe { &raw mut (*p.vdev).device } == device)
+}
+
+/// The generation a context gets when its device is not served by a plug-in (a library's own device opened
+/// through `_verbs_init_and_alloc_context`, as the command comparison does): for PABI 34 the override or
+/// rdma-core 56's ([`generation::default_34`]), for PABI 65 the 65 one.
+fn default_generation(pabi: u32) -> Generation {
+    match pabi {
+        65 => Generation::R65,
+        _ => generation::default_34(),
+    }
+}
+
+/// Whether the `verbs_context` of `ctx` has the six slots rdma-core 65 put in front: ours (native contexts are
+/// allocated in 65's layout) and those of PABI-65 plug-ins, not those of PABI-34 plug-ins.
+pub fn has_65_slots(ctx: &Context) -> bool {
+    match ctx.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
+        Some(p) => p.generation.pabi() == 65,
+        None => true,
+    }
+}
+
+/// The generation of the provider interface the context `ctx` is served with: its plug-in's; for any other
+/// context (native, or not a context of ours) the PABI-34 default ([`generation::default_34`]).
+///
+/// # Safety
+/// `ctx` is NULL or a pointer from C.
+pub unsafe fn generation_of(ctx: *mut ibv_context) -> Generation {
+    // SAFETY: checked against the registry first.
+    match unsafe { Context::from_ibv(ctx) } {
+        Ok(c) => match c.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
+            Some(p) => p.generation,
+            None => generation::default_34(),
+        },
+        Err(_) => generation::default_34(),
+    }
 }
 
 // SAFETY: the plug-in's device and ops are process-lifetime data the plug-in itself shares between threads.
@@ -359,9 +437,12 @@ unsafe impl Send for Plugin {}
 // SAFETY: as above.
 unsafe impl Sync for Plugin {}
 
-/// Our per-context record of a plug-in's ops (rdma-core's `verbs_ex_private.ops`).
+/// Our per-context record of a plug-in's ops (rdma-core's `verbs_ex_private.ops`) and of the generation its
+/// objects are laid out in. The ops are kept in rdma-core 65's table, a superset of PABI 34's (the 17 ops 65 added
+/// stay NULL for a PABI-34 plug-in), whichever table the plug-in handed over.
 pub struct PluginContext {
-    pub ops: std::cell::UnsafeCell<verbs_context_ops>,
+    pub ops: std::cell::UnsafeCell<r65::verbs_context_ops>,
+    pub generation: Generation,
 }
 // SAFETY: written only while the plug-in's `alloc_context` runs, before the context is shared.
 unsafe impl Sync for PluginContext {}
@@ -369,7 +450,7 @@ unsafe impl Sync for PluginContext {}
 unsafe impl Send for PluginContext {}
 
 /// The plug-in ops of a context (all NULL for a native one).
-fn ops_of(ctx: &Context) -> verbs_context_ops {
+fn ops_of(ctx: &Context) -> r65::verbs_context_ops {
     match ctx.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
         // SAFETY: see PluginContext.
         Some(p) => unsafe { *p.ops.get() },
@@ -473,6 +554,9 @@ type CreateSrqExFn = unsafe extern "C" fn(*mut ibv_context, *mut ibv_srq_init_at
 type CreateCqFn = unsafe extern "C" fn(*mut ibv_context, c_int, *mut ibv_comp_channel, c_int) -> *mut ibv_cq;
 type CreateCqExFn = unsafe extern "C" fn(*mut ibv_context, *mut ibv_cq_init_attr_ex) -> *mut ibv_cq_ex;
 type DestroyFn<T> = unsafe extern "C" fn(*mut T) -> c_int;
+type AllocBufFn = unsafe extern "C" fn(*mut ibv_pd, usize, *mut *mut ibv_buf) -> *mut c_void;
+type CntrValueFn = unsafe extern "C" fn(*mut ibv_comp_cntr, u64) -> c_int;
+type CntrReadFn = unsafe extern "C" fn(*mut ibv_comp_cntr, *mut u64) -> c_int;
 
 impl Provider for Plugin {
     fn name(&self) -> &'static str {
@@ -654,6 +738,194 @@ impl Provider for Plugin {
         // SAFETY: the plug-in's op (its first parameter is the verbs_mr, which begins with the ibv_mr).
         int_ret(unsafe { f(mr, flags, pd, addr, length, access) })
     }
+
+    // rdma-core 65's verbs: the plug-in's op (a PABI-65 plug-in's; a PABI-34 plug-in has none), else rdma-core 65's
+    // default (its dummy ops: page-aligned heap buffers, EOPNOTSUPP for the rest).
+
+    unsafe fn alloc_buf(&self, pd: *mut ibv_pd, size: usize) -> Result<*mut ibv_buf> {
+        // SAFETY: a live PD (checked by the entry-point layer).
+        let ctx = unsafe { ctx_of((*pd).context) }?;
+        // SAFETY: the member's prototype.
+        match unsafe { op::<AllocBufFn>(ops_of(ctx).alloc_buf) } {
+            Some(f) => {
+                let mut buf: *mut ibv_buf = null_mut();
+                Errno(0).set();
+                // SAFETY: the plug-in's op; it returns the memory and sets `buf`.
+                let mem = unsafe { f(pd, size, &mut buf) };
+                if mem.is_null() || buf.is_null() {
+                    return Err(null_errno());
+                }
+                Ok(buf)
+            }
+            // The trait's default.
+            None => crate::provider::mr_ex::alloc_buf(pd, size),
+        }
+    }
+
+    unsafe fn free_buf(&self, buf: *mut ibv_buf) {
+        // SAFETY: a buffer of this provider's alloc_buf: driver.h's struct ibv_buf, its pd live.
+        let pd = unsafe { (*buf.cast::<r65::ibv_buf>()).pd };
+        // SAFETY: as above.
+        let f = unsafe { ctx_of((*pd).context) }
+            .ok()
+            // SAFETY: the member's prototype.
+            .and_then(|ctx| unsafe { op::<unsafe extern "C" fn(*mut ibv_buf)>(ops_of(ctx).free_buf) });
+        match f {
+            // SAFETY: the plug-in frees its own buffer.
+            Some(f) => unsafe { f(buf) },
+            // SAFETY: forwarded (the trait's default): a buffer of the default alloc_buf.
+            None => unsafe { crate::provider::mr_ex::free_buf(buf) },
+        }
+    }
+
+    unsafe fn alloc_dmah(&self, c: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> Result<*mut ibv_dmah> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f =
+            call!(ctx, alloc_dmah: unsafe extern "C" fn(*mut ibv_context, *mut ibv_dmah_init_attr) -> *mut ibv_dmah);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let d = unsafe { f(c, attr) };
+        if d.is_null() {
+            return Err(null_errno());
+        }
+        Ok(d)
+    }
+
+    unsafe fn dealloc_dmah(&self, dmah: *mut ibv_dmah) -> Result<()> {
+        // SAFETY: a live DMA handle of this provider.
+        let ctx = unsafe { ctx_of((*dmah).context) }?;
+        let f = call!(ctx, dealloc_dmah: DestroyFn<ibv_dmah>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(dmah) })
+    }
+
+    unsafe fn dm_export_dmabuf_fd(&self, dm: *mut ibv_dm) -> Result<std::os::fd::OwnedFd> {
+        // SAFETY: a live device memory of this provider.
+        let ctx = unsafe { ctx_of((*dm).context) }?;
+        let f = call!(ctx, dm_export_dmabuf_fd: DestroyFn<ibv_dm>);
+        Errno(0).set();
+        // SAFETY: the plug-in's op: a new fd, or -1 with errno.
+        let fd = unsafe { f(dm) };
+        if fd < 0 {
+            return Err(null_errno());
+        }
+        // SAFETY: a new fd the op handed to us.
+        Ok(unsafe { std::os::fd::FromRawFd::from_raw_fd(fd) })
+    }
+
+    unsafe fn query_port_speed(&self, c: *mut ibv_context, port_num: u32) -> Result<u64> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, query_port_speed: unsafe extern "C" fn(*mut ibv_context, u32, *mut u64) -> c_int);
+        let mut speed = 0u64;
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(c, port_num, &mut speed) })?;
+        Ok(speed)
+    }
+
+    unsafe fn create_comp_cntr(
+        &self,
+        c: *mut ibv_context,
+        attr: *mut ibv_comp_cntr_init_attr,
+    ) -> Result<*mut ibv_comp_cntr> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, create_comp_cntr: unsafe extern "C" fn(*mut ibv_context, *mut ibv_comp_cntr_init_attr) -> *mut ibv_comp_cntr);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let cc = unsafe { f(c, attr) };
+        if cc.is_null() {
+            return Err(null_errno());
+        }
+        Ok(cc)
+    }
+
+    unsafe fn destroy_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, destroy_comp_cntr: DestroyFn<ibv_comp_cntr>);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc) })
+    }
+
+    unsafe fn set_comp_cntr(&self, cc: *mut ibv_comp_cntr, value: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, set_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, value) })
+    }
+
+    unsafe fn set_err_comp_cntr(&self, cc: *mut ibv_comp_cntr, value: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, set_err_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, value) })
+    }
+
+    unsafe fn inc_comp_cntr(&self, cc: *mut ibv_comp_cntr, amount: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, inc_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, amount) })
+    }
+
+    unsafe fn inc_err_comp_cntr(&self, cc: *mut ibv_comp_cntr, amount: u64) -> Result<()> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, inc_err_comp_cntr: CntrValueFn);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, amount) })
+    }
+
+    unsafe fn read_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<u64> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, read_comp_cntr: CntrReadFn);
+        let mut v = 0u64;
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, &mut v) })?;
+        Ok(v)
+    }
+
+    unsafe fn read_err_comp_cntr(&self, cc: *mut ibv_comp_cntr) -> Result<u64> {
+        // SAFETY: a live counter of this provider.
+        let ctx = unsafe { ctx_of((*cc).context) }?;
+        let f = call!(ctx, read_err_comp_cntr: CntrReadFn);
+        let mut v = 0u64;
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(cc, &mut v) })?;
+        Ok(v)
+    }
+
+    unsafe fn qp_attach_comp_cntr(
+        &self,
+        qp: *mut ibv_qp,
+        cc: *mut ibv_comp_cntr,
+        attr: *mut ibv_qp_attach_comp_cntr_attr,
+    ) -> Result<()> {
+        // SAFETY: a live QP of this provider.
+        let ctx = unsafe { ctx_of((*qp).context) }?;
+        let f = call!(ctx, qp_attach_comp_cntr: unsafe extern "C" fn(*mut ibv_qp, *mut ibv_comp_cntr, *mut ibv_qp_attach_comp_cntr_attr) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(qp, cc, attr) })
+    }
+
+    unsafe fn query_comp_cntr_caps(
+        &self,
+        c: *mut ibv_context,
+        caps: *mut ibv_comp_cntr_caps,
+        caps_size: usize,
+    ) -> Result<()> {
+        // SAFETY: a live context.
+        let ctx = unsafe { ctx_of(c) }?;
+        let f = call!(ctx, query_comp_cntr_caps: unsafe extern "C" fn(*mut ibv_context, *mut ibv_comp_cntr_caps, usize) -> c_int);
+        // SAFETY: the plug-in's op.
+        int_ret(unsafe { f(c, caps, caps_size) })
+    }
 }
 
 impl Driver for Plugin {
@@ -672,8 +944,9 @@ impl Driver for Plugin {
             if vctx.is_null() {
                 return Err(null_errno());
             }
-            // SAFETY: the plug-in initialised it through _verbs_init_and_alloc_context.
-            let ibv = unsafe { &raw mut (*vctx).context };
+            // The plug-in initialised it through _verbs_init_and_alloc_context of its PABI: `context` is where that
+            // PABI's verbs_context has it.
+            let ibv = context_in(vctx.cast(), self.generation.pabi());
             // SAFETY: a live context of ours (registered by _verbs_init_and_alloc_context).
             let ctx = unsafe { Context::from_ibv(ibv) }?;
             // SAFETY: as above.
@@ -756,6 +1029,55 @@ impl Driver for Plugin {
         let f = call!(ctx, dereg_mr: DestroyFn<ibv_mr>);
         // SAFETY: the plug-in's op (its parameter is the verbs_mr, which begins with the ibv_mr).
         int_ret(unsafe { f(mr) })
+    }
+
+    unsafe fn reg_dmabuf_mr(
+        &self,
+        ctx: &Context,
+        pd: *mut ibv_pd,
+        offset: u64,
+        length: usize,
+        iova: u64,
+        fd: c_int,
+        access: c_int,
+    ) -> Result<*mut ibv_mr> {
+        // A plug-in without the op (rxe, siw): rdma-core's dummy, EOPNOTSUPP.
+        let f =
+            call!(ctx, reg_dmabuf_mr: unsafe extern "C" fn(*mut ibv_pd, u64, usize, u64, c_int, c_int) -> *mut ibv_mr);
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let mr = unsafe { f(pd, offset, length, iova, fd, access) };
+        if mr.is_null() {
+            return Err(null_errno());
+        }
+        Ok(mr)
+    }
+
+    unsafe fn reg_mr_ex(&self, ctx: &Context, pd: *mut ibv_pd, attr: *mut ibv_mr_init_attr) -> Result<*mut ibv_mr> {
+        type RegMrExFn = unsafe extern "C" fn(*mut ibv_pd, *mut ibv_mr_init_attr) -> *mut ibv_mr;
+        // SAFETY: the member's prototype.
+        let Some(f) = (unsafe { op::<RegMrExFn>(ops_of(ctx).reg_mr_ex) }) else {
+            // rdma-core 65's default: the request in the plug-in's reg_mr or reg_dmabuf_mr.
+            use crate::provider::mr_ex::{legacy_form, LegacyReg};
+            // SAFETY: the caller's attribute struct.
+            return match legacy_form(unsafe { &*attr })? {
+                // SAFETY: forwarded.
+                LegacyReg::Addr { addr, length, iova, access } => unsafe {
+                    Driver::reg_mr(self, ctx, pd, addr, length, iova, access)
+                },
+                // SAFETY: forwarded.
+                LegacyReg::Dmabuf { offset, length, iova, fd, access } => unsafe {
+                    Driver::reg_dmabuf_mr(self, ctx, pd, offset, length, iova, fd, access)
+                },
+            };
+        };
+        Errno(0).set();
+        // SAFETY: the plug-in's op.
+        let mr = unsafe { f(pd, attr) };
+        if mr.is_null() {
+            return Err(null_errno());
+        }
+        Ok(mr)
     }
 
     unsafe fn alloc_mw(&self, ctx: &Context, pd: *mut ibv_pd, type_: u32) -> Result<*mut ibv_mw> {
@@ -924,8 +1246,8 @@ impl Driver for Plugin {
     }
 
     unsafe fn qp_is_extended(&self, qp: *mut ibv_qp) -> bool {
-        // SAFETY: a plug-in's QPs begin with rdma-core 44's `verbs_qp` (the ibv_qp_ex, then comp_mask).
-        unsafe { (*qp.cast::<verbs_qp>()).comp_mask & VERBS_QP_EX != 0 }
+        // SAFETY: a plug-in's QPs are `verbs_qp`s of its generation (its ibv_qp_ex, then comp_mask).
+        unsafe { *self.generation.qp_comp_mask_ptr(qp.cast()) & VERBS_QP_EX != 0 }
     }
 }
 
@@ -933,16 +1255,32 @@ impl Driver for Plugin {
 // The context half of the provider interface (exported from `crate::private`).
 // ---------------------------------------------------------------------------------------------------------------
 
-/// `_verbs_init_and_alloc_context`: allocates the plug-in's context wrapper (`alloc_size` bytes, zeroed, with the
-/// `verbs_context` at `offset`) and initialises the `verbs_context` (rdma-core's `verbs_init_context`): device,
-/// `cmd_fd` (owned from now on), `async_fd = -1`, mutex, `abi_compat`, `sz`, and our `Context` in `priv`,
-/// registered so the plug-in's `ibv_cmd_*` calls find it. On failure closes `cmd_fd` and returns NULL with errno.
+/// Where `context` is in the `struct verbs_context` of a plug-in of PABI `pabi` (34: 320, 65: 368).
+pub fn context_offset(pabi: u32) -> usize {
+    match pabi {
+        65 => CONTEXT_OFFSET_65,
+        _ => CONTEXT_OFFSET_34,
+    }
+}
+
+/// The `struct ibv_context` inside the `struct verbs_context` at `vctx` of a plug-in of PABI `pabi`.
+pub fn context_in(vctx: *mut c_void, pabi: u32) -> *mut ibv_context {
+    vctx.cast::<u8>().wrapping_add(context_offset(pabi)).cast()
+}
+
+/// `_verbs_init_and_alloc_context` of PABI `pabi` (34 or 65): allocates the plug-in's context wrapper
+/// (`alloc_size` bytes, zeroed, with its `verbs_context` at `offset`: 648 bytes for PABI 34, 696 for 65) and
+/// initialises that `verbs_context` (rdma-core's `verbs_init_context`): device, `cmd_fd` (owned from now on),
+/// `async_fd = -1`, mutex, `abi_compat`, `sz`, and our `Context` in `priv`, registered so the plug-in's
+/// `ibv_cmd_*` calls find it; the context is served with its plug-in's generation. On failure closes `cmd_fd` and
+/// returns NULL with errno (`EINVAL` for a device not ours, a size too small, or a plug-in of the other PABI).
 pub unsafe fn init_and_alloc_context(
     device: *mut ibv_device,
     cmd_fd: c_int,
     alloc_size: usize,
     offset: usize,
     driver_id: u32,
+    pabi: u32,
 ) -> Result<*mut c_void> {
     let fail = |e: Errno| {
         if cmd_fd >= 0 {
@@ -955,7 +1293,13 @@ pub unsafe fn init_and_alloc_context(
         Ok(d) => d,
         Err(e) => return fail(e),
     };
-    if alloc_size < offset + std::mem::size_of::<verbs_context>() {
+    let vsize = context_offset(pabi) + std::mem::size_of::<ibv_context>();
+    if offset.checked_add(vsize).is_none_or(|end| alloc_size < end) {
+        return fail(Errno::EINVAL);
+    }
+    let generation = plugin_of(device).map_or_else(|| default_generation(pabi), |p| p.generation);
+    if generation.pabi() != pabi {
+        log::error!("a plug-in of {generation} set up a context through the PABI {pabi} interface");
         return fail(Errno::EINVAL);
     }
     // SAFETY: a zeroed allocation the plug-in frees with free().
@@ -963,20 +1307,20 @@ pub unsafe fn init_and_alloc_context(
     if base.is_null() {
         return fail(Errno::ENOMEM);
     }
-    // SAFETY: within the allocation (checked above).
-    let vctx = unsafe { base.cast::<u8>().add(offset).cast::<verbs_context>() };
+    // SAFETY: within the allocation (checked above); the PABI-34 view covers the verbs_context's last 648 bytes.
+    let ic = context_in(unsafe { base.cast::<u8>().add(offset) }.cast(), pabi);
+    let v = view_34(ic);
     let mut p = Pending::<Context>::new();
     let c = p.as_ptr();
     // SAFETY: our zeroed allocations; every field gets a valid value before `finish`.
     unsafe {
-        let ic = addr_of_mut!((*vctx).context);
         (*ic).device = device;
         (*ic).cmd_fd = cmd_fd;
         (*ic).async_fd = -1;
         libc::pthread_mutex_init(addr_of_mut!((*ic).mutex), std::ptr::null());
         (*ic).abi_compat = __VERBS_ABI_IS_EXTENDED;
-        (*vctx).sz = std::mem::size_of::<verbs_context>();
-        (*vctx).r#priv = c.cast();
+        (*v).sz = vsize;
+        (*v).r#priv = c.cast();
         addr_of_mut!((*c).ibv).write(ic);
         addr_of_mut!((*c).device).write(dev);
         addr_of_mut!((*c).provider).write(dev.provider);
@@ -984,25 +1328,26 @@ pub unsafe fn init_and_alloc_context(
         addr_of_mut!((*c).core_support).write(0.into());
         addr_of_mut!((*c).lock).write(Mutex::new(()));
         addr_of_mut!((*c).driver_data)
-            .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(std::mem::zeroed()) })));
+            .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(std::mem::zeroed()), generation })));
         let ctx = &*p.finish();
         registry::insert(ctx.ibv(), Kind::Context);
     }
     Ok(base)
 }
 
-/// `verbs_uninit_context`: the inverse of [`init_and_alloc_context`] (the plug-in then frees its wrapper):
-/// unregisters the context, closes its fds and frees our state.
-pub unsafe fn uninit_context(vctx: *mut verbs_context) {
+/// `verbs_uninit_context` of PABI `pabi`: the inverse of [`init_and_alloc_context`] (the plug-in then frees its
+/// wrapper): unregisters the context, closes its fds and frees our state.
+pub unsafe fn uninit_context(vctx: *mut c_void, pabi: u32) {
     if vctx.is_null() {
         return;
     }
-    // SAFETY: a context from init_and_alloc_context.
+    let ic = context_in(vctx, pabi);
+    let v = view_34(ic);
+    // SAFETY: a context from init_and_alloc_context of the same PABI.
     unsafe {
-        let ic = addr_of_mut!((*vctx).context);
         registry::remove(ic, Kind::Context);
-        let c = (*vctx).r#priv.cast::<Context>();
-        (*vctx).r#priv = null_mut();
+        let c = (*v).r#priv.cast::<Context>();
+        (*v).r#priv = null_mut();
         if (*ic).cmd_fd >= 0 {
             libc::close((*ic).cmd_fd);
         }
@@ -1016,24 +1361,121 @@ pub unsafe fn uninit_context(vctx: *mut verbs_context) {
     }
 }
 
-/// `verbs_set_ops`: records the plug-in's non-NULL ops (rdma-core keeps them in its private data) and installs
-/// in the public tables the ones applications call directly (the data path in `context.ops`, the extended ops in
-/// the `verbs_context`). The entry-point layer then puts its own functions in the slots it wraps.
-pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
+/// Converts a PABI-34 `verbs_context_ops` (76 members) into rdma-core 65's table (93 members, the 17 new NULL):
+/// the members are the same names in both, inserted alphabetically in 65's.
+pub fn ops_from_34(o: &verbs_context_ops) -> r65::verbs_context_ops {
+    // SAFETY: an all-NULL table is valid (every member is an Option).
+    let mut t: r65::verbs_context_ops = unsafe { std::mem::zeroed() };
+    macro_rules! copy {
+        ($($n:ident),*) => { $( t.$n = o.$n; )* };
+    }
+    copy!(
+        advise_mr,
+        alloc_dm,
+        alloc_mw,
+        alloc_null_mr,
+        alloc_parent_domain,
+        alloc_pd,
+        alloc_td,
+        async_event,
+        attach_counters_point_flow,
+        attach_mcast,
+        bind_mw,
+        close_xrcd,
+        cq_event,
+        create_ah,
+        create_counters,
+        create_cq,
+        create_cq_ex,
+        create_flow,
+        create_flow_action_esp,
+        create_qp,
+        create_qp_ex,
+        create_rwq_ind_table,
+        create_srq,
+        create_srq_ex,
+        create_wq,
+        dealloc_mw,
+        dealloc_pd,
+        dealloc_td,
+        dereg_mr,
+        destroy_ah,
+        destroy_counters,
+        destroy_cq,
+        destroy_flow,
+        destroy_flow_action,
+        destroy_qp,
+        destroy_rwq_ind_table,
+        destroy_srq,
+        destroy_wq,
+        detach_mcast,
+        free_context,
+        free_dm,
+        get_srq_num,
+        import_dm,
+        import_mr,
+        import_pd,
+        modify_cq,
+        modify_flow_action_esp,
+        modify_qp,
+        modify_qp_rate_limit,
+        modify_srq,
+        modify_wq,
+        open_qp,
+        open_xrcd,
+        poll_cq,
+        post_recv,
+        post_send,
+        post_srq_ops,
+        post_srq_recv,
+        query_device_ex,
+        query_ece,
+        query_port,
+        query_qp,
+        query_qp_data_in_order,
+        query_rt_values,
+        query_srq,
+        read_counters,
+        reg_dm_mr,
+        reg_dmabuf_mr,
+        reg_mr,
+        req_notify_cq,
+        rereg_mr,
+        resize_cq,
+        set_ece,
+        unimport_dm,
+        unimport_mr,
+        unimport_pd
+    );
+    t
+}
+
+/// `verbs_set_ops` of PABI `pabi`: records the plug-in's non-NULL ops (rdma-core keeps them in its private data;
+/// a PABI-34 table is converted into 65's by name, [`ops_from_34`]) and installs in the public tables the ones
+/// applications call directly: the data path in `context.ops`, the extended ops in the `verbs_context` slots every
+/// generation has (through its PABI-34 view), and, for PABI 65 only, the six slots 65 put in front (rdma-core 65's
+/// `SET_OP`s of `alloc_buf`, `free_buf`, `alloc_dmah`, `dealloc_dmah`, `dm_export_dmabuf_fd`, `reg_mr_ex`). The
+/// entry-point layer then puts its own functions in the slots it wraps.
+pub unsafe fn set_ops(vctx: *mut c_void, ops: *const c_void, pabi: u32) {
     if vctx.is_null() || ops.is_null() {
         return;
     }
-    // SAFETY: a context of ours under construction, and the plug-in's ops table.
+    let ic = context_in(vctx, pabi);
+    let v = view_34(ic);
+    // SAFETY: a context of ours under construction, and the plug-in's ops table of its PABI.
     unsafe {
-        let c = (*vctx).r#priv.cast::<Context>();
+        let c = (*v).r#priv.cast::<Context>();
         let Some(pc) = c.as_ref().and_then(|c| c.driver_data.as_ref()).and_then(|d| d.downcast_ref::<PluginContext>())
         else {
             return;
         };
+        let theirs = match pabi {
+            65 => *ops.cast::<r65::verbs_context_ops>(),
+            _ => ops_from_34(&*ops.cast::<verbs_context_ops>()),
+        };
         let mine = &mut *pc.ops.get();
-        let theirs = &*ops;
-        let v = &mut *vctx;
-        let cx = &mut v.context.ops;
+        let v = &mut *v;
+        let cx = &mut (*ic).ops;
         macro_rules! rec {
             ($($n:ident),*) => { $( if theirs.$n.is_some() { mine.$n = theirs.$n; } )* };
         }
@@ -1044,9 +1486,18 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
                 }
             };
         }
+        macro_rules! slot {
+            ($dst:expr, $n:ident) => {
+                if theirs.$n.is_some() {
+                    $dst = theirs.$n;
+                }
+            };
+        }
         rec!(
             advise_mr,
+            alloc_buf,
             alloc_dm,
+            alloc_dmah,
             alloc_mw,
             alloc_null_mr,
             alloc_parent_domain,
@@ -1059,6 +1510,7 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             close_xrcd,
             cq_event,
             create_ah,
+            create_comp_cntr,
             create_counters,
             create_cq,
             create_cq_ex,
@@ -1070,11 +1522,13 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             create_srq,
             create_srq_ex,
             create_wq,
+            dealloc_dmah,
             dealloc_mw,
             dealloc_pd,
             dealloc_td,
             dereg_mr,
             destroy_ah,
+            destroy_comp_cntr,
             destroy_counters,
             destroy_cq,
             destroy_flow,
@@ -1084,12 +1538,16 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             destroy_srq,
             destroy_wq,
             detach_mcast,
+            dm_export_dmabuf_fd,
+            free_buf,
             free_context,
             free_dm,
             get_srq_num,
             import_dm,
             import_mr,
             import_pd,
+            inc_comp_cntr,
+            inc_err_comp_cntr,
             modify_cq,
             modify_flow_action_esp,
             modify_qp,
@@ -1103,21 +1561,29 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
             post_send,
             post_srq_ops,
             post_srq_recv,
+            qp_attach_comp_cntr,
+            query_comp_cntr_caps,
             query_device_ex,
             query_ece,
             query_port,
+            query_port_speed,
             query_qp,
             query_qp_data_in_order,
             query_rt_values,
             query_srq,
+            read_comp_cntr,
             read_counters,
+            read_err_comp_cntr,
             reg_dm_mr,
             reg_dmabuf_mr,
             reg_mr,
+            reg_mr_ex,
             req_notify_cq,
             rereg_mr,
             resize_cq,
+            set_comp_cntr,
             set_ece,
+            set_err_comp_cntr,
             unimport_dm,
             unimport_mr,
             unimport_pd
@@ -1128,36 +1594,46 @@ pub unsafe fn set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
         pubop!(cx.post_send, post_send);
         pubop!(cx.post_srq_recv, post_srq_recv);
         pubop!(cx.req_notify_cq, req_notify_cq);
-        pubop!(v.advise_mr, advise_mr);
-        pubop!(v.alloc_dm, alloc_dm);
-        pubop!(v.alloc_null_mr, alloc_null_mr);
-        pubop!(v.alloc_parent_domain, alloc_parent_domain);
-        pubop!(v.alloc_td, alloc_td);
-        pubop!(v.attach_counters_point_flow, attach_counters_point_flow);
-        pubop!(v.create_counters, create_counters);
-        pubop!(v.close_xrcd, close_xrcd);
-        pubop!(v.ibv_create_flow, create_flow);
-        pubop!(v.create_flow_action_esp, create_flow_action_esp);
-        pubop!(v.create_rwq_ind_table, create_rwq_ind_table);
-        pubop!(v.create_wq, create_wq);
-        pubop!(v.dealloc_td, dealloc_td);
-        pubop!(v.destroy_counters, destroy_counters);
-        pubop!(v.ibv_destroy_flow, destroy_flow);
-        pubop!(v.destroy_flow_action, destroy_flow_action);
-        pubop!(v.destroy_rwq_ind_table, destroy_rwq_ind_table);
-        pubop!(v.destroy_wq, destroy_wq);
-        pubop!(v.free_dm, free_dm);
-        pubop!(v.get_srq_num, get_srq_num);
-        pubop!(v.modify_cq, modify_cq);
-        pubop!(v.modify_flow_action_esp, modify_flow_action_esp);
-        pubop!(v.modify_qp_rate_limit, modify_qp_rate_limit);
-        pubop!(v.modify_wq, modify_wq);
-        pubop!(v.open_qp, open_qp);
-        pubop!(v.open_xrcd, open_xrcd);
-        pubop!(v.post_srq_ops, post_srq_ops);
-        pubop!(v.query_rt_values, query_rt_values);
-        pubop!(v.read_counters, read_counters);
-        pubop!(v.reg_dm_mr, reg_dm_mr);
+        slot!(v.advise_mr, advise_mr);
+        slot!(v.alloc_dm, alloc_dm);
+        slot!(v.alloc_null_mr, alloc_null_mr);
+        slot!(v.alloc_parent_domain, alloc_parent_domain);
+        slot!(v.alloc_td, alloc_td);
+        slot!(v.attach_counters_point_flow, attach_counters_point_flow);
+        slot!(v.create_counters, create_counters);
+        slot!(v.close_xrcd, close_xrcd);
+        slot!(v.ibv_create_flow, create_flow);
+        slot!(v.create_flow_action_esp, create_flow_action_esp);
+        slot!(v.create_rwq_ind_table, create_rwq_ind_table);
+        slot!(v.create_wq, create_wq);
+        slot!(v.dealloc_td, dealloc_td);
+        slot!(v.destroy_counters, destroy_counters);
+        slot!(v.ibv_destroy_flow, destroy_flow);
+        slot!(v.destroy_flow_action, destroy_flow_action);
+        slot!(v.destroy_rwq_ind_table, destroy_rwq_ind_table);
+        slot!(v.destroy_wq, destroy_wq);
+        slot!(v.free_dm, free_dm);
+        slot!(v.get_srq_num, get_srq_num);
+        slot!(v.modify_cq, modify_cq);
+        slot!(v.modify_flow_action_esp, modify_flow_action_esp);
+        slot!(v.modify_qp_rate_limit, modify_qp_rate_limit);
+        slot!(v.modify_wq, modify_wq);
+        slot!(v.open_qp, open_qp);
+        slot!(v.open_xrcd, open_xrcd);
+        slot!(v.post_srq_ops, post_srq_ops);
+        slot!(v.query_rt_values, query_rt_values);
+        slot!(v.read_counters, read_counters);
+        slot!(v.reg_dm_mr, reg_dm_mr);
+        if pabi == 65 {
+            // Only a PABI-65 verbs_context has these six, in front of the PABI-34 ones.
+            let h = &mut *head_65(ic);
+            slot!(h.alloc_buf, alloc_buf);
+            slot!(h.free_buf, free_buf);
+            slot!(h.alloc_dmah, alloc_dmah);
+            slot!(h.dealloc_dmah, dealloc_dmah);
+            slot!(h.dm_export_dmabuf_fd, dm_export_dmabuf_fd);
+            slot!(h.reg_mr_ex, reg_mr_ex);
+        }
     }
 }
 
@@ -1186,8 +1662,39 @@ mod tests {
     }
 
     #[test]
+    fn plug_in_file_names() {
+        assert_eq!(
+            candidates("rxe"),
+            [
+                format!("{PROVIDER_DIR}/librxe-rdmav65.so"),
+                "librxe-rdmav65.so".into(),
+                format!("{PROVIDER_DIR}/librxe-rdmav34.so"),
+                "librxe-rdmav34.so".into()
+            ]
+        );
+        assert_eq!(candidates("/opt/x/libfoo"), ["/opt/x/libfoo-rdmav65.so", "/opt/x/libfoo-rdmav34.so"]);
+    }
+
+    #[test]
     fn ops_table_is_rdma_core_sized() {
         assert_eq!(std::mem::size_of::<verbs_context_ops>(), 76 * 8);
+        assert_eq!(std::mem::size_of::<r65::verbs_context_ops>(), 93 * 8);
         assert_eq!(std::mem::offset_of!(verbs_sysfs_dev, sysfs_name), 36);
+    }
+
+    #[test]
+    fn a_34_table_converts_by_name() {
+        unsafe extern "C" fn f() {}
+        // SAFETY: all-NULL tables are valid.
+        let mut o: verbs_context_ops = unsafe { std::mem::zeroed() };
+        o.advise_mr = Some(f);
+        o.unimport_pd = Some(f);
+        o.query_port = Some(f);
+        let t = ops_from_34(&o);
+        assert!(t.advise_mr.is_some() && t.unimport_pd.is_some() && t.query_port.is_some());
+        assert!(t.alloc_buf.is_none() && t.query_port_speed.is_none() && t.reg_mr_ex.is_none());
+        // Every PABI-34 name is a PABI-65 name: the conversion names them all (a name 65 dropped would not compile).
+        assert!(VERBS_CONTEXT_OPS_NAMES.iter().all(|n| r65::VERBS_CONTEXT_OPS_NAMES.contains(n)));
+        assert_eq!(r65::VERBS_CONTEXT_OPS_NAMES.len() - VERBS_CONTEXT_OPS_NAMES.len(), 17);
     }
 }

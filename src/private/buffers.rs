@@ -31,7 +31,7 @@
 
 use crate::kernel::{self, CmdFd, Uverbs};
 use crate::object;
-use crate::plugin::context_driver_id;
+use crate::plugin::{context_driver_id, Generation};
 use crate::provider::cmd as pcmd;
 use crate::provider::verbs::*;
 use rdma_common::errno::{Errno, Result};
@@ -119,6 +119,20 @@ pub(super) unsafe fn fd_of<'a>(ctx: *mut ibv_context) -> Result<Fd<'a>> {
     let id = unsafe { context_driver_id(ctx) }?;
     // SAFETY: a live context of ours, kept open by the provider calling us.
     Ok(Fd::Real(unsafe { pcmd::uverbs(ctx, id) }))
+}
+
+/// The generation of the provider interface a context is served with (its plug-in's; in unit tests, the one
+/// installed with `testing::with_generation`).
+///
+/// # Safety
+/// `ctx` is NULL or a pointer from C.
+pub(super) unsafe fn generation_of(ctx: *mut ibv_context) -> Generation {
+    #[cfg(test)]
+    if let Some(g) = testing::generation() {
+        return g;
+    }
+    // SAFETY: forwarded; the plug-in layer checks the registry.
+    unsafe { crate::plugin::generation_of(ctx) }
 }
 
 /// An object pointer a provider passed, which rdma-core dereferences: `EINVAL` for NULL.
@@ -340,6 +354,7 @@ impl Bytes {
 pub(super) mod testing {
     pub(in crate::private) use crate::kernel::fake::{Fake, Reply};
 
+    pub(in crate::private) use rdma_common::abi::driver::Generation;
     use rdma_common::abi::driver::*;
     use rdma_common::uapi::rdma_user_ioctl_cmds::{ib_uverbs_attr, UVERBS_ATTR_F_MANDATORY};
     use rdma_common::uapi::FromBytes;
@@ -350,6 +365,20 @@ pub(super) mod testing {
 
     thread_local! {
         static FAKE: Cell<*const Fake> = const { Cell::new(ptr::null()) };
+        static GENERATION: Cell<Option<Generation>> = const { Cell::new(None) };
+    }
+
+    /// The generation installed by [`with_generation`] on this thread.
+    pub(in crate::private) fn generation() -> Option<Generation> {
+        GENERATION.with(Cell::get)
+    }
+
+    /// Runs `body` with every `ibv_cmd_*` of this thread serving a plug-in of generation `g`.
+    pub(in crate::private) fn with_generation<R>(g: Generation, body: impl FnOnce() -> R) -> R {
+        GENERATION.with(|c| c.set(Some(g)));
+        let r = body();
+        GENERATION.with(|c| c.set(None));
+        r
     }
 
     /// The fake installed by [`with_fake`] on this thread.

@@ -3,6 +3,7 @@
 #![allow(unsafe_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 use super::buffers::*;
+use super::ioctl::{chain_needs_ioctl, Cmdb};
 use crate::kernel;
 use crate::object::{self, Context};
 use crate::provider::cmd as pcmd;
@@ -11,11 +12,12 @@ use rdma_common::abi::driver::*;
 use rdma_common::abi::enums::*;
 use rdma_common::errno::{Errno, Result};
 use rdma_common::ffi;
+use rdma_common::uapi::ib_user_ioctl_cmds::*;
 use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::{AsBytes, FromBytes};
 use std::ffi::{c_int, c_void};
 use std::mem::size_of;
-use std::ptr::addr_of_mut;
+use std::ptr::{self, addr_of_mut};
 
 /// `void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context, struct ibv_comp_channel *channel,
 /// void *cq_context)`.
@@ -102,16 +104,46 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
 }
 
 /// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
-/// struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp,
-/// size_t resp_size, uint32_t cmd_flags)`.
+/// struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`, `@@IBVERBS_PRIVATE_65`
+/// (rdma-core 59 added `prov_attr`).
 ///
 /// As [`ibv_cmd_create_cq`] from `ibv_cq_init_attr_ex`: creation flags are derived from the attributes
 /// (completion timestamps, `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN`). With none, or only the timestamp flag while
 /// `cmd_flags` has `CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX`, the legacy CREATE_CQ is sent (the kernel's response then
 /// lands right before the provider's driver response, as rdma-core places it); otherwise EX_CREATE_CQ with the
-/// flags. Errors: `EOPNOTSUPP` for `comp_mask` bits beyond FLAGS and PD; the kernel's.
+/// flags. A ring the provider allocated itself (`cmd_flags` `CREATE_CQ_CMD_FLAGS_WITH_MEM_VA`: `prov_attr`'s
+/// `buffer.ptr` and `length`; `..._WITH_MEM_DMABUF`: its `dmabuf.fd`, `dmabuf.offset` and `length`) can only be
+/// described in an ioctl: CQ_CREATE is then sent as one (`EOPNOTSUPP` on a kernel without it). Errors:
+/// `EOPNOTSUPP` for `comp_mask` bits beyond FLAGS and PD; `EINVAL` for either buffer flag without `prov_attr`; the
+/// kernel's. ([`ibv_cmd_create_cq_ex_34`]: the PABI-34 prototype, without `prov_attr`.)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut r65::verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    cmd_flags: u32,
+) -> c_int {
+    ret("ibv_cmd_create_cq_ex", || {
+        // SAFETY: forwarded C contract.
+        unsafe {
+            let prov = prov_attr.as_ref();
+            create_cq_ex(context, cq_attr, prov, cq, (cmd, cmd_size), (resp, resp_size), cmd_flags, ptr::null_mut())
+        }
+    })
+}
+
+/// `ibv_cmd_create_cq_ex@IBVERBS_PRIVATE_34`: `int ibv_cmd_create_cq_ex(struct ibv_context *context,
+/// const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)` of rdma-core 44 to 56:
+/// [`ibv_cmd_create_cq_ex`] without a provider's ring (`cmd_flags` other than `CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX`
+/// mean nothing there, as in rdma-core 56).
+pub unsafe extern "C" fn ibv_cmd_create_cq_ex_34(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
     cq: *mut verbs_cq,
@@ -122,20 +154,111 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
     cmd_flags: u32,
 ) -> c_int {
     ret("ibv_cmd_create_cq_ex", || {
-        let (a, vcq) = (obj(cq_attr.cast_mut())?, obj(cq)?);
-        // SAFETY: the provider's objects and buffers; a context of ours (checked).
+        let flags = cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
+        // SAFETY: forwarded C contract.
+        unsafe { create_cq_ex(context, cq_attr, None, cq, (cmd, cmd_size), (resp, resp_size), flags, ptr::null_mut()) }
+    })
+}
+
+/// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr,
+/// struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags,
+/// struct ibv_command_buffer *driver)`, `@@IBVERBS_PRIVATE_65`.
+///
+/// [`ibv_cmd_create_cq_ex`] with the provider's own ioctl attributes `driver` linked (rdma-core 65's mlx5 and efa
+/// create their CQs with it). When they can only travel in an ioctl (a mandatory attribute, such as mlx5's UAR page
+/// index), or the provider allocated the ring, CQ_CREATE is sent as an ioctl: the core attributes in rdma-core's
+/// order, the provider's driver data and response as `UHW_IN`/`UHW_OUT`, then the linked blocks; a kernel without
+/// that ioctl makes it `EOPNOTSUPP`, as rdma-core. Otherwise (no chain, or only optional attributes, which the
+/// write command cannot carry and rdma-core drops too) exactly as [`ibv_cmd_create_cq_ex`]. Errors: as
+/// [`ibv_cmd_create_cq_ex`]; `EINVAL` for a corrupt chain. ([`ibv_cmd_create_cq_ex2_34`]: rdma-core 56's, without
+/// `prov_attr`.)
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut r65::verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
+    ret("ibv_cmd_create_cq_ex2", || {
+        // SAFETY: forwarded C contract.
         unsafe {
-            let a = &*a;
-            let flags = pcmd::create_cq_flags(a)?;
-            let u = fd_of(context)?;
-            let cq = addr_of_mut!((*vcq).cq_ex).cast::<ibv_cq>();
-            (*cq).context = context;
-            let udata = tail(cmd, cmd_size, abi_ex::<ib_uverbs_ex_create_cq>());
-            let prov_resp = size_of::<ib_uverbs_ex_create_cq_resp>();
+            let prov = prov_attr.as_ref();
+            create_cq_ex(context, cq_attr, prov, cq, (cmd, cmd_size), (resp, resp_size), cmd_flags, driver)
+        }
+    })
+}
+
+/// `ibv_cmd_create_cq_ex2@IBVERBS_PRIVATE_34`: `int ibv_cmd_create_cq_ex2(struct ibv_context *context,
+/// const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags,
+/// struct ibv_command_buffer *driver)` of rdma-core 45 to 56 (rdma-core 56.1's mlx5 creates its CQs with it):
+/// [`ibv_cmd_create_cq_ex2`] without a provider's ring.
+pub unsafe extern "C" fn ibv_cmd_create_cq_ex2_34(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    cq: *mut verbs_cq,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
+    ret("ibv_cmd_create_cq_ex2", || {
+        let flags = cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
+        // SAFETY: forwarded C contract.
+        unsafe { create_cq_ex(context, cq_attr, None, cq, (cmd, cmd_size), (resp, resp_size), flags, driver) }
+    })
+}
+
+/// The body of every `ibv_cmd_create_cq_ex(2)` (rdma-core's `ibv_icmd_create_cq_ex`): `cmd` and `resp` are the
+/// provider's buffers with their sizes, `prov` its ring (for the `..._WITH_MEM_*` `cmd_flags`), `driver` its
+/// attribute chain (NULL: none).
+///
+/// # Safety
+/// The provider's objects, buffers and chain.
+unsafe fn create_cq_ex(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov: Option<&r65::verbs_create_cq_prov_attr>,
+    vcq: *mut verbs_cq,
+    (cmd, cmd_size): (*mut c_void, usize),
+    (resp, resp_size): (*mut c_void, usize),
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> Result<()> {
+    let ring = cmd_flags & (r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA | r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF);
+    let ring = match (ring, prov) {
+        (0, _) => None,
+        (_, None) => return Err(Errno::EINVAL),
+        (r, Some(p)) => Some((r & r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA != 0, p)),
+    };
+    let (a, vcq) = (obj(cq_attr.cast_mut())?, obj(vcq)?);
+    // SAFETY: the provider's objects and buffers; a context of ours (checked).
+    unsafe {
+        let a = &*a;
+        let flags = pcmd::create_cq_flags(a)?;
+        let u = fd_of(context)?;
+        let cq = addr_of_mut!((*vcq).cq_ex).cast::<ibv_cq>();
+        (*cq).context = context;
+        let udata = tail(cmd, cmd_size, abi_ex::<ib_uverbs_ex_create_cq>());
+        let prov_resp = size_of::<ib_uverbs_ex_create_cq_resp>();
+        let (handle, cqe) = if ring.is_some() || chain_needs_ioctl(driver)? {
+            let resp_out = if resp.is_null() { &mut [][..] } else { resp_bytes(resp, resp_size)? };
+            let resp_out = resp_out.get_mut(prov_resp..).unwrap_or_default();
+            create_cq_ioctl(&u, context, cq, a, flags, ring, udata, resp_out, driver)?
+        } else {
             let legacy = flags == 0
                 || (flags & !IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION == 0
                     && cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX != 0);
-            let (handle, cqe) = if legacy {
+            if legacy {
                 let req = kernel::cq::create_cq_cmd(cq as u64, a.cqe, pcmd::comp_channel_fd(a.channel), a.comp_vector);
                 let r: ib_uverbs_create_cq_resp =
                     write_uhw(&u, IB_USER_VERBS_CMD_CREATE_CQ, &req, udata, resp, resp_size, prov_resp)?;
@@ -145,12 +268,78 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
                 let r: ib_uverbs_ex_create_cq_resp =
                     write_uhw_ex(&u, IB_USER_VERBS_EX_CMD_CREATE_CQ, &req, udata, resp, resp_size, prov_resp)?;
                 (r.base.cq_handle, r.base.cqe)
-            };
-            (*cq).handle = handle;
-            (*cq).cqe = cqe as c_int;
+            }
+        };
+        (*cq).handle = handle;
+        (*cq).cqe = cqe as c_int;
+    }
+    Ok(())
+}
+
+/// CQ_CREATE as an ioctl (rdma-core's `ibv_icmd_create_cq` when its command buffer cannot fall back to a write):
+/// the core attributes, the provider's ring `ring` (`(true, _)`: at a virtual address, `(false, _)`: in a
+/// dma-buf), the provider's driver data `udata` and driver response `uresp` as `UHW_IN`/`UHW_OUT`, then the chain
+/// `driver`. Returns the new CQ's handle and size. A kernel without the ioctl: `EOPNOTSUPP`.
+///
+/// # Safety
+/// As [`create_cq_ex`]; `cq` is the provider's CQ of `context`.
+unsafe fn create_cq_ioctl(
+    u: &Fd<'_>,
+    context: *mut ibv_context,
+    cq: *mut ibv_cq,
+    a: &ibv_cq_init_attr_ex,
+    flags: u32,
+    ring: Option<(bool, &r65::verbs_create_cq_prov_attr)>,
+    udata: &[u8],
+    uresp: &mut [u8],
+    driver: *mut ibv_command_buffer,
+) -> Result<(u32, u32)> {
+    let mut resp_cqe = 0u32;
+    let mut c = Cmdb::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+    let h = c.out_obj(UVERBS_ATTR_CREATE_CQ_HANDLE);
+    c.out_ptr(UVERBS_ATTR_CREATE_CQ_RESP_CQE, addr_of_mut!(resp_cqe).cast(), 4)?;
+    c.in_u32(UVERBS_ATTR_CREATE_CQ_CQE, a.cqe);
+    c.in_u64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, cq as u64);
+    // SAFETY: the caller's channel and context.
+    let (channel_fd, async_fd) = unsafe { (pcmd::comp_channel_fd(a.channel), (*context).async_fd) };
+    if channel_fd >= 0 {
+        c.in_obj(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, channel_fd as u32);
+    }
+    c.in_u32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, a.comp_vector);
+    if async_fd >= 0 {
+        let i = c.in_obj(UVERBS_ATTR_CREATE_CQ_EVENT_FD, async_fd as u32);
+        c.optional(i);
+    }
+    match ring {
+        Some((true, p)) => {
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_VA, p.buffer.ptr_or_offset);
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, p.buffer.length);
         }
-        Ok(())
-    })
+        Some((false, p)) => {
+            if p.buffer.dmabuf_fd >= 0 {
+                c.in_obj(UVERBS_ATTR_CREATE_CQ_BUFFER_FD, p.buffer.dmabuf_fd as u32);
+            }
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET, p.buffer.ptr_or_offset);
+            c.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, p.buffer.length);
+        }
+        None => {}
+    }
+    if flags != 0 {
+        c.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
+    }
+    if !udata.is_empty() {
+        // SAFETY: the provider's command buffer, valid until the command ran.
+        unsafe { c.in_ptr(UVERBS_ATTR_UHW_IN, udata.as_ptr().cast(), udata.len()) }?;
+    }
+    if !uresp.is_empty() {
+        c.out_ptr(UVERBS_ATTR_UHW_OUT, uresp.as_mut_ptr().cast(), uresp.len())?;
+    }
+    // SAFETY: every pointer filled above is live; the provider's chain.
+    match unsafe { c.exec(u, driver) } {
+        Ok(()) => Ok((c.data(h) as u32, resp_cqe)),
+        Err(e) if kernel::ioctl_unsupported(e) => Err(Errno::EOPNOTSUPP),
+        Err(e) => Err(e),
+    }
 }
 
 /// `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`.
@@ -326,7 +515,7 @@ mod tests {
             (*a).channel = ch.as_mut_ptr();
         }
         let rc = with_fake(&f, || unsafe {
-            ibv_cmd_create_cq_ex(
+            ibv_cmd_create_cq_ex_34(
                 ctx.as_mut_ptr(),
                 attr.as_ptr(),
                 cq.as_mut_ptr(),
@@ -356,7 +545,7 @@ mod tests {
             (*a).comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
             (*a).flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
             let rc = with_fake(&f, || {
-                ibv_cmd_create_cq_ex(
+                ibv_cmd_create_cq_ex_34(
                     ctx.as_mut_ptr(),
                     attr.as_ptr(),
                     cq.as_mut_ptr(),
@@ -380,7 +569,7 @@ mod tests {
         unsafe {
             (*attr.as_mut_ptr()).comp_mask = 1 << 5;
             let rc = with_fake(&f, || {
-                ibv_cmd_create_cq_ex(
+                ibv_cmd_create_cq_ex_34(
                     ctx.as_mut_ptr(),
                     attr.as_ptr(),
                     cq.as_mut_ptr(),
@@ -393,6 +582,147 @@ mod tests {
             });
             assert_eq!(rc, libc::EOPNOTSUPP);
         }
+    }
+
+    #[test]
+    fn create_cq_ex2_sends_an_ioctl_only_for_attributes_a_write_cannot_carry() {
+        let f = Fake::new();
+        let mut ctx: MaybeUninit<ibv_context> = z();
+        unsafe { (*ctx.as_mut_ptr()).async_fd = 12 };
+        let mut cq: MaybeUninit<verbs_cq> = z();
+        let mut attr: MaybeUninit<ibv_cq_init_attr_ex> = z();
+        let mut ch: MaybeUninit<ibv_comp_channel> = z();
+        unsafe {
+            (*ch.as_mut_ptr()).fd = 42;
+            let a = attr.as_mut_ptr();
+            (*a).cqe = 10;
+            (*a).comp_vector = 2;
+            (*a).channel = ch.as_mut_ptr();
+        }
+        let mut cmd = prov_cmd(24, 32, 0x77, &[9; 8]);
+        let mut resp = [0u8; 24];
+        let (cqp, respp) = (cq.as_mut_ptr(), resp.as_mut_ptr());
+        let mut call = |driver: *mut ibv_command_buffer| {
+            with_fake(&f, || unsafe {
+                ibv_cmd_create_cq_ex2_34(
+                    ctx.as_mut_ptr(),
+                    attr.as_ptr(),
+                    cqp,
+                    cmd.as_mut_ptr().cast(),
+                    cmd.len(),
+                    respp.cast(),
+                    24,
+                    0,
+                    driver,
+                )
+            })
+        };
+        // No chain, or one with an optional attribute only: the legacy write, as create_cq_ex.
+        f.reply(Reply::write(&[3, 0, 0, 0, 63, 0, 0, 0, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee]));
+        assert_eq!(call(ptr::null_mut()), 0);
+        assert_eq!(hdr(&f.write(0)).0, IB_USER_VERBS_CMD_CREATE_CQ);
+        let mut opt = cbuf(UVERBS_OBJECT_CQ as u16, UVERBS_METHOD_CQ_CREATE as u16);
+        add(&mut opt, 0x1002, 4, 1);
+        unsafe { (*opt.b.next_attr.sub(1)).flags = 0 };
+        f.reply(Reply::write(&[4, 0, 0, 0, 63, 0, 0, 0]));
+        assert_eq!(call(&mut opt.b), 0);
+        assert_eq!(f.writes().len(), 2);
+        // A mandatory driver attribute (mlx5's UAR page index, the first id after UHW_IN/UHW_OUT): CQ_CREATE as an
+        // ioctl, the chain after the core's.
+        let mut drv = cbuf(UVERBS_OBJECT_CQ as u16, UVERBS_METHOD_CQ_CREATE as u16);
+        add(&mut drv, 0x1002, 4, 5);
+        f.reply(
+            Reply::ioctl()
+                .new_obj(UVERBS_ATTR_CREATE_CQ_HANDLE, 0x55)
+                .out(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &[127, 0, 0, 0]),
+        );
+        assert_eq!(call(&mut drv.b), 0);
+        assert_eq!(obj_method(&f, 0), (UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE));
+        let a = |id: u32, len: u16| (id as u16, len);
+        assert_eq!(
+            ids(&f, 0),
+            [
+                a(UVERBS_ATTR_CREATE_CQ_HANDLE, 0),
+                a(UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4),
+                a(UVERBS_ATTR_CREATE_CQ_CQE, 4),
+                a(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, 8),
+                a(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, 0),
+                a(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, 4),
+                a(UVERBS_ATTR_CREATE_CQ_EVENT_FD, 0),
+                a(UVERBS_ATTR_UHW_IN, 8),
+                a(UVERBS_ATTR_UHW_OUT, 8),
+                (0x1002, 4)
+            ]
+        );
+        let b = f.ioctl(0);
+        assert_eq!(u16_at(&b, 24 + 16 * 6 + 4), 0, "the async event fd is optional");
+        assert_eq!(u64_at(&b, 24 + 16 * 7 + 8), 0x0909_0909_0909_0909, "driver data inline");
+        assert_eq!(u64_at(&b, 24 + 16 * 8 + 8), respp as u64 + 16, "driver response after the core's");
+        let c = unsafe { &(*cqp).cq_ex };
+        assert_eq!((c.handle, c.cqe), (0x55, 127));
+        // A kernel without the ioctl: what rdma-core's fallback answers.
+        f.reply(Reply::fail(Errno(libc::ENOTTY)));
+        assert_eq!(call(&mut drv.b), libc::EOPNOTSUPP);
+    }
+
+    #[test]
+    fn create_cq_ex_65_describes_the_providers_ring_in_an_ioctl() {
+        let f = Fake::new();
+        let mut ctx: MaybeUninit<ibv_context> = z();
+        unsafe { (*ctx.as_mut_ptr()).async_fd = -1 };
+        let mut cq: MaybeUninit<verbs_cq> = z();
+        let mut attr: MaybeUninit<ibv_cq_init_attr_ex> = z();
+        unsafe { (*attr.as_mut_ptr()).cqe = 8 };
+        let mut cmd = prov_cmd(24, 32, 0, &[]);
+        let mut resp = [0u8; 16];
+        let ring = [0u64; 64];
+        let mut prov = r65::verbs_create_cq_prov_attr {
+            buffer: r65::verbs_create_cq_prov_attr_buffer {
+                length: 512,
+                ptr_or_offset: ring.as_ptr() as u64,
+                dmabuf_fd: 0,
+            },
+        };
+        let (ctxp, cqp, ap) = (ctx.as_mut_ptr(), cq.as_mut_ptr(), attr.as_ptr());
+        let mut call = |prov: *mut r65::verbs_create_cq_prov_attr, flags: u32| {
+            with_fake(&f, || unsafe {
+                ibv_cmd_create_cq_ex(
+                    ctxp,
+                    ap,
+                    prov,
+                    cqp,
+                    cmd.as_mut_ptr().cast(),
+                    cmd.len(),
+                    resp.as_mut_ptr().cast(),
+                    resp.len(),
+                    flags,
+                )
+            })
+        };
+        assert_eq!(call(ptr::null_mut(), r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA), libc::EINVAL, "no prov_attr");
+        f.reply(
+            Reply::ioctl().new_obj(UVERBS_ATTR_CREATE_CQ_HANDLE, 9).out(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &[8, 0, 0, 0]),
+        );
+        assert_eq!(call(&mut prov, r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_VA), 0);
+        let sent = ids(&f, 0);
+        assert_eq!(&sent[5..], [(8, 8), (9, 8)], "BUFFER_VA, BUFFER_LENGTH after the comp vector");
+        assert_eq!(u64_at(&f.ioctl(0), 24 + 16 * 5 + 8), ring.as_ptr() as u64);
+        unsafe { assert_eq!(((*cqp).cq_ex.handle, (*cqp).cq_ex.cqe), (9, 8)) };
+        // A dma-buf ring: its fd, offset and length.
+        prov.buffer.dmabuf_fd = 7;
+        prov.buffer.ptr_or_offset = 4096;
+        f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_CREATE_CQ_HANDLE, 10));
+        assert_eq!(call(&mut prov, r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF), 0);
+        assert_eq!(&ids(&f, 1)[5..], [(10, 0), (11, 8), (9, 8)]);
+        // Without the ioctl the ring cannot be described: EOPNOTSUPP, as rdma-core's fallback answers.
+        f.reply(Reply::fail(Errno(libc::ENOTTY)));
+        assert_eq!(call(&mut prov, r65::CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF), libc::EOPNOTSUPP);
+        // The PABI-34 prototype knows no ring: the flag means nothing there, the legacy write is sent.
+        f.reply(Reply::write(&[3, 0, 0, 0, 8, 0, 0, 0]));
+        let rc = with_fake(&f, || unsafe {
+            ibv_cmd_create_cq_ex_34(ctxp, ap, cqp, cmd.as_mut_ptr().cast(), cmd.len(), resp.as_mut_ptr().cast(), 16, 2)
+        });
+        assert_eq!((rc, hdr(&f.write(0)).0), (0, IB_USER_VERBS_CMD_CREATE_CQ));
     }
 
     #[test]

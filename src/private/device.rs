@@ -26,13 +26,15 @@ use std::ptr::{self, addr_of_mut};
 // ---------------------------------------------------------------------------------------------------------------
 
 /// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size,
-/// struct verbs_context *context_offset, uint32_t driver_id)`.
+/// struct verbs_context *context_offset, uint32_t driver_id)`, `@@IBVERBS_PRIVATE_65`.
 ///
 /// A provider's `alloc_context` calls it (through the `verbs_init_and_alloc_context()` macro) to allocate its
 /// context wrapper (`alloc_size` bytes, zeroed, freed by the provider with `free()`) whose `verbs_context` starts
 /// `context_offset` bytes in, and to initialise that `verbs_context` (device, `cmd_fd`, `async_fd = -1`, mutex,
-/// dummy ops, driver id for ioctls). It owns `cmd_fd` from then on. Returns the wrapper, or NULL with `errno`
-/// (`ENOMEM`; `EINVAL` for a device that is not ours or a size too small), having closed `cmd_fd`.
+/// dummy ops, driver id for ioctls). It owns `cmd_fd` from then on. This version serves rdma-core 65's plug-ins,
+/// whose `verbs_context` is 696 bytes with `context` at 368 ([`_verbs_init_and_alloc_context_34`]: PABI 34's).
+/// Returns the wrapper, or NULL with `errno` (`ENOMEM`; `EINVAL` for a device that is not ours, a size too
+/// small, or a device whose plug-in registered through the other PABI), having closed `cmd_fd`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _verbs_init_and_alloc_context(
     device: *mut ibv_device,
@@ -41,35 +43,88 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context(
     context_offset: *mut verbs_context,
     driver_id: u32,
 ) -> *mut c_void {
+    // SAFETY: forwarded C contract.
+    unsafe { init_and_alloc_context(device, cmd_fd, alloc_size, context_offset, driver_id, 65) }
+}
+
+/// `_verbs_init_and_alloc_context@IBVERBS_PRIVATE_34`: [`_verbs_init_and_alloc_context`] for the plug-ins of
+/// rdma-core 44 to 56 (PABI 34), whose `verbs_context` is 648 bytes with `context` at 320.
+pub unsafe extern "C" fn _verbs_init_and_alloc_context_34(
+    device: *mut ibv_device,
+    cmd_fd: c_int,
+    alloc_size: usize,
+    context_offset: *mut verbs_context,
+    driver_id: u32,
+) -> *mut c_void {
+    // SAFETY: forwarded C contract.
+    unsafe { init_and_alloc_context(device, cmd_fd, alloc_size, context_offset, driver_id, 34) }
+}
+
+unsafe fn init_and_alloc_context(
+    device: *mut ibv_device,
+    cmd_fd: c_int,
+    alloc_size: usize,
+    context_offset: *mut verbs_context,
+    driver_id: u32,
+    pabi: u32,
+) -> *mut c_void {
     ffi::boundary("_verbs_init_and_alloc_context", || {
         // SAFETY: forwarded C contract; `context_offset` is an offset disguised as a pointer.
-        unsafe { plugin::init_and_alloc_context(device.cast(), cmd_fd, alloc_size, context_offset as usize, driver_id) }
+        unsafe {
+            plugin::init_and_alloc_context(device.cast(), cmd_fd, alloc_size, context_offset as usize, driver_id, pabi)
+        }
     })
     .or_null_errno()
 }
 
-/// `void verbs_uninit_context(struct verbs_context *context)`.
+/// `void verbs_uninit_context(struct verbs_context *context)`, `@@IBVERBS_PRIVATE_65`.
 ///
 /// The inverse of `_verbs_init_and_alloc_context`, called by a provider's `free_context` before it frees its
-/// wrapper: closes the context's command and async fds and forgets the context. NULL is ignored.
+/// wrapper: closes the context's command and async fds and forgets the context. NULL is ignored. This version
+/// takes rdma-core 65's `verbs_context` ([`verbs_uninit_context_34`]: PABI 34's).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_uninit_context(context: *mut verbs_context) {
+    // SAFETY: forwarded C contract.
+    unsafe { uninit_context(context, 65) }
+}
+
+/// `verbs_uninit_context@IBVERBS_PRIVATE_34`: [`verbs_uninit_context`] of a PABI-34 `verbs_context`.
+pub unsafe extern "C" fn verbs_uninit_context_34(context: *mut verbs_context) {
+    // SAFETY: forwarded C contract.
+    unsafe { uninit_context(context, 34) }
+}
+
+unsafe fn uninit_context(context: *mut verbs_context, pabi: u32) {
     let _ = ffi::boundary("verbs_uninit_context", || {
         // SAFETY: forwarded C contract.
-        unsafe { plugin::uninit_context(context.cast()) };
+        unsafe { plugin::uninit_context(context.cast(), pabi) };
         Ok(())
     });
 }
 
-/// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`.
+/// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`,
+/// `@@IBVERBS_PRIVATE_65`.
 ///
 /// Records a provider's non-NULL ops for the context and installs those applications call directly (the data
 /// path, the extended ops); may be called several times (later non-NULL entries win). NULL arguments are ignored.
+/// This version takes rdma-core 65's `verbs_context` and 93-member `verbs_context_ops` ([`verbs_set_ops_34`]: PABI
+/// 34's, 76 members).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
+pub unsafe extern "C" fn verbs_set_ops(vctx: *mut verbs_context, ops: *const c_void) {
+    // SAFETY: forwarded C contract.
+    unsafe { set_ops(vctx, ops, 65) }
+}
+
+/// `verbs_set_ops@IBVERBS_PRIVATE_34`: [`verbs_set_ops`] of a PABI-34 `verbs_context` and `verbs_context_ops`.
+pub unsafe extern "C" fn verbs_set_ops_34(vctx: *mut verbs_context, ops: *const c_void) {
+    // SAFETY: forwarded C contract.
+    unsafe { set_ops(vctx, ops, 34) }
+}
+
+unsafe fn set_ops(vctx: *mut verbs_context, ops: *const c_void, pabi: u32) {
     let _ = ffi::boundary("verbs_set_ops", || {
         // SAFETY: forwarded C contract.
-        unsafe { plugin::set_ops(vctx.cast(), ops.cast()) };
+        unsafe { plugin::set_ops(vctx.cast(), ops, pabi) };
         Ok(())
     });
 }
@@ -175,18 +230,51 @@ unsafe fn set_core_support(ctx: *mut ibv_context, core: u64) {
 }
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size,
-/// struct ib_uverbs_get_context_resp *resp, size_t resp_size)`.
+/// struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`,
+/// `@@IBVERBS_PRIVATE_65` (rdma-core 57 added `fd_arr`).
 ///
 /// GET_CONTEXT with the provider's `alloc_ucontext` request and response: first the ioctl method (which reports
 /// `num_comp_vectors` and `core_support`, stored in the context; the async fd is then allocated by whoever opens
-/// the device, as rdma-core's `verbs_open_device` does), then, where the kernel has no ioctl for it, the write
-/// command, which also sets `context->async_fd`. Errors: the kernel's (`EINVAL` for a second GET_CONTEXT on one
-/// fd).
+/// the device, as rdma-core's `verbs_open_device` does), carrying the file descriptors of `fd_arr` when it is not
+/// NULL (mlx5's UCAP fds: `UVERBS_ATTR_GET_CONTEXT_FD_ARR`, an array of `int`); then, where the kernel has no ioctl
+/// for it, the write command, which also sets `context->async_fd` (and cannot carry the fds, which rdma-core 65
+/// drops too). `context` is rdma-core 65's `verbs_context` ([`ibv_cmd_get_context_34`]: PABI 34's, without
+/// `fd_arr`). Errors: `EINVAL` for NULL pointers or more than 65535 bytes of fds; the kernel's (`EINVAL` for a
+/// second GET_CONTEXT on one fd).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_get_context(
     context: *mut verbs_context,
     cmd: *mut c_void,
     cmd_size: usize,
+    fd_arr: *mut r65::ibv_fd_arr,
+    resp: *mut c_void,
+    resp_size: usize,
+) -> c_int {
+    // SAFETY: forwarded C contract.
+    unsafe { get_context(context, 65, cmd, cmd_size, fd_arr, resp, resp_size) }
+}
+
+/// `ibv_cmd_get_context@IBVERBS_PRIVATE_34`: `int ibv_cmd_get_context(struct verbs_context *context,
+/// struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)` of
+/// rdma-core 44 to 56: [`ibv_cmd_get_context`] of a PABI-34 `verbs_context`, without fds.
+pub unsafe extern "C" fn ibv_cmd_get_context_34(
+    context: *mut verbs_context,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+) -> c_int {
+    // SAFETY: forwarded C contract.
+    unsafe { get_context(context, 34, cmd, cmd_size, ptr::null_mut(), resp, resp_size) }
+}
+
+/// The body of both `ibv_cmd_get_context`s: `context` is a `verbs_context` of PABI `pabi`.
+unsafe fn get_context(
+    context: *mut verbs_context,
+    pabi: u32,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    fd_arr: *mut r65::ibv_fd_arr,
     resp: *mut c_void,
     resp_size: usize,
 ) -> c_int {
@@ -194,7 +282,7 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
         let vctx = obj(context)?;
         // SAFETY: the provider's context (checked to be ours by fd_of) and buffers.
         unsafe {
-            let ic = addr_of_mut!((*vctx).context);
+            let ic = plugin::context_in(vctx.cast(), pabi);
             let u = fd_of(ic)?;
             let core_resp = size_of::<ib_uverbs_get_context_resp>();
             let udata_in = tail(cmd, cmd_size, abi::<ib_uverbs_get_context>());
@@ -203,6 +291,13 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
             let mut c = Cmdb::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
             c.out_ptr(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, addr_of_mut!(ncv).cast(), 4)?;
             c.out_ptr(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, addr_of_mut!(core).cast(), 8)?;
+            if let Some(f) = fd_arr.as_ref() {
+                let len = (f.count as usize).checked_mul(size_of::<c_int>()).ok_or(Errno::EINVAL)?;
+                if len > 0 && f.arr.is_null() {
+                    return Err(Errno::EINVAL);
+                }
+                c.in_ptr(UVERBS_ATTR_GET_CONTEXT_FD_ARR, f.arr.cast(), len)?;
+            }
             if !udata_in.is_empty() {
                 c.in_ptr(UVERBS_ATTR_UHW_IN, udata_in.as_ptr().cast(), udata_in.len())?;
             }
@@ -322,11 +417,12 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
 /// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr,
 /// struct ibv_query_port *cmd, size_t cmd_size)`.
 ///
-/// QUERY_PORT: the ioctl (which also reports `port_cap_flags2` and, from Linux 6.9, `active_speed_ex`), then the
-/// write command where the kernel has no ioctl for it, as rdma-core. Fills every field of `port_attr` the kernel
-/// reports that the plug-in's `struct ibv_port_attr` has ([`plugin_port_attr_size`]). Driver data after the
-/// command (`cmd_size` beyond `struct ibv_query_port`), which no provider passes and the kernel ignores, is not
-/// sent. Errors: the kernel's (`EINVAL` for a bad port).
+/// QUERY_PORT: the ioctl (which also reports `port_cap_flags2` and, from rdma-core 56's generation on,
+/// `active_speed_ex`), then the write command where the kernel has no ioctl for it, as rdma-core. Fills every
+/// field of `port_attr` the kernel reports that the plug-in's generation has: a plug-in of rdma-core 44's passes a
+/// 52-byte `struct ibv_port_attr` (its mlx5 a stack variable), so nothing is written past those 52 bytes for it.
+/// Driver data after the command (`cmd_size` beyond `struct ibv_query_port`), which no provider passes and the
+/// kernel ignores, is not sent. Errors: the kernel's (`EINVAL` for a bad port).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_port(
     context: *mut ibv_context,
@@ -343,16 +439,12 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
     })
 }
 
-/// `sizeof(struct ibv_port_attr)` in rdma-core 44's header, which its plug-ins were built with.
-pub(crate) const PORT_ATTR_SIZE_44: usize = 52;
-
-/// GENERATION HOOK (the plug-in generations of helper "gen" replace its body): the size of `struct ibv_port_attr`
-/// the plug-in behind `context` was built with, which is what it may hand `ibv_cmd_query_port`: 52 bytes for
-/// rdma-core 44's plug-ins (44's mlx5 passes a 52-byte struct on its stack when it makes its XRC helper QP), 56
-/// for 56's and 65's (`active_speed_ex`). Until a plug-in's generation is known, every plug-in is taken for 44's:
-/// `active_speed_ex` is then left as the caller had it (zeroed by `ibv_query_port`), never written past 52 bytes.
-fn plugin_port_attr_size(_context: *mut ibv_context) -> usize {
-    PORT_ATTR_SIZE_44
+/// The size of `struct ibv_port_attr` the plug-in behind `context` was built with, which is what it may hand
+/// `ibv_cmd_query_port`: 52 bytes for rdma-core 44's plug-ins (44's mlx5 passes a 52-byte struct on its stack when
+/// it makes its XRC helper QP), 56 for 56's and 65's (`active_speed_ex`).
+fn plugin_port_attr_size(context: *mut ibv_context) -> usize {
+    // SAFETY: forwarded; the plug-in layer checks the registry.
+    unsafe { generation_of(context) }.port_attr_size()
 }
 
 #[cfg(test)]
@@ -392,11 +484,12 @@ mod tests {
         r.async_fd = 33;
         r.num_comp_vectors = 4;
         f.reply(Reply::write(r.as_bytes()));
-        let mut vctx: MaybeUninit<verbs_context> = z();
+        // A PABI-34 verbs_context: context at 320.
+        let mut vctx: MaybeUninit<verbs_context_34> = z();
         let mut cmd = prov_cmd(8, 8, 0, &[]);
         let mut resp = [0u8; 8];
         let rc = with_fake(&f, || unsafe {
-            ibv_cmd_get_context(vctx.as_mut_ptr(), cmd.as_mut_ptr().cast(), 16, resp.as_mut_ptr().cast(), 8)
+            ibv_cmd_get_context_34(vctx.as_mut_ptr().cast(), cmd.as_mut_ptr().cast(), 16, resp.as_mut_ptr().cast(), 8)
         });
         assert_eq!(rc, 0);
         unsafe {
@@ -405,6 +498,30 @@ mod tests {
         }
         assert_eq!(u16_at(&f.ioctl(0), 6), 2, "ioctl tried first");
         assert_eq!(hdr(&f.write(0)), (IB_USER_VERBS_CMD_GET_CONTEXT, 4, 2));
+    }
+
+    #[test]
+    fn get_context_65_sends_the_fds() {
+        let f = Fake::new();
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &[6, 0, 0, 0]));
+        // rdma-core 65's verbs_context: context at 368.
+        let mut vctx: MaybeUninit<verbs_context> = z();
+        let mut fds = [5, 6, 7];
+        let mut arr = r65::ibv_fd_arr { arr: fds.as_mut_ptr(), count: 3 };
+        let rc = with_fake(&f, || unsafe {
+            ibv_cmd_get_context(vctx.as_mut_ptr(), ptr::null_mut(), 0, &mut arr, ptr::null_mut(), 0)
+        });
+        assert_eq!(rc, 0);
+        unsafe { assert_eq!((*vctx.as_ptr()).context.num_comp_vectors, 6) };
+        assert_eq!(
+            ids(&f, 0),
+            [
+                (UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS as u16, 4),
+                (UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT as u16, 8),
+                (UVERBS_ATTR_GET_CONTEXT_FD_ARR as u16, 12)
+            ]
+        );
+        assert_eq!(u64_at(&f.ioctl(0), 24 + 32 + 8), fds.as_ptr() as u64, "the array, by address");
     }
 
     #[test]
@@ -482,8 +599,37 @@ mod tests {
         rx.active_speed_ex = 0x80;
         f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, rx.as_bytes()));
         let p = buf.as_mut_ptr().cast::<ibv_port_attr>();
-        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_query_port(c, 1, p, ptr::null_mut(), 0) }), 0);
+        let rc = with_generation(Generation::R44, || {
+            with_fake(&f, || unsafe { ibv_cmd_query_port(c, 1, p, ptr::null_mut(), 0) })
+        });
+        assert_eq!(rc, 0);
         assert_eq!((u16_at(&buf, 34), u16_at(&buf, 48)), (9, 0x1234), "lid, port_cap_flags2");
-        assert_eq!(&buf[PORT_ATTR_SIZE_44..], &[0xa5; 4], "nothing written past 44's struct");
+        assert_eq!(&buf[Generation::R44.port_attr_size()..], &[0xa5; 4], "nothing written past 44's struct");
+    }
+
+    #[test]
+    fn query_port_writes_only_the_generations_struct() {
+        // A plug-in's port attributes followed by other data: rdma-core 44's struct is 52 bytes, 56's 56.
+        for g in [Generation::R44, Generation::R56] {
+            let f = Fake::new();
+            let mut ctx: MaybeUninit<ibv_context> = z();
+            let mut buf = [0xa5a5_a5a5u32; 20];
+            let mut pr = ib_uverbs_query_port_resp::zeroed();
+            pr.lid = 9;
+            pr.state = 4;
+            let mut out = pr.as_bytes().to_vec();
+            out.resize(48, 0);
+            f.reply(Reply::ioctl().out(UVERBS_ATTR_QUERY_PORT_RESP, &out));
+            let rc = with_generation(g, || {
+                with_fake(&f, || unsafe {
+                    ibv_cmd_query_port(ctx.as_mut_ptr(), 1, buf.as_mut_ptr().cast(), ptr::null_mut(), 0)
+                })
+            });
+            assert_eq!(rc, 0);
+            let a = unsafe { &*buf.as_ptr().cast::<ibv_port_attr>() };
+            assert_eq!((a.lid, unsafe { ffi::enum_raw(std::ptr::addr_of!(a.state)) }), (9, 4));
+            let end = g.port_attr_size() / 4;
+            assert!(buf[end..].iter().all(|&w| w == 0xa5a5_a5a5), "{g}: written past its {} bytes", end * 4);
+        }
     }
 }

@@ -133,6 +133,41 @@ unsafe fn run_ioctl(
     Ok(total)
 }
 
+/// `ibv_command_buffer.flags`: `fallback_ioctl_only` (bit 2 of the bit fields).
+const FALLBACK_IOCTL_ONLY: u8 = 1 << 2;
+
+/// Whether a provider's attribute chain `link` can only travel in an ioctl (rdma-core's `_check_legacy`): a block
+/// marked `fallback_ioctl_only`, or a mandatory attribute other than the `UHW_IN`/`UHW_OUT` a write command can
+/// carry as its driver data. An empty chain (or NULL) can use the write command. `EINVAL` for a corrupt chain.
+///
+/// # Safety
+/// `link` is NULL or a chain of initialised command buffers.
+pub(super) unsafe fn chain_needs_ioctl(link: *mut ibv_command_buffer) -> Result<bool> {
+    let mut b = link;
+    let mut n = 0;
+    while !b.is_null() {
+        n += 1;
+        if n > 64 {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: caller's contract.
+        unsafe {
+            if (*b).flags & FALLBACK_IOCTL_ONLY != 0 {
+                return Ok(true);
+            }
+            let mandatory = block_attrs(b)?.iter().any(|a| {
+                let id = a.attr_id as u32;
+                id != UVERBS_ATTR_UHW_IN && id != UVERBS_ATTR_UHW_OUT && a.flags as u32 & UVERBS_ATTR_F_MANDATORY != 0
+            });
+            if mandatory {
+                return Ok(true);
+            }
+            b = (*b).next;
+        }
+    }
+    Ok(false)
+}
+
 /// A command built here for the ioctl ABI: rdma-core's `DECLARE_COMMAND_BUFFER(_LINK)` + `fill_attr_*`, the
 /// attributes in the order rdma-core adds them (every one `UVERBS_ATTR_F_MANDATORY` unless made optional).
 pub(super) struct Cmdb {
@@ -221,6 +256,11 @@ impl Cmdb {
     pub(super) fn out_ptr(&mut self, id: u32, p: *mut c_void, len: usize) -> Result<usize> {
         let l = u16::try_from(len).map_err(|_| Errno::EINVAL)?;
         Ok(self.push(id, l, p as usize as u64))
+    }
+
+    /// `attr_optional`: the kernel may ignore attribute `i` if it does not know it.
+    pub(super) fn optional(&mut self, i: usize) {
+        self.attrs[i].flags &= !(UVERBS_ATTR_F_MANDATORY as u16);
     }
 
     /// The `data` of attribute `i` after the command ran (a new object's id).

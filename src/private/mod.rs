@@ -1,4 +1,5 @@
-//! The `IBVERBS_PRIVATE_34` symbols: rdma-core's provider interface, exported so that rdma-core's own providers link.
+//! The `IBVERBS_PRIVATE_34` and `IBVERBS_PRIVATE_65` symbols: rdma-core's provider interface, exported so that
+//! rdma-core's own providers link, those of rdma-core 44 to 56 (PABI 34) and those of 65 (PABI 65) at once.
 //!
 //! # What these are
 //! rdma-core splits libibverbs into a core and providers (`libmlx5`, `libefa`, `librxe-rdmav34.so`, ...). The core
@@ -40,7 +41,17 @@
 //! below: a pointer is a pointer in the C ABI. C enums passed by value are `u32` (GCC gives an enum with no
 //! negative enumerator the type `unsigned int`).
 //!
-//! Prototypes: rdma-core v44.0 `libibverbs/driver.h`, `libibverbs/cmd_ioctl.h`, `libibverbs/libibverbs.map.in`.
+//! # Two nodes, three generations
+//! A name both nodes have is exported twice: `name@@IBVERBS_PRIVATE_65` (the default) and
+//! `name@IBVERBS_PRIVATE_34`, one definition where the ABI is the same, two where rdma-core 65 changed it (the
+//! `#[no_mangle]` function is 65's, the `..._34` one PABI 34's: `ibv_cmd_get_context`, `ibv_cmd_create_cq_ex(2)`,
+//! `ibv_cmd_create_qp_ex2`, `_verbs_init_and_alloc_context`, `verbs_uninit_context`, `verbs_set_ops`; see
+//! `abi/libibverbs.symbols`). Under one node the layouts still differ between rdma-core 44's plug-ins and 56's
+//! (docs/providers.md, "Generations"): the functions that touch them ask the plug-in layer which generation a
+//! context is served with.
+//!
+//! Prototypes: rdma-core v44.0, v56.1 and v65.0 `libibverbs/driver.h`, `libibverbs/cmd_ioctl.h`,
+//! `libibverbs/libibverbs.map.in`.
 //!
 //! # Safety
 //! These are C entry points; the caller must pass what rdma-core's prototype promises. NULL object pointers,
@@ -82,16 +93,34 @@ type verbs_device_ops = c_void;
 /// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`.
 ///
 /// rdma-core: adds a provider to the list the core matches devices against; every provider's ELF constructor
-/// (`PROVIDER_DRIVER()` in driver.h) calls it when the plug-in is loaded. Here the same: the plug-in is listed and
-/// serves the devices it matches that no native provider serves (or all it matches with `RDMAV_PROVIDER=plugin`;
-/// none with `RDMAV_PROVIDER=native`). NULL is ignored. Keeps `errno`.
+/// (`PROVIDER_DRIVER()` in driver.h) calls it when the plug-in is loaded. Here the same: the plug-in is listed, with
+/// the generation of PABI 34 it was built for (rdma-core 44's or 56's, decided now: docs/providers.md,
+/// "Generations"), and serves the devices it matches that no native provider serves (or all it matches with
+/// `RDMAV_PROVIDER=plugin`; none with `RDMAV_PROVIDER=native`). NULL is ignored. Keeps `errno`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) {
     let saved = Errno::last();
     rdma_common::logging::init("libibverbs");
     let _ = ffi::boundary("verbs_register_driver_34", || {
         // SAFETY: forwarded C contract (a provider's static ops, or NULL).
-        unsafe { plugin::register(ops.cast()) };
+        unsafe { plugin::register(ops.cast(), 34) };
+        Ok(())
+    });
+    saved.set();
+}
+
+/// `void verbs_register_driver_65(const struct verbs_device_ops *ops)`.
+///
+/// rdma-core 65's registration ([`verbs_register_driver_34`] for the plug-ins of `IBVERBS_PRIVATE_65`, the
+/// `lib<name>-rdmav65.so` files): the plug-in is listed as built for rdma-core 65's provider interface, and every
+/// context and object of it is served with 65's layouts. NULL is ignored. Keeps `errno`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) {
+    let saved = Errno::last();
+    rdma_common::logging::init("libibverbs");
+    let _ = ffi::boundary("verbs_register_driver_65", || {
+        // SAFETY: forwarded C contract (a provider's static ops, or NULL).
+        unsafe { plugin::register(ops.cast(), 65) };
         Ok(())
     });
     saved.set();

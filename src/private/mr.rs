@@ -185,11 +185,17 @@ pub unsafe extern "C" fn ibv_cmd_advise_mr(
 }
 
 /// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd,
-/// int access, struct verbs_mr *vmr)`.
+/// int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)`.
 ///
-/// REG_DMABUF_MR (ioctl only): registers `length` bytes at `offset` of the dma-buf `fd`, seen at `iova`; fills
-/// `handle`, `context`, `lkey`, `rkey`, `pd`, `addr = offset`, `length` and `mr_type = IBV_MR_TYPE_DMABUF_MR`.
-/// Errors: the kernel's (`EOPNOTSUPP` for drivers without dma-buf support, such as rxe and siw).
+/// REG_DMABUF_MR (ioctl only): registers `length` bytes at `offset` of the dma-buf `fd`, seen at `iova`, with the
+/// provider's attributes `driver` linked; fills `handle`, `context`, `lkey`, `rkey`, `pd`, `addr = offset`,
+/// `length` and `mr_type = IBV_MR_TYPE_DMABUF_MR`. Errors: the kernel's (`EOPNOTSUPP` for drivers without dma-buf
+/// support, such as rxe and siw).
+///
+/// rdma-core 53 added `driver` without a new version node: a plug-in of rdma-core 44's generation calls this with
+/// seven arguments and leaves whatever its stack holds where `driver` is read, so `driver` is used (and only then
+/// read as a pointer) for plug-ins of the later generations alone (rdma-core 56.1's mlx5 is the one that passes
+/// one).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
     pd: *mut ibv_pd,
@@ -199,12 +205,17 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
     fd: c_int,
     access: c_int,
     vmr: *mut verbs_mr,
+    driver: *mut ibv_command_buffer,
 ) -> c_int {
     ret("ibv_cmd_reg_dmabuf_mr", || {
         let (pd, vmr) = (obj(pd)?, obj(vmr)?);
         // SAFETY: the provider's objects; a context of ours (checked).
         unsafe {
             let u = fd_of((*pd).context)?;
+            let link = match generation_of((*pd).context) {
+                Generation::R44 => ptr::null_mut(),
+                Generation::R56 | Generation::R65 => driver,
+            };
             let (mut lkey, mut rkey) = (0u32, 0u32);
             let mut c = Cmdb::new(UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
             let h = c.out_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
@@ -216,7 +227,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
             c.in_u64(UVERBS_ATTR_REG_DMABUF_MR_IOVA, iova);
             c.in_u32(UVERBS_ATTR_REG_DMABUF_MR_FD, fd as u32);
             c.in_u32(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, access as u32);
-            c.exec(&u, ptr::null_mut())?;
+            c.exec(&u, link)?;
             let m = addr_of_mut!((*vmr).ibv_mr);
             (*m).handle = c.data(h) as u32;
             (*m).context = (*pd).context;
@@ -530,8 +541,13 @@ mod tests {
         assert_eq!(ids(&f, 0)[3], (UVERBS_ATTR_ADVISE_MR_SGE_LIST as u16, 32));
 
         let mut mr: MaybeUninit<verbs_mr> = z();
+        // rdma-core 44's plug-ins pass seven arguments: whatever is in the eighth is never read.
         f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0x41));
-        assert_eq!(with_fake(&f, || unsafe { ibv_cmd_reg_dmabuf_mr(&mut pd, 8, 4096, 0, 5, 1, mr.as_mut_ptr()) }), 0);
+        let garbage = 0x5a5a_5a5a_5a5a as *mut ibv_command_buffer;
+        let rc = with_generation(Generation::R44, || {
+            with_fake(&f, || unsafe { ibv_cmd_reg_dmabuf_mr(&mut pd, 8, 4096, 0, 5, 1, mr.as_mut_ptr(), garbage) })
+        });
+        assert_eq!(rc, 0);
         assert_eq!(obj_method(&f, 1), (UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR));
         assert_eq!(ids(&f, 1).len(), 9);
         unsafe {
@@ -540,6 +556,24 @@ mod tests {
                 (0x41, IBV_MR_TYPE_DMABUF_MR, 8)
             )
         };
+        // rdma-core 56's mlx5 links its own attributes.
+        let mut drv = cbuf(UVERBS_OBJECT_MR as u16, UVERBS_METHOD_REG_DMABUF_MR as u16);
+        add(&mut drv, 0x1000, 4, 7);
+        f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0x44));
+        let rc = with_generation(Generation::R56, || {
+            with_fake(&f, || unsafe { ibv_cmd_reg_dmabuf_mr(&mut pd, 8, 4096, 0, 5, 1, mr.as_mut_ptr(), &mut drv.b) })
+        });
+        assert_eq!(rc, 0);
+        let sent = ids(&f, 2);
+        assert_eq!((sent.len(), sent[9]), (10, (0x1000, 4)));
+        // ... and may pass none.
+        f.reply(Reply::ioctl().new_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0x45));
+        let rc = with_generation(Generation::R56, || {
+            with_fake(&f, || unsafe {
+                ibv_cmd_reg_dmabuf_mr(&mut pd, 8, 4096, 0, 5, 1, mr.as_mut_ptr(), ptr::null_mut())
+            })
+        });
+        assert_eq!((rc, ids(&f, 3).len()), (0, 9));
 
         let mut dm: MaybeUninit<verbs_dm> = z();
         unsafe {
@@ -551,10 +585,10 @@ mod tests {
             ibv_cmd_reg_dm_mr(&mut pd, dm.as_mut_ptr(), 0, 64, IBV_ACCESS_ZERO_BASED, mr.as_mut_ptr(), ptr::null_mut())
         });
         assert_eq!(rc, 0);
-        assert_eq!(obj_method(&f, 2), (UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG));
-        assert_eq!(ids(&f, 2)[4], (UVERBS_ATTR_REG_DM_MR_DM_HANDLE as u16, 0));
+        assert_eq!(obj_method(&f, 4), (UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG));
+        assert_eq!(ids(&f, 4)[4], (UVERBS_ATTR_REG_DM_MR_DM_HANDLE as u16, 0));
         f.reply(Reply::ioctl());
         assert_eq!(with_fake(&f, || unsafe { ibv_cmd_free_dm(dm.as_mut_ptr()) }), 0);
-        assert_eq!((obj_method(&f, 3), u64_at(&f.ioctl(3), 32)), ((UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE), 0x42));
+        assert_eq!((obj_method(&f, 5), u64_at(&f.ioctl(5), 32)), ((UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE), 0x42));
     }
 }

@@ -4,6 +4,7 @@
 #![allow(unsafe_code, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 use super::buffers::*;
+use super::ioctl::chain_needs_ioctl;
 use crate::kernel;
 use crate::object;
 use crate::provider::cmd::{self as pcmd, QPT_UD, QPT_XRC_RECV, QP_INIT_ATTR_IND_TABLE};
@@ -21,19 +22,21 @@ use std::ptr::{self, addr_of, addr_of_mut};
 use std::slice;
 
 /// rdma-core's `set_qp`: the generic QP fields after creation ([`object::native::init_qp`], shared with the native
-/// QPs), and the `verbs_qp` ones when there is one.
+/// QPs), and the `verbs_qp` ones when there is one, at the offsets of the plug-in's generation `g` (its
+/// `ibv_qp_ex` is 352 bytes in rdma-core 44, 360 later).
 ///
 /// # Safety
-/// The provider's objects.
-unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: &ibv_qp_init_attr_ex, vxrcd: *mut verbs_xrcd) {
+/// The provider's objects; `vqp` is NULL or a `verbs_qp` of generation `g`.
+unsafe fn set_qp(g: Generation, vqp: *mut verbs_qp, qp: *mut ibv_qp, a: &ibv_qp_init_attr_ex, vxrcd: *mut verbs_xrcd) {
     // SAFETY: caller's contract.
     unsafe {
         object::native::init_qp(qp, a, a.pd);
         if !vqp.is_null() {
-            (*vqp).comp_mask = 0;
+            let comp_mask = g.qp_comp_mask_ptr(vqp.cast());
+            *comp_mask = 0;
             if a.comp_mask & IBV_QP_INIT_ATTR_XRCD != 0 {
-                (*vqp).comp_mask |= VERBS_QP_XRCD;
-                (*vqp).xrcd = vxrcd;
+                *comp_mask |= VERBS_QP_XRCD;
+                *g.qp_xrcd_ptr(vqp.cast()) = vxrcd;
             }
         }
     }
@@ -89,7 +92,7 @@ unsafe fn create_qp(
         };
         pcmd::create_qp_done(qp, a, &base);
         let vxrcd = if ffi::enum_raw(addr_of!(a.qp_type)) == QPT_XRC_RECV { a.xrcd.cast() } else { ptr::null_mut() };
-        set_qp(vqp, qp, a, vxrcd);
+        set_qp(generation_of(context), vqp, qp, a, vxrcd);
     }
     Ok(())
 }
@@ -180,16 +183,52 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
 
 /// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp,
 /// struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp_ex *cmd, size_t cmd_size,
-/// struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`.
+/// struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size, struct ibv_command_buffer *driver)`,
+/// `@@IBVERBS_PRIVATE_65` (rdma-core 64 added `driver`).
 ///
 /// As [`ibv_cmd_create_qp_ex`] with the extended command struct: creation flags (`source_qpn` with
 /// `IBV_QP_CREATE_SOURCE_QPN`) and receive indirection tables (RSS QPs: no receive queue, the send CQ only with
 /// a send queue) go through EX_CREATE_QP; otherwise CREATE_QP is sent with the same driver data and the kernel's
-/// response lands right before the provider's driver response. Errors: `EINVAL` for `comp_mask` bits beyond
-/// PD, XRCD, CREATE_FLAGS, MAX_TSO_HEADER, IND_TABLE, RX_HASH and SEND_OPS_FLAGS, for unsupported creation flags,
-/// for an indirection table with a receive queue, CQ or SRQ; the kernel's.
+/// response lands right before the provider's driver response. The provider's attribute chain `driver` can travel
+/// with a write command only when it holds nothing but optional attributes (dropped, as rdma-core drops them
+/// there); attributes only the QP_CREATE ioctl can carry (rdma-core 65's mlx5 describes dma-buf-backed queue
+/// buffers so, in confidential-computing guests) are not supported here: `EOPNOTSUPP`. Errors: `EINVAL` for
+/// `comp_mask` bits beyond PD, XRCD, CREATE_FLAGS, MAX_TSO_HEADER, IND_TABLE, RX_HASH and SEND_OPS_FLAGS, for
+/// unsupported creation flags, for an indirection table with a receive queue, CQ or SRQ, or a corrupt chain; the
+/// kernel's. ([`ibv_cmd_create_qp_ex2_34`]: rdma-core 44 to 56's prototype, without `driver`.)
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
+    context: *mut ibv_context,
+    qp: *mut verbs_qp,
+    attr_ex: *mut ibv_qp_init_attr_ex,
+    cmd: *mut c_void,
+    cmd_size: usize,
+    resp: *mut c_void,
+    resp_size: usize,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
+    // SAFETY: the provider's chain.
+    match unsafe { chain_needs_ioctl(driver) } {
+        Ok(false) => {}
+        Ok(true) => {
+            log::warn!("ibv_cmd_create_qp_ex2: driver attributes only the QP_CREATE ioctl carries: EOPNOTSUPP");
+            Errno::EOPNOTSUPP.set();
+            return libc::EOPNOTSUPP;
+        }
+        Err(e) => {
+            e.set();
+            return e.0;
+        }
+    }
+    // SAFETY: forwarded.
+    unsafe { ibv_cmd_create_qp_ex2_34(context, qp, attr_ex, cmd, cmd_size, resp, resp_size) }
+}
+
+/// `ibv_cmd_create_qp_ex2@IBVERBS_PRIVATE_34`: `int ibv_cmd_create_qp_ex2(struct ibv_context *context,
+/// struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp_ex *cmd, size_t cmd_size,
+/// struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)` of rdma-core 44 to 56: [`ibv_cmd_create_qp_ex2`]
+/// without a driver chain.
+pub unsafe extern "C" fn ibv_cmd_create_qp_ex2_34(
     context: *mut ibv_context,
     qp: *mut verbs_qp,
     attr_ex: *mut ibv_qp_init_attr_ex,
@@ -242,7 +281,8 @@ unsafe fn create_qp_ex_with(
             if (*a).comp_mask & !supported != 0 {
                 return Err(Errno::EINVAL);
             }
-            let q = addr_of_mut!((*vqp).qp_ex.qp_base);
+            // Every generation's verbs_qp begins with the ibv_qp.
+            let q = vqp.cast::<ibv_qp>();
             create_qp(context, vqp, q, &mut *a, cmd, cmd_size, prov_cmd, resp, resp_size, prov_resp)
         }
     })
@@ -282,7 +322,7 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
             let u = fd_of(context)?;
             let xrcd = obj(a.xrcd.cast::<verbs_xrcd>())?;
             let qp_type = ffi::enum_raw(addr_of!(a.qp_type));
-            let q = addr_of_mut!((*vqp).qp_ex.qp_base);
+            let q = vqp.cast::<ibv_qp>();
             let base: ib_uverbs_open_qp = core_of(cmd, cmd_size, HDR)?;
             let req = kernel::qp::open_qp_cmd(base, q as u64, (*xrcd).handle, a.qp_num, qp_type as u8);
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_open_qp>());
@@ -300,10 +340,11 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
             ffi::enum_store(addr_of_mut!((*q).state), IBV_QPS_UNKNOWN);
             (*q).events_completed = 0;
             object::init_sync(addr_of_mut!((*q).mutex), addr_of_mut!((*q).cond));
-            (*vqp).comp_mask = 0;
-            if offset_of!(verbs_qp, xrcd) < vqp_sz.max(0) as usize {
-                (*vqp).comp_mask = VERBS_QP_XRCD;
-                (*vqp).xrcd = xrcd;
+            let g = generation_of(context);
+            *g.qp_comp_mask_ptr(vqp.cast()) = 0;
+            if g.verbs_qp_xrcd() < vqp_sz.max(0) as usize {
+                *g.qp_comp_mask_ptr(vqp.cast()) = VERBS_QP_XRCD;
+                *g.qp_xrcd_ptr(vqp.cast()) = xrcd;
             }
         }
         Ok(())
@@ -668,7 +709,7 @@ mod tests {
         let mut ctx: MaybeUninit<ibv_context> = z();
         let mut pd = ibv_pd { context: ctx.as_mut_ptr(), handle: 5 };
         let mut cq: MaybeUninit<ibv_cq> = z();
-        let mut qp: MaybeUninit<verbs_qp> = z();
+        let mut qp: MaybeUninit<r56::verbs_qp> = z();
         let mut a: MaybeUninit<ibv_qp_init_attr_ex> = z();
         unsafe {
             (*cq.as_mut_ptr()).handle = 6;
@@ -682,17 +723,19 @@ mod tests {
             (*x).pd = &mut pd;
         }
         let ctxp = ctx.as_mut_ptr();
-        let call = |qp: *mut verbs_qp, a: *mut ibv_qp_init_attr_ex, cmd: &mut Vec<u8>, resp: &mut Vec<u8>| unsafe {
-            with_fake(&f, || {
-                ibv_cmd_create_qp_ex2(
-                    ctxp,
-                    qp,
-                    a,
-                    cmd.as_mut_ptr().cast(),
-                    cmd.len(),
-                    resp.as_mut_ptr().cast(),
-                    resp.len(),
-                )
+        let call = |qp: *mut r56::verbs_qp, a: *mut ibv_qp_init_attr_ex, cmd: &mut Vec<u8>, resp: &mut Vec<u8>| unsafe {
+            with_generation(Generation::R56, || {
+                with_fake(&f, || {
+                    ibv_cmd_create_qp_ex2_34(
+                        ctxp,
+                        qp.cast(),
+                        a,
+                        cmd.as_mut_ptr().cast(),
+                        cmd.len(),
+                        resp.as_mut_ptr().cast(),
+                        resp.len(),
+                    )
+                })
             })
         };
         assert_eq!(call(qp.as_mut_ptr(), a.as_mut_ptr(), &mut cmd, &mut resp), 0);
@@ -703,7 +746,7 @@ mod tests {
         assert_eq!((req.pd_handle, req.send_cq_handle, req.recv_cq_handle, req.qp_type), (5, 6, 6, QPT_RC as u8));
         assert_eq!(&w[64..], &[4; 8]);
         unsafe {
-            let q = &(*qp.as_ptr()).qp_ex.qp_base;
+            let q = &(*qp.as_ptr()).qp;
             assert_eq!((q.handle, q.qp_num, q.context, q.pd), (11, 0x123, ctxp, &mut pd as *mut _));
             assert_eq!(q.qp_context, 0x1234 as *mut c_void);
             assert_eq!(ffi::enum_raw(addr_of!(q.state)), IBV_QPS_RESET);
@@ -829,40 +872,66 @@ mod tests {
             assert_eq!((x.handle, x.comp_mask, x.xrcd.context), (0x21, VERBS_XRCD_HANDLE, ctx.as_mut_ptr()));
         }
 
+        // OPEN_QP into a verbs_qp of each PABI-34 generation: comp_mask and xrcd where that generation has them,
+        // and only when the provider's size covers xrcd.
         let mut kresp = ib_uverbs_create_qp_resp::zeroed();
         kresp.qp_handle = 17;
-        f.reply(Reply::write(kresp.as_bytes()));
-        let mut cmd = prov_cmd(8, size_of::<ib_uverbs_open_qp>(), 0xaa, &[]);
-        let mut resp = [0u8; 32];
-        let mut qp: MaybeUninit<verbs_qp> = z();
-        let mut oa: MaybeUninit<ibv_qp_open_attr> = z();
-        unsafe {
+        let (ctxp, xrcdp) = (ctx.as_mut_ptr(), xrcd.as_mut_ptr());
+        let open = |g: Generation, qp: *mut u8, vqp_sz: usize| unsafe {
+            f.reply(Reply::write(kresp.as_bytes()));
+            let mut cmd = prov_cmd(8, size_of::<ib_uverbs_open_qp>(), 0xaa, &[]);
+            let mut resp = [0u8; 32];
+            let mut oa: MaybeUninit<ibv_qp_open_attr> = z();
             let o = oa.as_mut_ptr();
             (*o).comp_mask = 0xf;
             (*o).qp_num = 0x456;
-            (*o).xrcd = xrcd.as_mut_ptr().cast();
+            (*o).xrcd = xrcdp.cast();
             ffi::enum_store(addr_of_mut!((*o).qp_type), QPT_XRC_RECV);
-            let rc = with_fake(&f, || {
-                ibv_cmd_open_qp(
-                    ctx.as_mut_ptr(),
-                    qp.as_mut_ptr(),
-                    size_of::<verbs_qp>() as c_int,
-                    o,
-                    cmd.as_mut_ptr().cast(),
-                    cmd.len(),
-                    resp.as_mut_ptr().cast(),
-                    32,
-                )
+            let rc = with_generation(g, || {
+                with_fake(&f, || {
+                    ibv_cmd_open_qp(
+                        ctxp,
+                        qp.cast(),
+                        vqp_sz as c_int,
+                        o,
+                        cmd.as_mut_ptr().cast(),
+                        cmd.len(),
+                        resp.as_mut_ptr().cast(),
+                        32,
+                    )
+                })
             });
             assert_eq!(rc, 0);
-            let w = f.write(1);
+            let w = f.writes().last().unwrap().clone();
             let req = ib_uverbs_open_qp::from_bytes(&w[8..]);
             assert_eq!((req.pd_handle, req.qpn, req.qp_type), (0x21, 0x456, QPT_XRC_RECV as u8));
             assert_eq!(req.reserved, [0xaa; 7], "left as the provider wrote them, as rdma-core");
-            let q = &*qp.as_ptr();
-            assert_eq!((q.qp_ex.qp_base.handle, q.qp_ex.qp_base.qp_num, q.comp_mask), (17, 0x456, VERBS_QP_XRCD));
-            assert_eq!(ffi::enum_raw(addr_of!(q.qp_ex.qp_base.state)), IBV_QPS_UNKNOWN);
+            let q = &*qp.cast::<ibv_qp>();
+            assert_eq!((q.handle, q.qp_num), (17, 0x456));
+            assert_eq!(ffi::enum_raw(addr_of!(q.state)), IBV_QPS_UNKNOWN);
+        };
+        let mut q44: MaybeUninit<r44::verbs_qp> = z();
+        open(Generation::R44, q44.as_mut_ptr().cast(), size_of::<r44::verbs_qp>());
+        unsafe {
+            let q = &*q44.as_ptr();
+            assert_eq!((q.comp_mask, q.xrcd), (VERBS_QP_XRCD, xrcdp));
         }
+        // 8-aligned memory filled with 0x5a, and its bytes.
+        let fill = || [0x5a5a_5a5a_5a5a_5a5au64; 48];
+        let bytes = |q: &[u64; 48]| unsafe { slice::from_raw_parts(q.as_ptr().cast::<u8>(), 384).to_vec() };
+        let mut q56 = fill();
+        open(Generation::R56, q56.as_mut_ptr().cast(), size_of::<r56::verbs_qp>());
+        unsafe {
+            let q = &*q56.as_ptr().cast::<r56::verbs_qp>();
+            assert_eq!((q.comp_mask, q.xrcd), (VERBS_QP_XRCD, xrcdp));
+        }
+        assert_eq!(bytes(&q56)[376..], [0x5a; 8], "nothing written past a 56 verbs_qp");
+        assert_eq!(bytes(&q56)[352..360], [0x5a; 8], "rdma-core 56's wr_flush untouched");
+        // A size that stops before xrcd: comp_mask 0, xrcd untouched.
+        let mut q56 = fill();
+        open(Generation::R56, q56.as_mut_ptr().cast(), 368);
+        unsafe { assert_eq!((*q56.as_ptr().cast::<r56::verbs_qp>()).comp_mask, 0) };
+        assert_eq!(bytes(&q56)[368..376], [0x5a; 8]);
     }
 
     #[test]

@@ -271,14 +271,15 @@ pub unsafe extern "C" fn ibv_create_ah_from_wc(
 /// `vid` is not NULL, the VLAN id of the RoCE address `attr` through the kernel's neighbour table.
 ///
 /// Plug-ins for RoCE hardware (mlx5, ...) call it when creating an AH. It queries the source GID
-/// (`attr->grh.sgid_index` on `attr->port_num`), then [`crate::kernel::neigh::resolve`]: the address the
-/// destination GID encodes (multicast, IPv6 link-local), or the neighbour entry on the interface owning the source
-/// address (resolved with a probe, waiting up to 3 s); `*vid` is the interface's VLAN id or `0xffff`.
+/// (`attr->grh.sgid_index` on `attr->port_num`), then [`crate::kernel::neigh::resolve`] asks the kernel what
+/// rdma-core asks: the route to the destination by the interface owning the source address (the interface's own
+/// MAC for a local route), the address the destination encodes (multicast, IPv6 link-local), or the neighbour
+/// entry on that interface (resolved with a probe, waiting up to 3 s); `*vid` is the interface's VLAN id or
+/// `0xffff`.
 ///
 /// Returns 0; `ibv_query_gid(3)`'s positive errno when the source GID cannot be read; as rdma-core, a *negative*
-/// errno for its own failures: `-EINVAL` (NULL pointers, a NULL context (`EBADF`: closed or unknown), no interface owns the source address),
-/// `-EHOSTUNREACH` (the destination is this host's own address, or does not answer), `-EOPNOTSUPP` (a global IPv6
-/// destination: not implemented here).
+/// errno for its own failures: `-EINVAL` (NULL pointers, a NULL context (`EBADF`: closed or unknown), no interface
+/// owns the source address), `-EHOSTUNREACH` (no usable route, or the destination does not answer).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     context: *mut ibv_context,

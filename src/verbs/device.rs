@@ -272,8 +272,11 @@ fn open_context(dev: &'static Device, private_data: *mut std::ffi::c_void) -> Re
     // SAFETY: a live context whose verbs_context the driver initialised, not yet handed out; `priv` is ours.
     unsafe {
         let vctx = object::vctx_of(ibv);
-        let provider = (*(*vctx).r#priv.cast::<Context>()).provider;
-        ops::set_lib_ops(&mut *vctx, provider);
+        let c = &*(*vctx).r#priv.cast::<Context>();
+        ops::set_lib_ops(&mut *vctx, c.provider);
+        if crate::plugin::has_65_slots(c) {
+            ops::set_lib_ops_65(&mut *rdma_common::abi::driver::head_65(ibv));
+        }
         stats::context_opened(ibv, dev, dev.driver.counts_doorbells());
     }
     registry::insert(ibv, Kind::Context);

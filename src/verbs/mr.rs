@@ -81,10 +81,15 @@ pub unsafe extern "C" fn ibv_reg_mr_iova2(
     ffi::boundary("ibv_reg_mr_iova2", || reg_mr(pd, addr, length, iova, access)).or_null_errno()
 }
 
-/// `ibv_reg_dmabuf_mr(3)`: registers `length` bytes at `offset` of the dma-buf `fd`, seen at `iova`.
+/// `ibv_reg_dmabuf_mr(3)`: registers `length` bytes at `offset` of the dma-buf `fd`, seen by the device at
+/// `iova`, with `access`. As rdma-core: the device's provider registers it (its `reg_dmabuf_mr` op), then the
+/// generic fields are filled: `context`, `pd`, `addr` (= `offset`) and `length`. No fork protection is applied
+/// (the memory is not the process's).
 ///
-/// Returns NULL with `errno` set: `EOPNOTSUPP` (Soft-RoCE cannot; rdma-core's dummy op answers the same),
-/// `EINVAL` for an invalid PD.
+/// Returns NULL with `errno` set: `EINVAL` for NULL or a pointer that is not a live PD of this library;
+/// `EOPNOTSUPP` for a provider without the op (rxe and siw, native or rdma-core's plug-ins, as with rdma-core,
+/// whose rxe and siw have none either; the kernel would refuse it on them too); otherwise the provider's errno
+/// (a plug-in's op: the kernel's, through `ibv_cmd_reg_dmabuf_mr`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_reg_dmabuf_mr(
     pd: *mut ibv_pd,
@@ -94,11 +99,20 @@ pub unsafe extern "C" fn ibv_reg_dmabuf_mr(
     fd: c_int,
     access: c_int,
 ) -> *mut ibv_mr {
-    let _ = (offset, length, iova, fd, access);
     ffi::boundary("ibv_reg_dmabuf_mr", || -> Result<*mut ibv_mr> {
         // SAFETY: entry-point contract.
-        unsafe { super::pd(pd) }?;
-        Err(Errno::EOPNOTSUPP)
+        let (pd, ctx) = unsafe { super::pd(pd) }?;
+        // SAFETY: the PD was checked live and of this context.
+        let mr = unsafe { ctx.device.driver.reg_dmabuf_mr(ctx, pd, offset, length, iova, fd, access) }?;
+        // SAFETY: the driver's new MR.
+        unsafe {
+            (*mr).context = ctx.ibv();
+            (*mr).pd = pd;
+            (*mr).addr = offset as usize as *mut c_void;
+            (*mr).length = length;
+        }
+        registry::insert(mr, Kind::Mr);
+        Ok(mr)
     })
     .or_null_errno()
 }

@@ -12,6 +12,7 @@
 #![allow(unsafe_code, clippy::missing_safety_doc)]
 
 use crate::provider::Provider;
+use rdma_common::abi::driver::{verbs_context_34, verbs_context_head_65, AnyOp};
 use rdma_common::abi::verbs::*;
 use rdma_common::ffi::CPtrResult;
 use rdma_common::Errno;
@@ -90,17 +91,24 @@ pub(crate) fn install(v: &mut verbs_context, provider: &'static dyn Provider) {
     v.close_xrcd = Some(dummy_close_xrcd);
 }
 
-/// The context of an op's `ibv_context *` argument.
-/// rdma-core's `set_lib_ops` for a context a provider assembled itself (a plug-in, after its `alloc_context`):
-/// the library's own functions in the slots it wraps (the extended create ops, which must register the objects
-/// and fill their generic fields; `query_port`, `query_device_ex`; `alloc_mw`/`dealloc_mw`; the compat slots),
-/// and the dummies wherever the provider left a slot empty.
-pub(crate) fn set_lib_ops(v: &mut verbs_context, provider: &'static dyn Provider) {
+/// A typed op slot as an untyped one (the PABI-34 view of a context keeps its slots untyped).
+fn any<F: Copy>(f: Option<F>) -> AnyOp {
+    const { assert!(std::mem::size_of::<F>() == std::mem::size_of::<unsafe extern "C" fn()>()) };
+    // SAFETY: F is a function pointer type of the same size.
+    f.map(|f| unsafe { std::mem::transmute_copy::<F, unsafe extern "C" fn()>(&f) })
+}
+
+/// rdma-core's `set_lib_ops`, on the PABI-34 view of any context (ours, or one a plug-in assembled itself after
+/// its `alloc_context`; the view's slots exist in every generation): the library's own functions in the slots it
+/// wraps (the extended create ops, which must register the objects and fill their generic fields; `query_port`,
+/// `query_device_ex`; `alloc_mw`/`dealloc_mw`; the compat slots), and the dummies wherever the provider left a
+/// slot empty.
+pub(crate) fn set_lib_ops(v: &mut verbs_context_34, provider: &'static dyn Provider) {
     // SAFETY: an all-zero verbs_context is valid (pointers, integers, a pthread mutex).
     let mut t: verbs_context = unsafe { std::mem::zeroed() };
     install(&mut t, provider);
     macro_rules! fill {
-        ($($n:ident),*) => { $( if v.$n.is_none() { v.$n = t.$n; } )* };
+        ($($n:ident),*) => { $( if v.$n.is_none() { v.$n = any(t.$n); } )* };
     }
     fill!(
         advise_mr,
@@ -134,11 +142,11 @@ pub(crate) fn set_lib_ops(v: &mut verbs_context, provider: &'static dyn Provider
         open_xrcd,
         close_xrcd
     );
-    v.query_port = t.query_port;
-    v.query_device_ex = t.query_device_ex;
-    v.create_cq_ex = t.create_cq_ex;
-    v.create_qp_ex = t.create_qp_ex;
-    v.create_srq_ex = t.create_srq_ex;
+    v.query_port = any(t.query_port);
+    v.query_device_ex = any(t.query_device_ex);
+    v.create_cq_ex = any(t.create_cq_ex);
+    v.create_qp_ex = any(t.create_qp_ex);
+    v.create_srq_ex = any(t.create_srq_ex);
     let (o, to) = (&mut v.context.ops, &t.context.ops);
     o.alloc_mw = to.alloc_mw;
     o.dealloc_mw = to.dealloc_mw;
@@ -148,18 +156,22 @@ pub(crate) fn set_lib_ops(v: &mut verbs_context, provider: &'static dyn Provider
         ($($n:ident),*) => { $( if o.$n.is_none() { o.$n = to.$n; } )* };
     }
     fill_ops!(bind_mw, poll_cq, post_recv, post_send, post_srq_recv, req_notify_cq);
-    // SAFETY: as in `install`: untyped placeholders for the flow ops.
-    unsafe {
-        v.ABI_placeholder1 = v.ibv_create_flow.map(|f| {
-            std::mem::transmute::<
-                unsafe extern "C" fn(*mut ibv_qp, *mut ibv_flow_attr) -> *mut ibv_flow,
-                unsafe extern "C" fn(),
-            >(f)
-        });
-        v.ABI_placeholder2 = v
-            .ibv_destroy_flow
-            .map(|f| std::mem::transmute::<unsafe extern "C" fn(*mut ibv_flow) -> c_int, unsafe extern "C" fn()>(f));
-    }
+    // As in `install`: the placeholders hold the flow ops (untyped in the view too).
+    v.ABI_placeholder1 = v.ibv_create_flow;
+    v.ABI_placeholder2 = v.ibv_destroy_flow;
+}
+
+/// The six slots rdma-core 65 put in front of `struct verbs_context`, in a context that has them (ours, or a
+/// PABI-65 plug-in's): the library's own entry points (`ibv_alloc_buf`, `ibv_free_buf`, `ibv_reg_mr_ex`,
+/// `ibv_alloc_dmah`, `ibv_dealloc_dmah`, `ibv_dm_export_dmabuf_fd`), which reach the provider's op or rdma-core 65's
+/// default and keep the registry, as the other library slots do.
+pub(crate) fn set_lib_ops_65(h: &mut verbs_context_head_65) {
+    h.alloc_buf = any(Some(super::buf::ibv_alloc_buf as unsafe extern "C" fn(_, _, _) -> _));
+    h.free_buf = any(Some(super::buf::ibv_free_buf as unsafe extern "C" fn(_)));
+    h.reg_mr_ex = any(Some(super::buf::ibv_reg_mr_ex as unsafe extern "C" fn(_, _) -> _));
+    h.alloc_dmah = any(Some(super::dmah::ibv_alloc_dmah as unsafe extern "C" fn(_, _) -> _));
+    h.dealloc_dmah = any(Some(super::dmah::ibv_dealloc_dmah as unsafe extern "C" fn(_) -> _));
+    h.dm_export_dmabuf_fd = any(Some(super::dm::ibv_dm_export_dmabuf_fd as unsafe extern "C" fn(_) -> _));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
-/* The parts of rdma-core 44's provider interface (libibverbs/driver.h, cmd_ioctl.h; not installed) the comparison
+/* The parts of rdma-core's provider interface (libibverbs/driver.h, cmd_ioctl.h; not installed) the comparison
  * program needs: the provider-private object structs, the ioctl command buffer and the ibv_cmd_* prototypes, written
- * from their documented layouts. The kern-abi `struct ibv_<cmd>` command buffers are built as bytes in driver.c:
- * the write header (and extended header), the kernel's core struct from <rdma/ib_user_verbs.h>, the driver data. */
+ * from their documented layouts, for the release PC_RELEASE (44, the default, or 56: a longer ibv_qp_ex inside
+ * verbs_qp, the 8-argument ibv_cmd_reg_dmabuf_mr, ibv_cmd_create_cq_ex2; the program is compiled against the
+ * system's rdma-core 44 headers either way). The kern-abi `struct ibv_<cmd>` command buffers are built as bytes in
+ * driver.c: the write header (and extended header), the kernel's core struct from <rdma/ib_user_verbs.h>, the
+ * driver data. */
 #ifndef PLUGCMD_CMDS_H
 #define PLUGCMD_CMDS_H
 
@@ -11,6 +14,26 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
+
+#ifndef PC_RELEASE
+#define PC_RELEASE 44
+#endif
+/* sizeof(struct verbs_context) and where its `context` is: 65 put six slots in front. */
+#if PC_RELEASE >= 65
+#define PC_VCTX_SIZE 696
+#define PC_CTX_OFFSET 368
+#define PC_NODE "IBVERBS_PRIVATE_65"
+#else
+#define PC_VCTX_SIZE 648
+#define PC_CTX_OFFSET 320
+#define PC_NODE "IBVERBS_PRIVATE_34"
+#endif
+/* sizeof(struct ibv_qp_ex) of the release: 56 added wr_flush. */
+#if PC_RELEASE >= 56
+#define PC_QP_EX_SIZE 360
+#else
+#define PC_QP_EX_SIZE 352
+#endif
 
 struct verbs_xrcd {
 	struct ibv_xrcd xrcd;
@@ -30,10 +53,12 @@ struct verbs_qp {
 	union {
 		struct ibv_qp qp;
 		struct ibv_qp_ex qp_ex;
+		unsigned char qp_ex_bytes[PC_QP_EX_SIZE];
 	};
 	uint32_t comp_mask;
 	struct verbs_xrcd *xrcd;
 };
+_Static_assert(offsetof(struct verbs_qp, comp_mask) == PC_QP_EX_SIZE, "the release's verbs_qp");
 
 struct verbs_cq {
 	union {
@@ -106,7 +131,7 @@ enum { PC_CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX = 1 };
 	X(void, verbs_init_cq, (struct ibv_cq *, struct ibv_context *, struct ibv_comp_channel *, void *))            \
 	X(int, execute_ioctl, (struct ibv_context *, struct ibv_command_buffer *))                                    \
 	X(unsigned int, __ioctl_final_num_attrs, (unsigned int, struct ibv_command_buffer *))                         \
-	X(int, ibv_cmd_get_context, (struct verbs_context *, void *, size_t, void *, size_t))                         \
+	X(int, ibv_cmd_get_context, (struct verbs_context *, void *, size_t PC_FD_ARR, void *, size_t))               \
 	X(int, ibv_cmd_query_context, (struct ibv_context *, struct ibv_command_buffer *))                            \
 	X(int, ibv_cmd_query_device_any,                                                                              \
 	  (struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t, void *, \
@@ -124,7 +149,8 @@ enum { PC_CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX = 1 };
 	X(int, ibv_cmd_dereg_mr, (struct verbs_mr *))                                                                 \
 	X(int, ibv_cmd_query_mr, (struct ibv_pd *, struct verbs_mr *, uint32_t))                                      \
 	X(int, ibv_cmd_advise_mr, (struct ibv_pd *, enum ibv_advise_mr_advice, uint32_t, struct ibv_sge *, uint32_t)) \
-	X(int, ibv_cmd_reg_dmabuf_mr, (struct ibv_pd *, uint64_t, size_t, uint64_t, int, int, struct verbs_mr *))     \
+	X(int, ibv_cmd_reg_dmabuf_mr,                                                                                 \
+	  (struct ibv_pd *, uint64_t, size_t, uint64_t, int, int, struct verbs_mr * PC_DMABUF_DRIVER))                \
 	X(int, ibv_cmd_alloc_mw, (struct ibv_pd *, enum ibv_mw_type, struct ibv_mw *, void *, size_t, void *, size_t)) \
 	X(int, ibv_cmd_dealloc_mw, (struct ibv_mw *))                                                                 \
 	X(int, ibv_cmd_alloc_dm,                                                                                      \
@@ -136,8 +162,8 @@ enum { PC_CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX = 1 };
 	X(int, ibv_cmd_create_cq,                                                                                     \
 	  (struct ibv_context *, int, struct ibv_comp_channel *, int, struct ibv_cq *, void *, size_t, void *, size_t)) \
 	X(int, ibv_cmd_create_cq_ex,                                                                                  \
-	  (struct ibv_context *, const struct ibv_cq_init_attr_ex *, struct verbs_cq *, void *, size_t, void *, size_t, \
-	   uint32_t))                                                                                                 \
+	  (struct ibv_context *, const struct ibv_cq_init_attr_ex * PC_PROV_ATTR, struct verbs_cq *, void *, size_t,   \
+	   void *, size_t, uint32_t))                                                                                 \
 	X(int, ibv_cmd_poll_cq, (struct ibv_cq *, int, struct ibv_wc *))                                              \
 	X(int, ibv_cmd_req_notify_cq, (struct ibv_cq *, int))                                                         \
 	X(int, ibv_cmd_resize_cq, (struct ibv_cq *, int, void *, size_t, void *, size_t))                             \
@@ -155,7 +181,8 @@ enum { PC_CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX = 1 };
 	X(int, ibv_cmd_create_qp_ex,                                                                                  \
 	  (struct ibv_context *, struct verbs_qp *, struct ibv_qp_init_attr_ex *, void *, size_t, void *, size_t))    \
 	X(int, ibv_cmd_create_qp_ex2,                                                                                 \
-	  (struct ibv_context *, struct verbs_qp *, struct ibv_qp_init_attr_ex *, void *, size_t, void *, size_t))    \
+	  (struct ibv_context *, struct verbs_qp *, struct ibv_qp_init_attr_ex *, void *, size_t, void *,             \
+	   size_t PC_QP_DRIVER))                                                                                      \
 	X(int, ibv_cmd_open_qp,                                                                                       \
 	  (struct ibv_context *, struct verbs_qp *, int, struct ibv_qp_open_attr *, void *, size_t, void *, size_t))  \
 	X(int, ibv_cmd_query_qp,                                                                                      \
@@ -190,6 +217,39 @@ enum { PC_CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX = 1 };
 	X(int, ibv_cmd_destroy_counters, (struct verbs_counters *))                                                   \
 	X(int, ibv_cmd_read_counters,                                                                                 \
 	  (struct verbs_counters *, uint64_t *, uint32_t, uint32_t, struct ibv_command_buffer *))
+
+/* rdma-core 56's additions: ibv_cmd_reg_dmabuf_mr's 8th argument, ibv_cmd_create_cq_ex2; rdma-core 65's changed
+ * prototypes: ibv_cmd_get_context's fd array, ibv_cmd_create_cq_ex(2)'s provider ring, ibv_cmd_create_qp_ex2's
+ * driver chain. */
+struct pc_fd_arr {
+	int *arr;
+	uint32_t count;
+};
+struct pc_prov_attr {
+	uint64_t length;
+	uint64_t ptr_or_offset;
+	int fd;
+};
+enum { PC_CREATE_CQ_CMD_FLAGS_WITH_MEM_VA = 1 << 1 };
+#if PC_RELEASE >= 65
+#define PC_FD_ARR , struct pc_fd_arr *
+#define PC_PROV_ATTR , struct pc_prov_attr *
+#define PC_QP_DRIVER , struct ibv_command_buffer *
+#else
+#define PC_FD_ARR
+#define PC_PROV_ATTR
+#define PC_QP_DRIVER
+#endif
+#if PC_RELEASE >= 56
+#define PC_DMABUF_DRIVER , struct ibv_command_buffer *
+#define PC_FUNCS_56(X)                                                                                                \
+	X(int, ibv_cmd_create_cq_ex2,                                                                                 \
+	  (struct ibv_context *, const struct ibv_cq_init_attr_ex * PC_PROV_ATTR, struct verbs_cq *, void *, size_t,   \
+	   void *, size_t, uint32_t, struct ibv_command_buffer *))
+#else
+#define PC_DMABUF_DRIVER
+#define PC_FUNCS_56(X)
+#endif
 
 /* The interposer's control interface (interpose.c), called by driver.c. */
 struct pc_ioctl_out {

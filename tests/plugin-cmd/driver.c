@@ -1,5 +1,6 @@
-/* Calls rdma-core 44's provider interface (the ibv_cmd_* of IBVERBS_PRIVATE_34) with fixed inputs, as a provider
- * plug-in would, in the library given as argv[1] (Debian's libibverbs.so.1, which is rdma-core 44, or ours). The
+/* Calls rdma-core's provider interface (the ibv_cmd_* of IBVERBS_PRIVATE_34, as rdma-core PC_RELEASE built it: 44 or
+ * 56) with fixed inputs, as a provider plug-in of that release would, in the library given as argv[1] (Debian's
+ * libibverbs.so.1 of that release, or ours). The
  * interposer (interpose.c) plays the kernel and logs every command; run.sh runs this once per library and diffs the
  * logs. Every buffer and object lives in an arena at a fixed address, so pointers the commands carry (user
  * handles, response addresses) are equal in both runs.
@@ -20,6 +21,20 @@
 
 #define FN(ret, name, args) static ret(*p_##name) args;
 PC_FUNCS(FN)
+PC_FUNCS_56(FN)
+
+/* The calls whose prototype rdma-core 65 changed, with 44's and 56's arguments (65's new ones NULL). */
+#if PC_RELEASE >= 65
+#define cmd_get_context(v, c, cs, r, rs) p_ibv_cmd_get_context(v, c, cs, NULL, r, rs)
+#define cmd_create_cq_ex(ctx, a, cq, ...) p_ibv_cmd_create_cq_ex(ctx, a, NULL, cq, __VA_ARGS__)
+#define cmd_create_cq_ex2(ctx, a, cq, ...) p_ibv_cmd_create_cq_ex2(ctx, a, NULL, cq, __VA_ARGS__)
+#define cmd_create_qp_ex2(...) p_ibv_cmd_create_qp_ex2(__VA_ARGS__, NULL)
+#else
+#define cmd_get_context p_ibv_cmd_get_context
+#define cmd_create_cq_ex p_ibv_cmd_create_cq_ex
+#define cmd_create_cq_ex2 p_ibv_cmd_create_cq_ex2
+#define cmd_create_qp_ex2 p_ibv_cmd_create_qp_ex2
+#endif
 
 #define ARENA ((void *)0x100000000000ull)
 #define ARENA_LEN (16u << 20)
@@ -142,11 +157,16 @@ int main(int argc, char **argv)
 	h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	if (!h)
 		die(dlerror());
-#define LOAD(ret, name, args)                                  \
-	p_##name = (ret(*) args)dlsym(h, #name);               \
-	if (!p_##name)                                         \
+/* The provider interface of the release: IBVERBS_PRIVATE_34 for 44 and 56, IBVERBS_PRIVATE_65 for 65 (a library
+ * serving both has the names both have in both nodes, some with other prototypes). */
+#define LOAD(ret, name, args)                                                  \
+	p_##name = (ret(*) args)dlvsym(h, #name, PC_NODE);                     \
+	if (!p_##name)                                                         \
+		p_##name = (ret(*) args)dlsym(h, #name);                       \
+	if (!p_##name)                                                         \
 		die("missing " #name);
 	PC_FUNCS(LOAD)
+	PC_FUNCS_56(LOAD)
 
 	fd = open("/dev/null", O_RDWR);
 	if (fd < 0 || dup2(fd, FAKE_FD) != FAKE_FD)
@@ -169,12 +189,12 @@ int main(int argc, char **argv)
 			die("our library found no (fake) device");
 		dev = list[0];
 	}
-	wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD, 64 + sizeof(struct verbs_context),
-						   (struct verbs_context *)64, DRIVER_ID);
+	wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD, 64 + PC_VCTX_SIZE, (struct verbs_context *)64,
+						   DRIVER_ID);
 	if (!wrapper)
 		die("_verbs_init_and_alloc_context");
 	vctx = (struct verbs_context *)((char *)wrapper + 64);
-	ctx = &vctx->context;
+	ctx = (struct ibv_context *)((char *)vctx + PC_CTX_OFFSET);
 
 	/* ---------------------------------------------------------------- context and device */
 	{
@@ -183,7 +203,7 @@ int main(int argc, char **argv)
 		cmd = pcmd(H, SZ(ib_uverbs_get_context), 0x5a, 8, &cs);
 		resp = presp(SZ(ib_uverbs_get_context_resp), 8, &rs);
 		reply(&r, sizeof(r), 8);
-		RUN("get_context", p_ibv_cmd_get_context(vctx, cmd, cs, resp, rs));
+		RUN("get_context", cmd_get_context(vctx, cmd, cs, resp, rs));
 		plugcmd_log("  async_fd=%d num_comp_vectors=%d", ctx->async_fd, ctx->num_comp_vectors);
 		logbytes("resp", resp, rs);
 	}
@@ -200,6 +220,8 @@ int main(int argc, char **argv)
 		plugcmd_log("  state=%d max_mtu=%d active_mtu=%d gid_tbl_len=%d lid=%u caps=%#x speed=%u ll=%u flags=%u",
 			    pa->state, pa->max_mtu, pa->active_mtu, pa->gid_tbl_len, pa->lid, pa->port_cap_flags,
 			    pa->active_speed, pa->link_layer, pa->flags);
+		if (PC_RELEASE >= 56) /* active_speed_ex, after the 52 bytes of rdma-core 44's struct */
+			plugcmd_log("  speed_ex=%u", *(uint32_t *)((char *)pa + 52));
 	}
 	{
 		struct ib_uverbs_ex_query_device_resp r = { 0 };
@@ -344,27 +366,55 @@ int main(int argc, char **argv)
 		resp = presp(SZ(ib_uverbs_ex_create_cq_resp), 8, &rs);
 		reply(&rl, sizeof(rl), 8);
 		RUN("create_cq_ex (no flags: legacy command)",
-		    p_ibv_cmd_create_cq_ex(ctx, ca, cqx[0], cmd, cs, resp, rs, 0));
+		    cmd_create_cq_ex(ctx, ca, cqx[0], cmd, cs, resp, rs, 0));
 		plugcmd_log("  handle=%u cqe=%d", cqx[0]->cq.handle, cqx[0]->cq.cqe);
 		logbytes("resp", resp, rs);
 
 		ca->comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
 		ca->flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
 		reply(&r, sizeof(r), 8);
-		RUN("create_cq_ex (ignore overrun: extended)", p_ibv_cmd_create_cq_ex(ctx, ca, cqx[1], cmd, cs, resp, rs, 0));
+		RUN("create_cq_ex (ignore overrun: extended)", cmd_create_cq_ex(ctx, ca, cqx[1], cmd, cs, resp, rs, 0));
 		plugcmd_log("  handle=%u cqe=%d", cqx[1]->cq.handle, cqx[1]->cq.cqe);
 		logbytes("resp", resp, rs);
 
 		ca->comp_mask = 0;
 		ca->wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
 		reply(&rl, sizeof(rl), 8);
-		RUN("create_cq_ex (timestamp ignored)", p_ibv_cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs,
+		RUN("create_cq_ex (timestamp ignored)", cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs,
 									       PC_CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX));
 		reply(&r, sizeof(r), 8);
-		RUN("create_cq_ex (timestamp)", p_ibv_cmd_create_cq_ex(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp,
+		RUN("create_cq_ex (timestamp)", cmd_create_cq_ex(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp,
 								       rs, 0));
 		ca->comp_mask = 1 << 7;
-		RUN("create_cq_ex (bad comp_mask)", p_ibv_cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs, 0));
+		RUN("create_cq_ex (bad comp_mask)", cmd_create_cq_ex(ctx, ca, cqx[2], cmd, cs, resp, rs, 0));
+#if PC_RELEASE >= 56
+		/* ibv_cmd_create_cq_ex2 with no driver chain, and with one holding an optional attribute only (which the
+		 * write command cannot carry, so it is dropped): the same commands as ibv_cmd_create_cq_ex. */
+		struct pc_cmdb *opt = A(sizeof(*opt));
+
+		opt->b.hdr.object_id = UVERBS_OBJECT_CQ;
+		opt->b.hdr.method_id = UVERBS_METHOD_CQ_CREATE;
+		opt->b.uhw_in_idx = 0xff;
+		opt->b.uhw_out_idx = 0xff;
+		opt->b.next_attr = opt->b.hdr.attrs;
+		opt->b.last_attr = opt->b.hdr.attrs + 8;
+		*opt->b.next_attr++ = (struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 4, .data = 0x77 };
+		ca->comp_mask = 0;
+		ca->wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
+		reply(&rl, sizeof(rl), 8);
+		RUN("create_cq_ex2 (no chain: legacy command)",
+		    cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
+		logbytes("resp", resp, rs);
+		ca->comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS;
+		ca->flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN;
+		reply(&r, sizeof(r), 8);
+		RUN("create_cq_ex2 (optional driver attribute: extended)",
+		    cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, &opt->b));
+		logbytes("resp", resp, rs);
+		ca->comp_mask = 1 << 7;
+		RUN("create_cq_ex2 (bad comp_mask)",
+		    cmd_create_cq_ex2(ctx, ca, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs, 0, NULL));
+#endif
 		for (int i = 0; i < 3; i++)
 			p_verbs_init_cq(&cqx[i]->cq, ctx, NULL, NULL);
 	}
@@ -549,7 +599,7 @@ int main(int argc, char **argv)
 		resp = presp(SZ(ib_uverbs_ex_create_qp_resp), 8, &rs);
 		reply(&qr, sizeof(qr), 8);
 		RUN("create_qp_ex2 (driver data, no flags: CREATE_QP)",
-		    p_ibv_cmd_create_qp_ex2(ctx, xqp[1], xa, cmd, cs, resp, rs));
+		    cmd_create_qp_ex2(ctx, xqp[1], xa, cmd, cs, resp, rs));
 		plugcmd_log("  handle=%u qpn=%#x caps=%u/%u comp_mask=%u", xqp[1]->qp.handle, xqp[1]->qp.qp_num,
 			    xa->cap.max_send_wr, xa->cap.max_inline_data, xqp[1]->comp_mask);
 		logbytes("resp", resp, rs);
@@ -559,7 +609,7 @@ int main(int argc, char **argv)
 		xa->create_flags = IBV_QP_CREATE_SOURCE_QPN | IBV_QP_CREATE_BLOCK_SELF_MCAST_LB;
 		xa->source_qpn = 0x4444;
 		reply(&xr, sizeof(xr), 8);
-		RUN("create_qp_ex2 (source qpn: EX_CREATE_QP)", p_ibv_cmd_create_qp_ex2(ctx, xqp[2], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (source qpn: EX_CREATE_QP)", cmd_create_qp_ex2(ctx, xqp[2], xa, cmd, cs, resp, rs));
 		plugcmd_log("  handle=%u", xqp[2]->qp.handle);
 		logbytes("resp", resp, rs);
 
@@ -571,17 +621,17 @@ int main(int argc, char **argv)
 		xa->send_cq = NULL;
 		memset(&xa->cap, 0, sizeof(xa->cap));
 		reply(&xr, sizeof(xr), 8);
-		RUN("create_qp_ex2 (rss indirection table)", p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (rss indirection table)", cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 		xa->cap.max_recv_wr = 1;
 		RUN("create_qp_ex2 (rss with a receive queue)",
-		    p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		    cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 		xa->comp_mask = IBV_QP_INIT_ATTR_PD | (1 << 12);
-		RUN("create_qp_ex2 (unknown comp_mask)", p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (unknown comp_mask)", cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 		xa->comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
 		xa->create_flags = 1 << 20;
 		xa->send_cq = cq;
 		xa->recv_cq = cq;
-		RUN("create_qp_ex2 (unknown create flag)", p_ibv_cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
+		RUN("create_qp_ex2 (unknown create flag)", cmd_create_qp_ex2(ctx, xqp[3], xa, cmd, cs, resp, rs));
 	}
 	{
 		struct ibv_qp_open_attr *oa = A(sizeof(*oa));
@@ -1030,9 +1080,22 @@ int main(int argc, char **argv)
 		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, 4, 0xf4 };
 		o[2] = (struct pc_ioctl_out){ UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, 4, 0xf5 };
 		plugcmd_ioctl_reply(o, 3);
+#if PC_RELEASE >= 56
+		RUN("reg_dmabuf_mr", p_ibv_cmd_reg_dmabuf_mr(pd, 0x2000, 0x4000, 0x8000, 12, 7, qm, NULL));
+#else
 		RUN("reg_dmabuf_mr", p_ibv_cmd_reg_dmabuf_mr(pd, 0x2000, 0x4000, 0x8000, 12, 7, qm));
+#endif
 		plugcmd_log("  handle=%#x lkey=%#x rkey=%#x len=%zu type=%u addr=%p", qm->ibv_mr.handle, qm->ibv_mr.lkey,
 			    qm->ibv_mr.rkey, qm->ibv_mr.length, qm->mr_type, qm->ibv_mr.addr);
+#if PC_RELEASE >= 56
+		/* rdma-core 56's mlx5 links its own attributes. */
+		DRV_BLOCK(UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR, 1);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_REG_DMABUF_MR_HANDLE, 0, 0xf6 };
+		plugcmd_ioctl_reply(o, 3);
+		RUN("reg_dmabuf_mr (driver attributes)",
+		    p_ibv_cmd_reg_dmabuf_mr(pd, 0x2000, 0x4000, 0x8000, 12, 7, qm, &drv->b));
+		plugcmd_log("  handle=%#x lkey=%#x rkey=%#x", qm->ibv_mr.handle, qm->ibv_mr.lkey, qm->ibv_mr.rkey);
+#endif
 
 		/* A provider's own command through execute_ioctl: its block plus a linked one. */
 		struct pc_cmdb *root = A(sizeof(*root));
@@ -1078,19 +1141,19 @@ int main(int argc, char **argv)
 			die("second fake fd");
 		close(fd);
 		plugcmd_add_fd(FAKE_FD + 2);
-		wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD + 2, 64 + sizeof(struct verbs_context),
+		wrapper = p__verbs_init_and_alloc_context(dev, FAKE_FD + 2, 64 + PC_VCTX_SIZE,
 							   (struct verbs_context *)64, DRIVER_ID + 1);
 		if (!wrapper)
 			die("second _verbs_init_and_alloc_context");
 		vctx2 = (struct verbs_context *)((char *)wrapper + 64);
-		ctx2 = &vctx2->context;
+		ctx2 = (struct ibv_context *)((char *)vctx2 + PC_CTX_OFFSET);
 		cmd = pcmd(H, SZ(ib_uverbs_get_context), 0x5a, 4, &cs);
 		resp = presp(SZ(ib_uverbs_get_context_resp), 16, &rs);
 		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 4, 5 };
 		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, 8, 1 };
 		o[2] = (struct pc_ioctl_out){ UVERBS_ATTR_UHW_OUT, 8, 0x8877665544332211ull };
 		plugcmd_ioctl_reply(o, 3);
-		RUN("get_context (ioctl)", p_ibv_cmd_get_context(vctx2, cmd, cs, resp, rs));
+		RUN("get_context (ioctl)", cmd_get_context(vctx2, cmd, cs, resp, rs));
 		plugcmd_log("  async_fd=%d num_comp_vectors=%d", ctx2->async_fd, ctx2->num_comp_vectors);
 		logbytes("resp", resp, rs);
 
@@ -1104,6 +1167,67 @@ int main(int argc, char **argv)
 		RUN("query_port (ioctl)", p_ibv_cmd_query_port(ctx2, 2, pa, cmd, cs));
 		plugcmd_log("  state=%d gid_tbl_len=%d lid=%u caps2=%u", pa->state, pa->gid_tbl_len, pa->lid,
 			    pa->port_cap_flags2);
+		if (PC_RELEASE >= 56)
+			plugcmd_log("  speed_ex=%u", *(uint32_t *)((char *)pa + 52));
+#if PC_RELEASE >= 56
+		/* ibv_cmd_create_cq_ex2 with a mandatory driver attribute (as mlx5's UAR page index, the first id after
+		 * UHW_IN/UHW_OUT): only an ioctl can carry it. On this context rdma-core has not given up on ioctls. */
+		struct pc_cmdb *drv = A(sizeof(*drv));
+		struct ibv_cq_init_attr_ex *ca = A(sizeof(*ca));
+		struct verbs_cq *vcq = A(sizeof(*vcq));
+
+		drv->b.hdr.object_id = UVERBS_OBJECT_CQ;
+		drv->b.hdr.method_id = UVERBS_METHOD_CQ_CREATE;
+		drv->b.uhw_in_idx = 0xff;
+		drv->b.uhw_out_idx = 0xff;
+		drv->b.next_attr = drv->b.hdr.attrs;
+		drv->b.last_attr = drv->b.hdr.attrs + 8;
+		*drv->b.next_attr++ =
+			(struct ib_uverbs_attr){ .attr_id = 0x1002, .len = 4, .flags = UVERBS_ATTR_F_MANDATORY, .data = 5 };
+		ca->cqe = 100;
+		ca->comp_vector = 1;
+		ca->wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+		cmd = pcmd(XH, SZ(ib_uverbs_ex_create_cq), 0x5a, 12, &cs);
+		resp = presp(SZ(ib_uverbs_ex_create_cq_resp), 8, &rs);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_HANDLE, 0, 0x57 };
+		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, 255 };
+		o[2] = (struct pc_ioctl_out){ UVERBS_ATTR_UHW_OUT, 8, 0x1122334455667788ull };
+		plugcmd_ioctl_reply(o, 3);
+		RUN("create_cq_ex2 (mandatory driver attribute: ioctl)",
+		    cmd_create_cq_ex2(ctx2, ca, vcq, cmd, cs, resp, rs, 0, &drv->b));
+		plugcmd_log("  handle=%#x cqe=%d ctx-ok=%d", vcq->cq.handle, vcq->cq.cqe, vcq->cq.context == ctx2);
+		logbytes("resp", resp, rs);
+#endif
+#if PC_RELEASE >= 65
+		/* rdma-core 65: the fds of ibv_cmd_get_context (mlx5's UCAP fds), and a CQ ring the provider allocated. */
+		struct pc_fd_arr *fds = A(sizeof(*fds));
+		struct pc_prov_attr *prov = A(sizeof(*prov));
+
+		fds->arr = A(3 * sizeof(int));
+		fds->count = 3;
+		for (int i = 0; i < 3; i++)
+			fds->arr[i] = 40 + i;
+		cmd = pcmd(H, SZ(ib_uverbs_get_context), 0x5a, 0, &cs);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, 4, 7 };
+		plugcmd_ioctl_reply(o, 1);
+		RUN("get_context (fd array)", p_ibv_cmd_get_context(vctx2, cmd, cs, fds, NULL, 0));
+		plugcmd_log("  num_comp_vectors=%d", ctx2->num_comp_vectors);
+
+		prov->length = 8192;
+		prov->ptr_or_offset = (uintptr_t)A(8192);
+		ca->wc_flags = IBV_WC_EX_WITH_BYTE_LEN;
+		cmd = pcmd(XH, SZ(ib_uverbs_ex_create_cq), 0x5a, 8, &cs);
+		resp = presp(SZ(ib_uverbs_ex_create_cq_resp), 8, &rs);
+		o[0] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_HANDLE, 0, 0x58 };
+		o[1] = (struct pc_ioctl_out){ UVERBS_ATTR_CREATE_CQ_RESP_CQE, 4, 127 };
+		plugcmd_ioctl_reply(o, 2);
+		RUN("create_cq_ex (provider ring at an address: ioctl)",
+		    p_ibv_cmd_create_cq_ex(ctx2, ca, prov, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs,
+					   PC_CREATE_CQ_CMD_FLAGS_WITH_MEM_VA));
+		RUN("create_cq_ex (provider ring without prov_attr)",
+		    p_ibv_cmd_create_cq_ex(ctx2, ca, NULL, A(sizeof(struct verbs_cq)), cmd, cs, resp, rs,
+					   PC_CREATE_CQ_CMD_FLAGS_WITH_MEM_VA));
+#endif
 	}
 	return 0;
 }

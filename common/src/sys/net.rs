@@ -1,10 +1,10 @@
-//! Network interface queries and socket options for RoCE neighbour resolution (`ibv_resolve_eth_l2_from_gid(3)`,
-//! libibverbs' `kernel::neigh`): the VLAN id of an interface, and binding a socket to one.
+//! Network interface queries for RoCE neighbour resolution (`ibv_resolve_eth_l2_from_gid(3)`, libibverbs'
+//! `kernel::neigh`): the VLAN id of an interface.
 #![allow(unsafe_code)]
 
 use crate::errno::{Errno, Result};
 use std::ffi::{c_char, c_int};
-use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 /// `struct vlan_ioctl_args` (linux/if_vlan.h).
 #[repr(C)]
@@ -45,27 +45,6 @@ pub fn vlan_vid(ifname: &str) -> Result<c_int> {
         return Err(Errno::last());
     }
     Ok(c_int::from_ne_bytes([a.u[0], a.u[1], a.u[2], a.u[3]]))
-}
-
-/// `setsockopt(SOL_SOCKET, SO_BINDTODEVICE, ifname)`: the socket sends and receives on interface `ifname` only.
-/// Errors: the `setsockopt(2)` errno (`ENODEV` for an unknown interface, `EPERM` without `CAP_NET_RAW` on kernels
-/// before 5.7).
-pub fn bind_to_device(sock: BorrowedFd<'_>, ifname: &str) -> Result<()> {
-    let name = ifname.as_bytes();
-    // SAFETY: SO_BINDTODEVICE reads `optlen` bytes of interface name from `optval`, which `name` holds.
-    let r = unsafe {
-        libc::setsockopt(
-            sock.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_BINDTODEVICE,
-            name.as_ptr().cast(),
-            name.len() as libc::socklen_t,
-        )
-    };
-    if r != 0 {
-        return Err(Errno::last());
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! A netlink socket to the kernel (`NETLINK_RDMA` for device discovery).
+//! A netlink socket to the kernel (`NETLINK_RDMA` for device discovery, `NETLINK_ROUTE` for RoCE neighbour
+//! resolution).
 #![allow(unsafe_code)]
 
 use crate::errno::{Errno, Result};
@@ -79,6 +80,40 @@ impl NetlinkSocket {
             return Err(Errno(libc::EMSGSIZE));
         }
         Ok(n)
+    }
+}
+
+impl NetlinkSocket {
+    /// Joins multicast group `group` (`NETLINK_ADD_MEMBERSHIP`, e.g. `RTNLGRP_NEIGH`): the kernel then sends the
+    /// group's notifications to this socket. Errors: the `setsockopt(2)` errno (`EINVAL` for an unknown group).
+    pub fn join_group(&self, group: u32) -> Result<()> {
+        // SAFETY: NETLINK_ADD_MEMBERSHIP reads one `int`-sized group number from `optval`.
+        let r = unsafe {
+            libc::setsockopt(
+                self.fd.as_raw_fd(),
+                libc::SOL_NETLINK,
+                libc::NETLINK_ADD_MEMBERSHIP,
+                (&group as *const u32).cast::<c_void>(),
+                std::mem::size_of::<u32>() as libc::socklen_t,
+            )
+        };
+        if r != 0 {
+            return Err(Errno::last());
+        }
+        Ok(())
+    }
+
+    /// Waits up to `timeout_ms` milliseconds for a datagram to read: `Ok(true)` when one is there, `Ok(false)` when
+    /// the time ran out (or a signal interrupted the wait). Errors: the `poll(2)` errno.
+    pub fn wait_readable(&self, timeout_ms: i32) -> Result<bool> {
+        let mut p = libc::pollfd { fd: self.fd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd for the duration of the call.
+        let n = unsafe { libc::poll(&mut p, 1, timeout_ms) };
+        if n < 0 {
+            let e = Errno::last();
+            return if e.0 == libc::EINTR { Ok(false) } else { Err(e) };
+        }
+        Ok(n > 0)
     }
 }
 

@@ -9,6 +9,9 @@
 #    RDMAV_PROVIDER=native never maps it.
 # 3. The verbs and CM cases (20, 25, 30, 35, 51) run again with RDMAV_PROVIDER=plugin, their check names prefixed
 #    with "plugin/": the same assertions, now through the plug-in (PLUGIN_CASES="" skips them, for quick runs).
+# 4. ibv_reg_dmabuf_mr and ibv_reg_mr_ex's dma-buf form reach a plug-in's reg_dmabuf_mr op: Debian's librxe has
+#    none, so tests/guest/lib/dmabuf_shim.so (LD_PRELOAD) gives it one that records its calls; tests/c/verbs_dmabuf
+#    with RDMA_TEST_DMABUF_SHIM=1, through rdma-core 44 first (the reference), then ours ("plugin-dmabuf/<libs>/").
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 
@@ -84,6 +87,29 @@ for c in ${PLUGIN_CASES-20-verbs-debian 25-verbs-c 30-cm-debian 35-cm-c 51-manua
     failed=$((failed + $(grep -c '^FAIL ' "$WORK/plugin-$c.out")))
 done
 unset RDMAV_PROVIDER
+
+# --- 4. a plug-in's reg_dmabuf_mr op -------------------------------------------------------------------------------
+shim="$WORK/dmabuf_shim.so"
+if ! gcc -std=gnu11 -Wall -Wextra -Werror -shared -fPIC -o "$shim" "$REPO/tests/guest/lib/dmabuf_shim.c" \
+        -Wl,--version-script="$REPO/tests/guest/lib/dmabuf_shim.map" -ldl 2> "$WORK/dmabuf_shim.cc"; then
+    fail plugin-dmabuf/compile "$(cat "$WORK/dmabuf_shim.cc")"
+elif [[ ! -x $REPO/tests/out/c/verbs_dmabuf ]]; then
+    fail plugin-dmabuf/compile "tests/out/c/verbs_dmabuf not built (tests/c/compile.sh)"
+else
+    for mode in stock ours; do
+        # shellcheck disable=SC2046
+        env $(rpathenv "$mode") LD_PRELOAD="$shim" RDMAV_PROVIDER=plugin RDMA_TEST_DMABUF_SHIM=1 \
+            timeout 60 "$REPO/tests/out/c/verbs_dmabuf" > "$WORK/dmabuf-$mode.log" 2>&1
+        rc=$?
+        sed -n -e "s|^PASS |PASS plugin-dmabuf/$mode/|p" -e "s|^FAIL |FAIL plugin-dmabuf/$mode/|p" -e '/^# /p' \
+            "$WORK/dmabuf-$mode.log"
+        passed=$((passed + $(grep -c '^PASS ' "$WORK/dmabuf-$mode.log")))
+        failed=$((failed + $(grep -c '^FAIL ' "$WORK/dmabuf-$mode.log")))
+        if (( rc != 0 )) && ! grep -q '^FAIL ' "$WORK/dmabuf-$mode.log"; then
+            fail "plugin-dmabuf/$mode/exit" "exit $rc without a FAIL line" "$WORK/dmabuf-$mode.log"
+        fi
+    done
+fi
 
 summary plugin
 (( failed == 0 ))

@@ -191,7 +191,9 @@ if has core; then
         if [[ $OURS_ == stock ]]; then
             pass "$P/load/$prog" "stock run (CASE_LIBS=stock): no trace to judge"
         else
-            OURS=$REL_LIBDIR SYSLIB=$SYS ldso_check "$P/load/$prog" "$WORK/load-$prog.log" "$want"
+            REL_LIBS=stock timeout 10 "$R" env LD_BIND_NOW=1 LD_DEBUG=files $cmd > "$WORK/load-$prog.stock.log" 2>&1
+            BASELINE=$WORK/load-$prog.stock.log OURS=$REL_LIBDIR SYSLIB=$SYS \
+                ldso_check "$P/load/$prog" "$WORK/load-$prog.log" "$want"
         fi
     done
 

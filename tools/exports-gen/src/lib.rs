@@ -1,27 +1,47 @@
 //! Build-script support shared by `libibverbs` and `librdmacm`.
 //!
-//! The ELF symbol versions of both libraries are declared in one place each, `abi/<lib>.symbols` (the baseline
-//! recorded from rdma-core 44). [`generate`] turns that list into a Rust file holding one `global_asm!` of
-//! `.symver` directives, and [`link_args`] prints the linker arguments: lld (GNU ld rejects a second version script
-//! beside rustc's own), the node-declaring version script `abi/<lib>.map`, and the soname.
+//! The ELF symbol versions of both libraries are declared in one place each, `abi/<lib>.symbols` (every
+//! `name@version` the rdma-core releases we replace export, docs/abi.md). [`generate`] turns that list into a Rust
+//! file holding one `global_asm!` of `.symver` directives, and [`link_args`] prints the linker arguments: lld (GNU
+//! ld rejects a second version script beside rustc's own), the node-declaring version script `abi/<lib>.map`, and
+//! the soname.
 //!
+//! A line is the symbol, then optional words:
 //! * `name@@VER` (default version): the crate defines `#[no_mangle] extern "C" fn name` (or a static).
-//! * `name@VER` (compat version): the crate defines `crate::compat::name_VER` (dots as underscores), a plain
-//!   Rust function the directive aliases; it is not otherwise exported.
+//! * `name@VER` (a non-default version), implemented by:
+//!   - `alias`: the same definition as the name's default version (`name`), for a name whose ABI did not change
+//!     between two nodes (`ibv_cmd_alloc_pd@IBVERBS_PRIVATE_34` beside `@@IBVERBS_PRIVATE_65`);
+//!   - `fn=PATH`: the plain Rust function `PATH` (an ABI that differs from the default version's);
+//!   - nothing: `crate::compat::name_VER` (dots as underscores), the `@IBVERBS_1.0` compat convention.
+//!
+//!   Neither function is otherwise exported.
+//! * `object`: a data symbol (a static), for the export test's size check.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// One exported symbol of the baseline.
+/// What defines a non-default version (see module docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Definition {
+    /// The `#[no_mangle]` item `name` (a default version, or an `alias`).
+    Named,
+    /// A plain Rust function at this path.
+    Function(String),
+}
+
+/// One exported symbol of the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Export {
     pub name: String,
     pub version: String,
     pub default: bool,
     pub object: bool,
+    pub definition: Definition,
 }
 
-/// Parses a baseline file (see module docs). Lines starting with `#` and blank lines are ignored.
+/// Parses a symbol list (see module docs). Lines starting with `#` and blank lines are ignored. Panics (failing
+/// the build) on a line it cannot read, an `alias` of a name without a default version, or two default versions
+/// of one name.
 pub fn parse(text: &str) -> Vec<Export> {
     let mut out = Vec::new();
     for line in text.lines() {
@@ -31,42 +51,56 @@ pub fn parse(text: &str) -> Vec<Export> {
         }
         let mut words = line.split_whitespace();
         let sym = words.next().unwrap();
-        let object = words.next() == Some("object");
         let (name, version, default) = if let Some((n, v)) = sym.split_once("@@") {
             (n, v, true)
         } else if let Some((n, v)) = sym.split_once('@') {
             (n, v, false)
         } else {
-            panic!("baseline line without a version: {line}");
+            panic!("symbol line without a version: {line}");
         };
-        out.push(Export { name: name.into(), version: version.into(), default, object });
+        let (mut object, mut definition) = (false, None);
+        for w in words {
+            match w {
+                "object" => object = true,
+                "alias" if !default => definition = Some(Definition::Named),
+                w if w.starts_with("fn=") && !default => definition = Some(Definition::Function(w[3..].into())),
+                w => panic!("symbol line {line}: unknown word {w}"),
+            }
+        }
+        let definition = match (default, definition) {
+            (true, _) => Definition::Named,
+            (false, Some(d)) => d,
+            (false, None) => Definition::Function(format!("crate::compat::{name}_{}", version.replace('.', "_"))),
+        };
+        out.push(Export { name: name.into(), version: version.into(), default, object, definition });
+    }
+    for e in &out {
+        let defaults = out.iter().filter(|d| d.name == e.name && d.default).count();
+        assert!(defaults <= 1, "{} has {defaults} default versions", e.name);
+        if !e.default && e.definition == Definition::Named {
+            assert!(defaults == 1, "{}@{} is an alias of a default version it does not have", e.name, e.version);
+        }
     }
     out
 }
 
-/// The Rust path of the function that implements a compat symbol.
-pub fn compat_fn(e: &Export) -> String {
-    format!("crate::compat::{}_{}", e.name, e.version.replace('.', "_"))
-}
-
-/// Generates the `global_asm!` source for a baseline.
+/// Generates the `global_asm!` source for a symbol list.
 pub fn symver_asm(exports: &[Export]) -> String {
     let mut lines = String::new();
     let mut syms = String::new();
     let mut n = 0;
     for e in exports {
-        if e.default {
-            writeln!(lines, "    \".symver {0}, {0}@@{1}\",", e.name, e.version).unwrap();
-        } else {
+        if e.default || e.definition == Definition::Named {
+            let at = if e.default { "@@" } else { "@" };
+            writeln!(lines, "    \".symver {0}, {0}{at}{1}\",", e.name, e.version).unwrap();
+        } else if let Definition::Function(path) = &e.definition {
             writeln!(lines, "    \".globl {{{n}}}\",").unwrap();
             writeln!(lines, "    \".symver {{{n}}}, {}@{}\",", e.name, e.version).unwrap();
-            writeln!(syms, "    sym {},", compat_fn(e)).unwrap();
+            writeln!(syms, "    sym {path},").unwrap();
             n += 1;
         }
     }
-    format!(
-        "// Generated by build.rs from the symbol baseline. Do not edit.\ncore::arch::global_asm!(\n{lines}{syms});\n"
-    )
+    format!("// Generated by build.rs from the symbol list. Do not edit.\ncore::arch::global_asm!(\n{lines}{syms});\n")
 }
 
 /// Build-script entry: reads `<root>/abi/<lib>.symbols`, writes `$OUT_DIR/symver.rs`, prints the link arguments.
@@ -96,12 +130,32 @@ mod tests {
 
     #[test]
     fn parses_and_generates() {
-        let e = parse("# c\nibv_a@@IBVERBS_1.1\nibv_a@IBVERBS_1.0\nv@@IBVERBS_PRIVATE_34 object\n");
-        assert_eq!(e.len(), 3);
-        assert!(e[0].default && !e[1].default && e[2].object);
+        let e = parse(
+            "# c\nibv_a@@IBVERBS_1.1\nibv_a@IBVERBS_1.0\nv@@IBVERBS_PRIVATE_65 object\nv@IBVERBS_PRIVATE_34 object alias\n\
+             f@@IBVERBS_PRIVATE_65\nf@IBVERBS_PRIVATE_34 fn=crate::private::f_34\n",
+        );
+        assert_eq!(e.len(), 6);
+        assert!(e[0].default && !e[1].default && e[2].object && e[3].object && !e[3].default);
+        assert_eq!(e[3].definition, Definition::Named);
         let asm = symver_asm(&e);
         assert!(asm.contains("\".symver ibv_a, ibv_a@@IBVERBS_1.1\""));
         assert!(asm.contains("\".symver {0}, ibv_a@IBVERBS_1.0\""));
         assert!(asm.contains("sym crate::compat::ibv_a_IBVERBS_1_0"));
+        assert!(
+            asm.contains("\".symver v, v@@IBVERBS_PRIVATE_65\"") && asm.contains("\".symver v, v@IBVERBS_PRIVATE_34\"")
+        );
+        assert!(asm.contains("\".symver {1}, f@IBVERBS_PRIVATE_34\"") && asm.contains("sym crate::private::f_34"));
+    }
+
+    #[test]
+    #[should_panic(expected = "alias of a default version")]
+    fn an_alias_needs_a_default() {
+        parse("g@IBVERBS_PRIVATE_34 alias\n");
+    }
+
+    #[test]
+    #[should_panic(expected = "2 default versions")]
+    fn one_default_per_name() {
+        parse("g@@IBVERBS_PRIVATE_34\ng@@IBVERBS_PRIVATE_65\n");
     }
 }

@@ -1,16 +1,28 @@
-//! rdma-core 44's provider-private structs (`libibverbs/driver.h`, `cmd_ioctl.h`, `kern-abi.h`), shared with the
+//! rdma-core's provider-private structs (`libibverbs/driver.h`, `cmd_ioctl.h`, `kern-abi.h`), shared with the
 //! C plug-ins byte for byte: the device and context interface, the provider object structs the `ibv_cmd_*` fill,
 //! the ioctl command buffer, and the write() command layouts (`struct ibv_<cmd>` = header + the kernel's core
 //! request, then the provider's driver data).
 //!
-//! rdma-core installs none of these headers, so their layout was measured once from its v44.0 sources and kept as
-//! data: `tests/layout/private/rdma-core-44.tsv`, made by `tests/layout/private/gen.py`. The tests below check every
-//! row against these definitions (and fail on a row they do not know).
+//! Most of them are the same in every release this library serves; where a release differs, the layouts are kept
+//! per generation ([`Generation`]: [`r44`] for PABI 34 as rdma-core 44 built it, [`r56`] for PABI 34 as 45 to 56
+//! built it and for PABI 65), and this module holds what they share.
+//!
+//! rdma-core installs none of these headers, so their layout was measured from each release's sources and kept as
+//! data: `tests/layout/private/rdma-core-{44,56,65}.tsv`, made by `tests/layout/private/gen.py --release N`. The
+//! tests below check every row of each table against the definitions of that generation (and fail on a row they do
+//! not know).
 //!
 //! `verbs_context_ops` keeps its 76 members as untyped function pointers: the loader only copies them (as
 //! rdma-core's `verbs_set_ops`) and casts the few it calls to their prototypes at the call site
 //! (`op` in libibverbs' plug-in loader).
-#![allow(non_camel_case_types)]
+#![allow(non_camel_case_types, non_snake_case)]
+
+mod generation;
+pub mod r44;
+pub mod r56;
+pub mod r65;
+
+pub use generation::Generation;
 
 use crate::abi::verbs::*;
 use crate::uapi::ib_user_verbs::*;
@@ -197,6 +209,157 @@ context_ops!(
 );
 
 const _: () = assert!(std::mem::size_of::<verbs_context_ops>() == 76 * 8);
+
+// ---------------------------------------------------------------------------------------------------------------
+// struct verbs_context as PABI 34 lays it out, and the slots PABI 65 put in front of it.
+// ---------------------------------------------------------------------------------------------------------------
+
+macro_rules! context_34 {
+    ($($(#[$m:meta])* $n:ident: $t:ty),* $(,)?) => {
+        /// `struct verbs_context` as rdma-core 44 and 56 lay it out (648 bytes, `context` at 320): the view of any
+        /// context this library reaches its library slots through, computed from the `struct ibv_context *`
+        /// (`context - 320`), never from a `struct verbs_context *` a plug-in passed. rdma-core 65 put six slots in
+        /// front ([`verbs_context_head_65`]; our public `verbs_context` is 65's), so every slot here keeps its
+        /// distance from `context` in every generation, and so does `priv`, where our state hangs.
+        ///
+        /// The ops are untyped here (the public struct has their prototypes); they are copied, not called.
+        #[repr(C)]
+        pub struct verbs_context_34 {
+            $($(#[$m])* pub $n: $t,)*
+        }
+
+        /// The members of [`verbs_context_34`] that are op slots, in order (with the two placeholders).
+        pub const VERBS_CONTEXT_34_OPS: &[&str] = &[$(stringify!($n)),*];
+    };
+}
+
+context_34!(
+    query_port: AnyOp,
+    advise_mr: AnyOp,
+    alloc_null_mr: AnyOp,
+    read_counters: AnyOp,
+    attach_counters_point_flow: AnyOp,
+    create_counters: AnyOp,
+    destroy_counters: AnyOp,
+    reg_dm_mr: AnyOp,
+    alloc_dm: AnyOp,
+    free_dm: AnyOp,
+    modify_flow_action_esp: AnyOp,
+    destroy_flow_action: AnyOp,
+    create_flow_action_esp: AnyOp,
+    modify_qp_rate_limit: AnyOp,
+    alloc_parent_domain: AnyOp,
+    dealloc_td: AnyOp,
+    alloc_td: AnyOp,
+    modify_cq: AnyOp,
+    post_srq_ops: AnyOp,
+    destroy_rwq_ind_table: AnyOp,
+    create_rwq_ind_table: AnyOp,
+    destroy_wq: AnyOp,
+    modify_wq: AnyOp,
+    create_wq: AnyOp,
+    query_rt_values: AnyOp,
+    create_cq_ex: AnyOp,
+    /// The library's private state (ours: the `object::Context`).
+    r#priv: *mut c_void,
+    query_device_ex: AnyOp,
+    ibv_destroy_flow: AnyOp,
+    ABI_placeholder2: AnyOp,
+    ibv_create_flow: AnyOp,
+    ABI_placeholder1: AnyOp,
+    open_qp: AnyOp,
+    create_qp_ex: AnyOp,
+    get_srq_num: AnyOp,
+    create_srq_ex: AnyOp,
+    open_xrcd: AnyOp,
+    close_xrcd: AnyOp,
+    _ABI_placeholder3: u64,
+    sz: usize,
+    context: ibv_context,
+);
+
+/// The six slots rdma-core 65 put in front of `struct verbs_context` (its `context` is at 368), in order: present
+/// only in the contexts of PABI-65 plug-ins and in ours, at `context - 368`.
+#[repr(C)]
+pub struct verbs_context_head_65 {
+    pub free_buf: AnyOp,
+    pub alloc_buf: AnyOp,
+    pub dm_export_dmabuf_fd: AnyOp,
+    pub reg_mr_ex: AnyOp,
+    pub dealloc_dmah: AnyOp,
+    pub alloc_dmah: AnyOp,
+}
+
+/// Where `context` is in a PABI-34 `struct verbs_context`, and in a PABI-65 one.
+pub const CONTEXT_OFFSET_34: usize = offset_of!(verbs_context_34, context);
+pub const CONTEXT_OFFSET_65: usize = CONTEXT_OFFSET_34 + size_of::<verbs_context_head_65>();
+
+/// The PABI-34 view of the `verbs_context` whose `context` is at `ctx` (the address arithmetic only).
+pub fn view_34(ctx: *mut ibv_context) -> *mut verbs_context_34 {
+    ctx.cast::<u8>().wrapping_sub(CONTEXT_OFFSET_34).cast()
+}
+
+/// The six PABI-65 slots of the `verbs_context` whose `context` is at `ctx`; only a context of PABI 65 (or one of
+/// ours) has them.
+pub fn head_65(ctx: *mut ibv_context) -> *mut verbs_context_head_65 {
+    ctx.cast::<u8>().wrapping_sub(CONTEXT_OFFSET_65).cast()
+}
+
+/// The public `verbs_context` (rdma-core 65's) is the six PABI-65 slots, then PABI 34's: every member of the view
+/// is at the same distance from `context` as the member of that name in the public struct.
+macro_rules! same_distance {
+    ($($n:ident),*) => {
+        const _: () = {
+            $( assert!(offset_of!(verbs_context, context) - offset_of!(verbs_context, $n)
+                == CONTEXT_OFFSET_34 - offset_of!(verbs_context_34, $n)); )*
+            assert!(offset_of!(verbs_context, context) == CONTEXT_OFFSET_65);
+            assert!(size_of::<verbs_context_34>() == 648 && CONTEXT_OFFSET_34 == 320);
+        };
+    };
+}
+same_distance!(
+    query_port,
+    advise_mr,
+    alloc_null_mr,
+    read_counters,
+    attach_counters_point_flow,
+    create_counters,
+    destroy_counters,
+    reg_dm_mr,
+    alloc_dm,
+    free_dm,
+    modify_flow_action_esp,
+    destroy_flow_action,
+    create_flow_action_esp,
+    modify_qp_rate_limit,
+    alloc_parent_domain,
+    dealloc_td,
+    alloc_td,
+    modify_cq,
+    post_srq_ops,
+    destroy_rwq_ind_table,
+    create_rwq_ind_table,
+    destroy_wq,
+    modify_wq,
+    create_wq,
+    query_rt_values,
+    create_cq_ex,
+    r#priv,
+    query_device_ex,
+    ibv_destroy_flow,
+    ABI_placeholder2,
+    ibv_create_flow,
+    ABI_placeholder1,
+    open_qp,
+    create_qp_ex,
+    get_srq_num,
+    create_srq_ex,
+    open_xrcd,
+    close_xrcd,
+    _ABI_placeholder3,
+    sz,
+    context
+);
 const _: () = assert!(std::mem::offset_of!(verbs_device, ops) == std::mem::size_of::<ibv_device>());
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -222,22 +385,12 @@ pub struct verbs_srq {
     pub srq_num: u32,
 }
 
-/// rdma-core 44's `struct ibv_qp_ex` as a plug-in built against 44 lays it out: the public one without the
-/// `wr_flush` slot rdma-core 56 appended (352 bytes, not 360). Only its `ibv_qp` is read here.
-#[repr(C)]
-pub struct ibv_qp_ex_44 {
-    pub qp_base: ibv_qp,
-    /// `comp_mask` .. `wr_atomic_write` of `ibv_qp_ex`.
-    pub ops: [u64; 24],
-}
-
-/// `struct verbs_qp` of rdma-core 44: the union of `ibv_qp` and 44's `ibv_qp_ex` (which starts with
-/// `qp_base: ibv_qp`), then `comp_mask` (`VERBS_QP_XRCD`, `VERBS_QP_EX`) and `xrcd`.
+/// `struct verbs_qp`, opaque: its layout depends on the plug-in's generation ([`r44::verbs_qp`],
+/// [`r56::verbs_qp`]; reached through [`Generation::qp_comp_mask_ptr`] and [`Generation::qp_xrcd_ptr`]). It begins
+/// with the `struct ibv_qp` in every generation.
 #[repr(C)]
 pub struct verbs_qp {
-    pub qp_ex: ibv_qp_ex_44,
-    pub comp_mask: u32,
-    pub xrcd: *mut verbs_xrcd,
+    _opaque: [u8; 0],
 }
 
 /// `struct verbs_cq`: the union of `ibv_cq` and `ibv_cq_ex` (which starts with the `ibv_cq` fields).
@@ -334,8 +487,6 @@ const _: () = {
     assert!(size_of::<verbs_xrcd>() == 16);
     assert!(size_of::<verbs_mr>() == size_of::<ibv_mr>() + 8);
     assert!(offset_of!(verbs_srq, srq_type) == size_of::<ibv_srq>());
-    assert!(size_of::<ibv_qp_ex_44>() == 352 && size_of::<ibv_qp_ex>() == 360);
-    assert!(offset_of!(verbs_qp, comp_mask) == offset_of!(ibv_qp_ex, wr_flush));
     assert!(offset_of!(verbs_flow_action, handle) == 8 && size_of::<verbs_flow_action>() == 16);
     assert!(offset_of!(verbs_dm, handle) == size_of::<ibv_dm>());
     assert!(offset_of!(verbs_counters, handle) == 8);
@@ -395,7 +546,9 @@ mod layout_tests {
     use super::*;
     use std::collections::HashMap;
 
-    const TABLE: &str = include_str!("../../../../tests/layout/private/rdma-core-44.tsv");
+    const TABLE_44: &str = include_str!("../../../../tests/layout/private/rdma-core-44.tsv");
+    const TABLE_56: &str = include_str!("../../../../tests/layout/private/rdma-core-56.tsv");
+    const TABLE_65: &str = include_str!("../../../../tests/layout/private/rdma-core-65.tsv");
 
     /// (offset, size) of a member of our definition, by the C names of the table.
     macro_rules! member {
@@ -407,7 +560,10 @@ mod layout_tests {
         }};
     }
 
-    fn ours() -> HashMap<(&'static str, &'static str), (usize, usize)> {
+    type Facts = HashMap<(&'static str, &'static str), (usize, usize)>;
+
+    /// Our definitions of the structs every generation shares.
+    fn shared() -> Facts {
         let mut m = HashMap::new();
         macro_rules! s {
             ($c:literal = $t:ty { $($cm:literal => $f:ident),* $(,)? }) => {
@@ -433,9 +589,7 @@ mod layout_tests {
         s!("verbs_srq" = verbs_srq { "srq" => srq, "srq_type" => srq_type, "xrcd" => xrcd, "cq" => cq,
             "srq_num" => srq_num });
         s!("verbs_mr" = verbs_mr { "ibv_mr" => ibv_mr, "mr_type" => mr_type, "access" => access });
-        // The unions of driver.h: `qp`/`cq` are the first fields of `qp_ex`/`cq_ex`.
-        s!("verbs_qp" = verbs_qp { "qp_ex" => qp_ex, "comp_mask" => comp_mask, "xrcd" => xrcd });
-        m.insert(("verbs_qp", "qp"), (offset_of!(verbs_qp, qp_ex.qp_base), size_of::<ibv_qp>()));
+        // The union of driver.h: `cq` is the first field of `cq_ex`.
         s!("verbs_cq" = verbs_cq { "cq_ex" => cq_ex });
         m.insert(("verbs_cq", "cq"), (offset_of!(verbs_cq, cq_ex), size_of::<ibv_cq>()));
         s!("verbs_flow_action" = verbs_flow_action { "action" => action, "handle" => handle, "type" => r#type });
@@ -455,19 +609,100 @@ mod layout_tests {
         m
     }
 
-    #[test]
-    fn matches_rdma_core_44() {
-        let ours = ours();
-        // verbs_context_ops: its members in rdma-core's order are ours, each one pointer wide.
-        let ops_names = VERBS_CONTEXT_OPS_NAMES;
+    /// The `verbs_qp` rows of a generation's definition `$t` (`qp` and `qp_ex` are the members of its union).
+    macro_rules! verbs_qp_rows {
+        ($m:expr, $t:ty, $qp_ex:expr) => {
+            $m.insert(("verbs_qp", "-"), (0, size_of::<$t>()));
+            $m.insert(("verbs_qp", "qp"), member!($t, qp));
+            $m.insert(("verbs_qp", "qp_ex"), (0, $qp_ex));
+            $m.insert(("verbs_qp", "comp_mask"), member!($t, comp_mask));
+            $m.insert(("verbs_qp", "xrcd"), member!($t, xrcd));
+        };
+    }
+
+    /// The rows of `verbs_context` (verbs.h, the struct the core fills inside a plug-in's allocation): the members
+    /// `$f` of `$t`, and `priv`.
+    macro_rules! verbs_context_rows {
+        ($m:expr, $t:ty; $($f:ident),*) => {
+            $m.insert(("verbs_context", "-"), (0, size_of::<$t>()));
+            $( $m.insert(("verbs_context", stringify!($f)), member!($t, $f)); )*
+            $m.insert(("verbs_context", "priv"), member!($t, r#priv));
+        };
+    }
+
+    /// `verbs_context_rows!` with PABI 34's members (then `$extra`).
+    macro_rules! verbs_context_34_rows {
+        ($m:expr, $t:ty $(, $extra:ident)*) => {
+            verbs_context_rows!($m, $t; $($extra,)* query_port, advise_mr, alloc_null_mr, read_counters,
+                attach_counters_point_flow, create_counters, destroy_counters, reg_dm_mr, alloc_dm, free_dm,
+                modify_flow_action_esp, destroy_flow_action, create_flow_action_esp, modify_qp_rate_limit,
+                alloc_parent_domain, dealloc_td, alloc_td, modify_cq, post_srq_ops, destroy_rwq_ind_table,
+                create_rwq_ind_table, destroy_wq, modify_wq, create_wq, query_rt_values, create_cq_ex, query_device_ex,
+                ibv_destroy_flow, ABI_placeholder2, ibv_create_flow, ABI_placeholder1, open_qp, create_qp_ex,
+                get_srq_num, create_srq_ex, open_xrcd, close_xrcd, _ABI_placeholder3, sz, context)
+        };
+    }
+
+    /// Our definitions for one generation.
+    fn ours(g: Generation) -> Facts {
+        let mut m = shared();
+        match g {
+            Generation::R44 => {
+                verbs_qp_rows!(m, r44::verbs_qp, r44::QP_EX_SIZE);
+                m.insert(("ibv_qp_ex", "-"), (0, r44::QP_EX_SIZE));
+            }
+            Generation::R56 | Generation::R65 => {
+                verbs_qp_rows!(m, r56::verbs_qp, r56::QP_EX_SIZE);
+                m.insert(("ibv_qp_ex", "-"), (0, r56::QP_EX_SIZE));
+            }
+        }
+        m.insert(("ibv_port_attr", "-"), (0, g.port_attr_size()));
+        match g {
+            Generation::R44 | Generation::R56 => {
+                verbs_context_34_rows!(m, verbs_context_34);
+            }
+            Generation::R65 => {
+                verbs_context_34_rows!(
+                    m,
+                    verbs_context,
+                    free_buf,
+                    alloc_buf,
+                    dm_export_dmabuf_fd,
+                    reg_mr_ex,
+                    dealloc_dmah,
+                    alloc_dmah
+                );
+                m.insert(("verbs_context_ops", "-"), (0, size_of::<r65::verbs_context_ops>()));
+                m.insert(("verbs_create_cq_prov_attr", "-"), (0, size_of::<r65::verbs_create_cq_prov_attr>()));
+                m.insert(("verbs_create_cq_prov_attr", "buffer"), member!(r65::verbs_create_cq_prov_attr, buffer));
+                m.insert(("verbs_dmah", "-"), (0, size_of::<r65::verbs_dmah>()));
+                m.insert(("verbs_dmah", "dmah"), member!(r65::verbs_dmah, dmah));
+                m.insert(("verbs_dmah", "handle"), member!(r65::verbs_dmah, handle));
+                m.insert(("ibv_fd_arr", "-"), (0, size_of::<r65::ibv_fd_arr>()));
+                m.insert(("ibv_fd_arr", "arr"), member!(r65::ibv_fd_arr, arr));
+                m.insert(("ibv_fd_arr", "count"), member!(r65::ibv_fd_arr, count));
+                m.insert(("ibv_buf", "-"), (0, size_of::<r65::ibv_buf>()));
+                m.insert(("ibv_buf", "addr"), member!(r65::ibv_buf, addr));
+                m.insert(("ibv_buf", "size"), member!(r65::ibv_buf, size));
+                m.insert(("ibv_buf", "pd"), member!(r65::ibv_buf, pd));
+                m.insert(("ibv_buf", "dmabuf_fd"), member!(r65::ibv_buf, dmabuf_fd));
+            }
+        }
+        m
+    }
+
+    /// Checks every row of `table` against generation `g`'s definitions and `ops` (the member names of its
+    /// `verbs_context_ops`, in order).
+    fn check(g: Generation, table: &str, ops: &[&str]) {
+        let ours = ours(g);
         let (mut checked, mut bad) = (0, Vec::new());
         let mut ops_seen = 0;
-        for line in TABLE.lines().filter(|l| !l.starts_with('#')) {
+        for line in table.lines().filter(|l| !l.starts_with('#')) {
             let f: Vec<&str> = line.split('\t').collect();
             assert_eq!(f.len(), 4, "malformed row {line:?}");
             let (off, size): (usize, usize) = (f[2].parse().unwrap(), f[3].parse().unwrap());
             let got = if f[0] == "verbs_context_ops" && f[1] != "-" {
-                let i = ops_names.iter().position(|n| *n == f[1]);
+                let i = ops.iter().position(|n| *n == f[1]);
                 ops_seen += 1;
                 i.map(|i| (i * 8, 8))
             } else {
@@ -476,16 +711,39 @@ mod layout_tests {
             checked += 1;
             match got {
                 None => bad.push(format!("{}.{}: in the table, not in our definitions", f[0], f[1])),
-                Some(g) if g != (off, size) => bad.push(format!(
-                    "{}.{}: rdma-core 44 at {off} size {size}, ours at {} size {}",
-                    f[0], f[1], g.0, g.1
-                )),
+                Some(o) if o != (off, size) => {
+                    bad.push(format!("{}.{}: {g} at {off} size {size}, ours at {} size {}", f[0], f[1], o.0, o.1))
+                }
                 Some(_) => {}
             }
         }
-        assert_eq!(ops_seen, ops_names.len(), "verbs_context_ops member count");
-        println!("private layout: {checked} facts checked against rdma-core 44, {} differences", bad.len());
+        assert_eq!(ops_seen, ops.len(), "verbs_context_ops member count");
+        println!("private layout: {checked} facts checked against {g}, {} differences", bad.len());
         assert!(checked > 150, "the table is too small: {checked} rows");
         assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+
+    #[test]
+    fn matches_rdma_core_44() {
+        check(Generation::R44, TABLE_44, VERBS_CONTEXT_OPS_NAMES);
+    }
+
+    #[test]
+    fn matches_rdma_core_56() {
+        check(Generation::R56, TABLE_56, VERBS_CONTEXT_OPS_NAMES);
+    }
+
+    #[test]
+    fn matches_rdma_core_65() {
+        check(Generation::R65, TABLE_65, r65::VERBS_CONTEXT_OPS_NAMES);
+    }
+
+    #[test]
+    fn generations_differ_where_the_tables_do() {
+        assert_eq!((Generation::R44.verbs_qp_comp_mask(), Generation::R44.verbs_qp_xrcd()), (352, 360));
+        assert_eq!((Generation::R56.verbs_qp_comp_mask(), Generation::R56.verbs_qp_xrcd()), (360, 368));
+        assert_eq!((Generation::R65.verbs_qp_comp_mask(), Generation::R65.verbs_qp_xrcd()), (360, 368));
+        assert_eq!(Generation::ALL.map(Generation::port_attr_size), [52, 56, 56]);
+        assert_eq!(Generation::ALL.map(Generation::pabi), [34, 34, 65]);
     }
 }

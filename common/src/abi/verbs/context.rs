@@ -129,13 +129,30 @@ pub struct verbs_ex_private {
     _opaque: [u8; 0],
 }
 
-/// The extended ops table: a `struct ibv_context` preceded by the extension ops, newest first, and by `sz`.
+/// The extended ops table: a `struct ibv_context` preceded by the extension ops, newest first, and by `sz`
+/// (rdma-core 65's: 696 bytes, `context` at 368).
 ///
 /// Applications compiled against any rdma-core version find `verbs_context` from the `ibv_context` pointer
 /// (`verbs_get_ctx`, a fixed negative offset) and check `sz` before using an op (`verbs_get_ctx_op`), so the order
-/// of these fields, and `context` being last, are ABI.
+/// of these fields, and `context` being last, are ABI. rdma-core 65 put the first six in front of the 44 ones;
+/// every older member keeps its distance from `context`, so programs built against 44's or 56's header (648 bytes,
+/// `context` at 320) find theirs. Only a context of rdma-core 65's provider interface (ours, or a PABI-65 plug-in's)
+/// has the six; the library reaches the others through a PABI-34 view of any context (`abi::driver`).
 #[repr(C)]
 pub struct verbs_context {
+    /// `ibv_free_buf` (rdma-core 64).
+    pub free_buf: Option<unsafe extern "C" fn(buf: *mut ibv_buf)>,
+    /// `ibv_alloc_buf` (rdma-core 64).
+    pub alloc_buf: Option<unsafe extern "C" fn(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> *mut c_void>,
+    /// `ibv_dm_export_dmabuf_fd` (rdma-core 62).
+    pub dm_export_dmabuf_fd: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
+    /// `ibv_reg_mr_ex` (rdma-core 59).
+    pub reg_mr_ex: Option<unsafe extern "C" fn(pd: *mut ibv_pd, mr_init_attr: *mut ibv_mr_init_attr) -> *mut ibv_mr>,
+    /// `ibv_dealloc_dmah` (rdma-core 59).
+    pub dealloc_dmah: Option<unsafe extern "C" fn(dmah: *mut ibv_dmah) -> c_int>,
+    /// `ibv_alloc_dmah` (rdma-core 59).
+    pub alloc_dmah:
+        Option<unsafe extern "C" fn(context: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> *mut ibv_dmah>,
     /// `ibv_query_port(3)` with the caller's `sizeof(struct ibv_port_attr)`.
     pub query_port: Option<
         unsafe extern "C" fn(
@@ -301,11 +318,12 @@ const _: () = {
     assert!(offset_of!(ibv_context, cmd_fd) == 264);
     assert!(offset_of!(ibv_context, mutex) == 280);
     assert!(offset_of!(ibv_context, abi_compat) == 320);
-    assert!(size_of::<verbs_context>() == 648);
-    assert!(offset_of!(verbs_context, create_cq_ex) == 200);
-    assert!(offset_of!(verbs_context, r#priv) == 208);
-    assert!(offset_of!(verbs_context, query_device_ex) == 216);
-    assert!(offset_of!(verbs_context, close_xrcd) == 296);
-    assert!(offset_of!(verbs_context, sz) == 312);
-    assert!(offset_of!(verbs_context, context) == 320);
+    assert!(size_of::<verbs_context>() == 696);
+    assert!(offset_of!(verbs_context, query_port) == 48);
+    assert!(offset_of!(verbs_context, create_cq_ex) == 248);
+    assert!(offset_of!(verbs_context, r#priv) == 256);
+    assert!(offset_of!(verbs_context, query_device_ex) == 264);
+    assert!(offset_of!(verbs_context, close_xrcd) == 344);
+    assert!(offset_of!(verbs_context, sz) == 360);
+    assert!(offset_of!(verbs_context, context) == 368);
 };

@@ -1784,179 +1784,186 @@ fn record_layouts() {
     assert_eq!((size_of::<ibv_values_ex>(), align_of::<ibv_values_ex>()), (24, 8), "ibv_values_ex");
     assert_eq!(offset_of!(ibv_values_ex, comp_mask), 0, "ibv_values_ex.comp_mask");
     assert_eq!(offset_of!(ibv_values_ex, raw_clock), 8, "ibv_values_ex.raw_clock");
-    assert_eq!((size_of::<verbs_context>(), align_of::<verbs_context>()), (648, 8), "verbs_context");
-    assert_eq!(offset_of!(verbs_context, query_port), 0, "verbs_context.query_port");
-    assert_eq!(offset_of!(verbs_context, advise_mr), 8, "verbs_context.advise_mr");
-    assert_eq!(offset_of!(verbs_context, alloc_null_mr), 16, "verbs_context.alloc_null_mr");
-    assert_eq!(offset_of!(verbs_context, read_counters), 24, "verbs_context.read_counters");
-    assert_eq!(offset_of!(verbs_context, attach_counters_point_flow), 32, "verbs_context.attach_counters_point_flow");
-    assert_eq!(offset_of!(verbs_context, create_counters), 40, "verbs_context.create_counters");
-    assert_eq!(offset_of!(verbs_context, destroy_counters), 48, "verbs_context.destroy_counters");
-    assert_eq!(offset_of!(verbs_context, reg_dm_mr), 56, "verbs_context.reg_dm_mr");
-    assert_eq!(offset_of!(verbs_context, alloc_dm), 64, "verbs_context.alloc_dm");
-    assert_eq!(offset_of!(verbs_context, free_dm), 72, "verbs_context.free_dm");
-    assert_eq!(offset_of!(verbs_context, modify_flow_action_esp), 80, "verbs_context.modify_flow_action_esp");
-    assert_eq!(offset_of!(verbs_context, destroy_flow_action), 88, "verbs_context.destroy_flow_action");
-    assert_eq!(offset_of!(verbs_context, create_flow_action_esp), 96, "verbs_context.create_flow_action_esp");
-    assert_eq!(offset_of!(verbs_context, modify_qp_rate_limit), 104, "verbs_context.modify_qp_rate_limit");
-    assert_eq!(offset_of!(verbs_context, alloc_parent_domain), 112, "verbs_context.alloc_parent_domain");
-    assert_eq!(offset_of!(verbs_context, dealloc_td), 120, "verbs_context.dealloc_td");
-    assert_eq!(offset_of!(verbs_context, alloc_td), 128, "verbs_context.alloc_td");
-    assert_eq!(offset_of!(verbs_context, modify_cq), 136, "verbs_context.modify_cq");
-    assert_eq!(offset_of!(verbs_context, post_srq_ops), 144, "verbs_context.post_srq_ops");
-    assert_eq!(offset_of!(verbs_context, destroy_rwq_ind_table), 152, "verbs_context.destroy_rwq_ind_table");
-    assert_eq!(offset_of!(verbs_context, create_rwq_ind_table), 160, "verbs_context.create_rwq_ind_table");
-    assert_eq!(offset_of!(verbs_context, destroy_wq), 168, "verbs_context.destroy_wq");
-    assert_eq!(offset_of!(verbs_context, modify_wq), 176, "verbs_context.modify_wq");
-    assert_eq!(offset_of!(verbs_context, create_wq), 184, "verbs_context.create_wq");
-    assert_eq!(offset_of!(verbs_context, query_rt_values), 192, "verbs_context.query_rt_values");
-    assert_eq!(offset_of!(verbs_context, create_cq_ex), 200, "verbs_context.create_cq_ex");
-    assert_eq!(offset_of!(verbs_context, r#priv), 208, "verbs_context.r#priv");
-    assert_eq!(offset_of!(verbs_context, query_device_ex), 216, "verbs_context.query_device_ex");
-    assert_eq!(offset_of!(verbs_context, ibv_destroy_flow), 224, "verbs_context.ibv_destroy_flow");
-    assert_eq!(offset_of!(verbs_context, ABI_placeholder2), 232, "verbs_context.ABI_placeholder2");
-    assert_eq!(offset_of!(verbs_context, ibv_create_flow), 240, "verbs_context.ibv_create_flow");
-    assert_eq!(offset_of!(verbs_context, ABI_placeholder1), 248, "verbs_context.ABI_placeholder1");
-    assert_eq!(offset_of!(verbs_context, open_qp), 256, "verbs_context.open_qp");
-    assert_eq!(offset_of!(verbs_context, create_qp_ex), 264, "verbs_context.create_qp_ex");
-    assert_eq!(offset_of!(verbs_context, get_srq_num), 272, "verbs_context.get_srq_num");
-    assert_eq!(offset_of!(verbs_context, create_srq_ex), 280, "verbs_context.create_srq_ex");
-    assert_eq!(offset_of!(verbs_context, open_xrcd), 288, "verbs_context.open_xrcd");
-    assert_eq!(offset_of!(verbs_context, close_xrcd), 296, "verbs_context.close_xrcd");
-    assert_eq!(offset_of!(verbs_context, _ABI_placeholder3), 304, "verbs_context._ABI_placeholder3");
-    assert_eq!(offset_of!(verbs_context, sz), 312, "verbs_context.sz");
-    assert_eq!(offset_of!(verbs_context, context), 320, "verbs_context.context");
-    assert_eq!(offset_of!(verbs_context, context.device), 320, "verbs_context.context.device");
-    assert_eq!(offset_of!(verbs_context, context.ops), 328, "verbs_context.context.ops");
+    // verbs_context: rdma-core 65's (six slots in front of 44's; every 44 member keeps its distance from `context`).
+    assert_eq!((size_of::<verbs_context>(), align_of::<verbs_context>()), (696, 8), "verbs_context");
+    assert_eq!(offset_of!(verbs_context, free_buf), 0, "verbs_context.free_buf");
+    assert_eq!(offset_of!(verbs_context, alloc_buf), 8, "verbs_context.alloc_buf");
+    assert_eq!(offset_of!(verbs_context, dm_export_dmabuf_fd), 16, "verbs_context.dm_export_dmabuf_fd");
+    assert_eq!(offset_of!(verbs_context, reg_mr_ex), 24, "verbs_context.reg_mr_ex");
+    assert_eq!(offset_of!(verbs_context, dealloc_dmah), 32, "verbs_context.dealloc_dmah");
+    assert_eq!(offset_of!(verbs_context, alloc_dmah), 40, "verbs_context.alloc_dmah");
+    assert_eq!(offset_of!(verbs_context, query_port), 48, "verbs_context.query_port");
+    assert_eq!(offset_of!(verbs_context, advise_mr), 56, "verbs_context.advise_mr");
+    assert_eq!(offset_of!(verbs_context, alloc_null_mr), 64, "verbs_context.alloc_null_mr");
+    assert_eq!(offset_of!(verbs_context, read_counters), 72, "verbs_context.read_counters");
+    assert_eq!(offset_of!(verbs_context, attach_counters_point_flow), 80, "verbs_context.attach_counters_point_flow");
+    assert_eq!(offset_of!(verbs_context, create_counters), 88, "verbs_context.create_counters");
+    assert_eq!(offset_of!(verbs_context, destroy_counters), 96, "verbs_context.destroy_counters");
+    assert_eq!(offset_of!(verbs_context, reg_dm_mr), 104, "verbs_context.reg_dm_mr");
+    assert_eq!(offset_of!(verbs_context, alloc_dm), 112, "verbs_context.alloc_dm");
+    assert_eq!(offset_of!(verbs_context, free_dm), 120, "verbs_context.free_dm");
+    assert_eq!(offset_of!(verbs_context, modify_flow_action_esp), 128, "verbs_context.modify_flow_action_esp");
+    assert_eq!(offset_of!(verbs_context, destroy_flow_action), 136, "verbs_context.destroy_flow_action");
+    assert_eq!(offset_of!(verbs_context, create_flow_action_esp), 144, "verbs_context.create_flow_action_esp");
+    assert_eq!(offset_of!(verbs_context, modify_qp_rate_limit), 152, "verbs_context.modify_qp_rate_limit");
+    assert_eq!(offset_of!(verbs_context, alloc_parent_domain), 160, "verbs_context.alloc_parent_domain");
+    assert_eq!(offset_of!(verbs_context, dealloc_td), 168, "verbs_context.dealloc_td");
+    assert_eq!(offset_of!(verbs_context, alloc_td), 176, "verbs_context.alloc_td");
+    assert_eq!(offset_of!(verbs_context, modify_cq), 184, "verbs_context.modify_cq");
+    assert_eq!(offset_of!(verbs_context, post_srq_ops), 192, "verbs_context.post_srq_ops");
+    assert_eq!(offset_of!(verbs_context, destroy_rwq_ind_table), 200, "verbs_context.destroy_rwq_ind_table");
+    assert_eq!(offset_of!(verbs_context, create_rwq_ind_table), 208, "verbs_context.create_rwq_ind_table");
+    assert_eq!(offset_of!(verbs_context, destroy_wq), 216, "verbs_context.destroy_wq");
+    assert_eq!(offset_of!(verbs_context, modify_wq), 224, "verbs_context.modify_wq");
+    assert_eq!(offset_of!(verbs_context, create_wq), 232, "verbs_context.create_wq");
+    assert_eq!(offset_of!(verbs_context, query_rt_values), 240, "verbs_context.query_rt_values");
+    assert_eq!(offset_of!(verbs_context, create_cq_ex), 248, "verbs_context.create_cq_ex");
+    assert_eq!(offset_of!(verbs_context, r#priv), 256, "verbs_context.r#priv");
+    assert_eq!(offset_of!(verbs_context, query_device_ex), 264, "verbs_context.query_device_ex");
+    assert_eq!(offset_of!(verbs_context, ibv_destroy_flow), 272, "verbs_context.ibv_destroy_flow");
+    assert_eq!(offset_of!(verbs_context, ABI_placeholder2), 280, "verbs_context.ABI_placeholder2");
+    assert_eq!(offset_of!(verbs_context, ibv_create_flow), 288, "verbs_context.ibv_create_flow");
+    assert_eq!(offset_of!(verbs_context, ABI_placeholder1), 296, "verbs_context.ABI_placeholder1");
+    assert_eq!(offset_of!(verbs_context, open_qp), 304, "verbs_context.open_qp");
+    assert_eq!(offset_of!(verbs_context, create_qp_ex), 312, "verbs_context.create_qp_ex");
+    assert_eq!(offset_of!(verbs_context, get_srq_num), 320, "verbs_context.get_srq_num");
+    assert_eq!(offset_of!(verbs_context, create_srq_ex), 328, "verbs_context.create_srq_ex");
+    assert_eq!(offset_of!(verbs_context, open_xrcd), 336, "verbs_context.open_xrcd");
+    assert_eq!(offset_of!(verbs_context, close_xrcd), 344, "verbs_context.close_xrcd");
+    assert_eq!(offset_of!(verbs_context, _ABI_placeholder3), 352, "verbs_context._ABI_placeholder3");
+    assert_eq!(offset_of!(verbs_context, sz), 360, "verbs_context.sz");
+    assert_eq!(offset_of!(verbs_context, context), 368, "verbs_context.context");
+    assert_eq!(offset_of!(verbs_context, context.device), 368, "verbs_context.context.device");
+    assert_eq!(offset_of!(verbs_context, context.ops), 376, "verbs_context.context.ops");
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_query_device),
-        328,
+        376,
         "verbs_context.context.ops._compat_query_device"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_query_port),
-        336,
+        384,
         "verbs_context.context.ops._compat_query_port"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_alloc_pd),
-        344,
+        392,
         "verbs_context.context.ops._compat_alloc_pd"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_dealloc_pd),
-        352,
+        400,
         "verbs_context.context.ops._compat_dealloc_pd"
     );
-    assert_eq!(offset_of!(verbs_context, context.ops._compat_reg_mr), 360, "verbs_context.context.ops._compat_reg_mr");
+    assert_eq!(offset_of!(verbs_context, context.ops._compat_reg_mr), 408, "verbs_context.context.ops._compat_reg_mr");
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_rereg_mr),
-        368,
+        416,
         "verbs_context.context.ops._compat_rereg_mr"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_dereg_mr),
-        376,
+        424,
         "verbs_context.context.ops._compat_dereg_mr"
     );
-    assert_eq!(offset_of!(verbs_context, context.ops.alloc_mw), 384, "verbs_context.context.ops.alloc_mw");
-    assert_eq!(offset_of!(verbs_context, context.ops.bind_mw), 392, "verbs_context.context.ops.bind_mw");
-    assert_eq!(offset_of!(verbs_context, context.ops.dealloc_mw), 400, "verbs_context.context.ops.dealloc_mw");
+    assert_eq!(offset_of!(verbs_context, context.ops.alloc_mw), 432, "verbs_context.context.ops.alloc_mw");
+    assert_eq!(offset_of!(verbs_context, context.ops.bind_mw), 440, "verbs_context.context.ops.bind_mw");
+    assert_eq!(offset_of!(verbs_context, context.ops.dealloc_mw), 448, "verbs_context.context.ops.dealloc_mw");
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_create_cq),
-        408,
+        456,
         "verbs_context.context.ops._compat_create_cq"
     );
-    assert_eq!(offset_of!(verbs_context, context.ops.poll_cq), 416, "verbs_context.context.ops.poll_cq");
-    assert_eq!(offset_of!(verbs_context, context.ops.req_notify_cq), 424, "verbs_context.context.ops.req_notify_cq");
+    assert_eq!(offset_of!(verbs_context, context.ops.poll_cq), 464, "verbs_context.context.ops.poll_cq");
+    assert_eq!(offset_of!(verbs_context, context.ops.req_notify_cq), 472, "verbs_context.context.ops.req_notify_cq");
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_cq_event),
-        432,
+        480,
         "verbs_context.context.ops._compat_cq_event"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_resize_cq),
-        440,
+        488,
         "verbs_context.context.ops._compat_resize_cq"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_destroy_cq),
-        448,
+        496,
         "verbs_context.context.ops._compat_destroy_cq"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_create_srq),
-        456,
+        504,
         "verbs_context.context.ops._compat_create_srq"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_modify_srq),
-        464,
+        512,
         "verbs_context.context.ops._compat_modify_srq"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_query_srq),
-        472,
+        520,
         "verbs_context.context.ops._compat_query_srq"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_destroy_srq),
-        480,
+        528,
         "verbs_context.context.ops._compat_destroy_srq"
     );
-    assert_eq!(offset_of!(verbs_context, context.ops.post_srq_recv), 488, "verbs_context.context.ops.post_srq_recv");
+    assert_eq!(offset_of!(verbs_context, context.ops.post_srq_recv), 536, "verbs_context.context.ops.post_srq_recv");
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_create_qp),
-        496,
+        544,
         "verbs_context.context.ops._compat_create_qp"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_query_qp),
-        504,
+        552,
         "verbs_context.context.ops._compat_query_qp"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_modify_qp),
-        512,
+        560,
         "verbs_context.context.ops._compat_modify_qp"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_destroy_qp),
-        520,
+        568,
         "verbs_context.context.ops._compat_destroy_qp"
     );
-    assert_eq!(offset_of!(verbs_context, context.ops.post_send), 528, "verbs_context.context.ops.post_send");
-    assert_eq!(offset_of!(verbs_context, context.ops.post_recv), 536, "verbs_context.context.ops.post_recv");
+    assert_eq!(offset_of!(verbs_context, context.ops.post_send), 576, "verbs_context.context.ops.post_send");
+    assert_eq!(offset_of!(verbs_context, context.ops.post_recv), 584, "verbs_context.context.ops.post_recv");
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_create_ah),
-        544,
+        592,
         "verbs_context.context.ops._compat_create_ah"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_destroy_ah),
-        552,
+        600,
         "verbs_context.context.ops._compat_destroy_ah"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_attach_mcast),
-        560,
+        608,
         "verbs_context.context.ops._compat_attach_mcast"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_detach_mcast),
-        568,
+        616,
         "verbs_context.context.ops._compat_detach_mcast"
     );
     assert_eq!(
         offset_of!(verbs_context, context.ops._compat_async_event),
-        576,
+        624,
         "verbs_context.context.ops._compat_async_event"
     );
-    assert_eq!(offset_of!(verbs_context, context.cmd_fd), 584, "verbs_context.context.cmd_fd");
-    assert_eq!(offset_of!(verbs_context, context.async_fd), 588, "verbs_context.context.async_fd");
-    assert_eq!(offset_of!(verbs_context, context.num_comp_vectors), 592, "verbs_context.context.num_comp_vectors");
-    assert_eq!(offset_of!(verbs_context, context.mutex), 600, "verbs_context.context.mutex");
-    assert_eq!(offset_of!(verbs_context, context.abi_compat), 640, "verbs_context.context.abi_compat");
+    assert_eq!(offset_of!(verbs_context, context.cmd_fd), 632, "verbs_context.context.cmd_fd");
+    assert_eq!(offset_of!(verbs_context, context.async_fd), 636, "verbs_context.context.async_fd");
+    assert_eq!(offset_of!(verbs_context, context.num_comp_vectors), 640, "verbs_context.context.num_comp_vectors");
+    assert_eq!(offset_of!(verbs_context, context.mutex), 648, "verbs_context.context.mutex");
+    assert_eq!(offset_of!(verbs_context, context.abi_compat), 688, "verbs_context.context.abi_compat");
     assert_eq!((size_of::<ibv_tmh>(), align_of::<ibv_tmh>()), (16, 8), "ibv_tmh");
     assert_eq!(offset_of!(ibv_tmh, opcode), 0, "ibv_tmh.opcode");
     assert_eq!(offset_of!(ibv_tmh, reserved), 1, "ibv_tmh.reserved");

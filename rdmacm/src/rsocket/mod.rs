@@ -946,6 +946,8 @@ pub unsafe extern "C" fn riowrite(
         if buf.is_null() && count > 0 {
             return Err(Errno::EFAULT);
         }
+        // An accepted rsocket may still be completing its accept (as before rsend).
+        finish_connect(&s, flags)?;
         iomap::write(&s, buf.cast(), count, offset as u64, flags)
     }) {
         Ok(n) => n,

@@ -479,12 +479,16 @@ pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen:
 
 /// `rshutdown(3)`: shuts down reception (`SHUT_RD`), transmission (`SHUT_WR`) or both (`SHUT_RDWR`) of rsocket
 /// `socket`, like `shutdown(2)`: tells the peer (which then reads end-of-stream) and waits for the sends
-/// outstanding. Returns 0, or -1 with `errno` (`EBADF`; `EOPNOTSUPP` for a datagram rsocket).
+/// outstanding. Returns 0, or -1 with `errno` (`EBADF`; `EINVAL` for another `how`, as `shutdown(2)`: rdma-core
+/// takes it as `SHUT_RD`; `EOPNOTSUPP` for a datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rshutdown(socket: c_int, how: c_int) -> c_int {
     ffi::boundary("rshutdown", || -> Result<c_int> {
         not_dgram(socket)?;
         let s = get(socket)?;
+        if how != libc::SHUT_RD && how != libc::SHUT_WR && how != libc::SHUT_RDWR {
+            return Err(Errno::EINVAL);
+        }
         let mut g = s.inner.lock();
         options::keepalive_off(&mut g, s.index);
         let (_g, r) = stream::shutdown(&s, g, how);
@@ -777,7 +781,10 @@ pub unsafe extern "C" fn rselect(
 
 /// `rgetpeername(3)`: stores the peer's address of rsocket `socket` in `addr`, at most `*addrlen` bytes, and sets
 /// `*addrlen` to its full size, like `getpeername(2)` (a datagram rsocket's is its UDP socket's: `ENOTCONN` before
-/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for a NULL `addrlen`, or a NULL `addr` with room).
+/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `ENOTCONN` for a stream rsocket that has no connection: not
+/// connected yet, listening, or whose connection attempt failed (rdma-core copies whatever address the id holds); a
+/// connection that ended still names its peer, as TCP's; `EFAULT` for a NULL `addrlen`, or a NULL `addr` with
+/// room).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetpeername", || -> Result<c_int> {
@@ -786,6 +793,9 @@ pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrle
         }
         let s = get(socket)?;
         let g = locked(&s)?;
+        if g.qp().is_null() || g.state == RS_CONNECT_ERROR || (g.state & RS_OPENING != 0 && g.state != RS_ACCEPTING) {
+            return Err(Errno::ENOTCONN);
+        }
         // SAFETY: the id is live; its destination is a socket address.
         unsafe { copy_addr(addr_of!((*g.id).route.addr.dst).cast(), addr, addrlen) }?;
         Ok(0)

@@ -13,6 +13,9 @@
 #    hide the others): each outcome printed as "# rdma-core <scenario>: ..." (crash: a signal or a sanitizer report,
 #    named; hang: killed by the timeout), for docs/testing.md's table; the case then only checks that every scenario
 #    was measured.
+#  * cm/<name>: tests/c/hostile_cm (private data of every length the wire allows and one past it in REQ, REP and
+#    REJ, garbage in replies and rejects, a storm of crossing disconnect requests) on the libraries under test
+#    (ASan build) and on rdma-core 44: each "CM" line, what every event said, must be the same.
 #
 #   tests/guest/run -- bash tests/guest/cases/58-hostile.sh
 #   HOSTILE_SCENARIOS="data-past-buffer credits-huge" runs some only (names: tests/out/c/hostile_rsock list).
@@ -92,6 +95,44 @@ else
         n=$((n + 1))
     done
     pass hostile/rdma-core-measured "$n scenarios"
+fi
+
+# ---- the CM: private data of every length the wire allows, garbage replies, a disconnect storm ------------------
+# tests/c/hostile_cm on the libraries under test (its ASan build) and on rdma-core 44 (the reference): every "CM"
+# line (what each side's events said, a call's errno) must be the same; cm/<name> per line. HOSTILE_CM_STEP (default
+# 4 here: every 4th length and those at the limits, ~110 connections per library) sets how many lengths are tried.
+CM_STEP=${HOSTILE_CM_STEP:-4}
+if [[ -x $ABIN/hostile_cm && -x $BIN/hostile_cm ]]; then
+    cref=$WORK/cm.rdma-core.log cours=$WORK/cm.$mode.log
+    # shellcheck disable=SC2046
+    env $(rpathenv stock) HOSTILE_CM_PORT=7980 HOSTILE_CM_STEP=$CM_STEP timeout "$T" "$BIN/hostile_cm" > "$cref" 2>&1
+    rref=$?
+    # shellcheck disable=SC2046
+    env $(rpathenv "$mode") HOSTILE_CM_PORT=7981 HOSTILE_CM_STEP=$CM_STEP timeout "$T" "$ABIN/hostile_cm" > "$cours" 2>&1
+    rours=$?
+    if grep -Eq "$REPORT" "$cours"; then
+        fail cm/no-sanitizer-report "a sanitizer report" "$cours"
+    else
+        pass cm/no-sanitizer-report "ASan + UBSan + LeakSanitizer"
+    fi
+    (( rref == 0 )) || fail cm/rdma-core-exit "the reference run exited $rref" "$cref"
+    (( rours == 0 )) && pass cm/exit "exit 0" || fail cm/exit "exit $rours" "$cours"
+    declare -A want=()
+    while read -r _ name facts; do want[$name]=$facts; done < <(grep '^CM ' "$cref")
+    ncm=0
+    while read -r _ name facts; do
+        ncm=$((ncm + 1))
+        if [[ ${want[$name]-unset} == "$facts" ]]; then
+            pass "cm/$name" "$facts"
+        else
+            fail "cm/$name" "ours: $facts; rdma-core: ${want[$name]-no such line}"
+        fi
+        unset "want[$name]"
+    done < <(grep '^CM ' "$cours")
+    for name in "${!want[@]}"; do fail "cm/$name" "no such line from ours; rdma-core: ${want[$name]}"; done
+    (( ncm > 100 )) || fail cm/lines "only $ncm CM lines" "$cours"
+else
+    fail cm/built "$ABIN/hostile_cm or $BIN/hostile_cm not built"
 fi
 
 echo "# 58-hostile took $(dur "$case_t0" "$(now)")"

@@ -192,9 +192,135 @@ def cm_files():
     }
 
 
+# The rsocket wire (rdmacm/src/rsocket/wire.rs): immediate data = op << 29 | data.
+OP_DATA, OP_SGL, OP_IOMAP_SGL, OP_CTRL = 0, 4, 6, 7
+CTRL_DISCONNECT, CTRL_SHUTDOWN = 0, 2
+
+
+def imm(op, data):
+    return (op << 29) | (data & 0x1FFFFFFF)
+
+
+def conn_data(credits=16, sgl_len=2, iomap=4, half=2048, version=1):
+    """40 bytes of rsocket connection data (big-endian), the peer's buffers at 0x100000 (SGL) / 0x200000."""
+    return (struct.pack(">BBHxxxB", version, 2, credits, iomap) + struct.pack(">QII", 0x100000, 9, sgl_len)
+            + struct.pack(">QII", 0x200000, 10, half))
+
+
+class Ev:
+    """The events of rdmacm::rsocket::fuzz::stream, one kind byte each."""
+    @staticmethod
+    def msg(m, written=None):  # the peer's message; written None: not known (iWARP)
+        if written is None:
+            return struct.pack("<BIB", 0, m, 0)
+        return struct.pack("<BIBI", 0, m, 3, written)
+
+    @staticmethod
+    def sgl(i, off, length):  # the peer rewrites target SGL entry i inside its own buffer
+        return struct.pack("<BBBII", 1, i, 0, off, length)
+
+    @staticmethod
+    def sgl_raw(i, addr, key, length):
+        return struct.pack("<BBBQII", 1, i, 1, addr, key, length)
+
+    @staticmethod
+    def iomap(i, offset, addr, key, length):
+        return struct.pack("<BBQQII", 2, i, offset, addr, key, length)
+
+    @staticmethod
+    def read(n, peek=0):
+        return struct.pack("<BHB", 3, n, peek)
+
+    @staticmethod
+    def send(n):
+        return struct.pack("<BH", 4, n)
+
+    credits = b"\x05"
+
+    @staticmethod
+    def complete(ok=1):
+        return struct.pack("<BB", 6, ok)
+
+    ctrl_done = b"\x07"
+
+    @staticmethod
+    def lookup(offset):
+        return struct.pack("<BQ", 8, offset)
+
+
+def rsock_stream():
+    e = Ev
+    honest = (bytes([0]) + conn_data() + e.msg(imm(OP_DATA, 1000), 1000) + e.msg(imm(OP_DATA, 1048), 1048)
+              + e.read(2048) + e.credits + e.msg(imm(OP_SGL, 16), 16) + e.send(1024) + e.complete()
+              + e.ctrl_done + e.send(1024) + e.complete() + e.complete())
+    big = (bytes([0x0F]) + conn_data(credits=384, half=65536) + b"".join(
+        e.msg(imm(OP_DATA, 4096), 4096) + e.read(4096) + e.credits for _ in range(20))
+        + e.msg(imm(OP_SGL, 400), 0) + e.send(60000) + e.complete(1))
+    iomap = (bytes([0x40]) + conn_data() + e.iomap(0, 4096, 0x300000, 11, 8192) + e.msg(imm(OP_IOMAP_SGL, 0), 24)
+             + e.lookup(5000) + e.iomap(1, 2**64 - 10, 0x1000, 1, 100) + e.lookup(2**64 - 5)
+             + e.msg(imm(OP_IOMAP_SGL, 9), 24))
+    shutdown = (bytes([1]) + conn_data() + e.msg(imm(OP_DATA, 100), 100) + e.msg(imm(OP_CTRL, CTRL_SHUTDOWN), 0)
+                + e.read(50, 1) + e.read(100) + e.msg(imm(OP_SGL, 16), 16) + e.msg(imm(OP_DATA, 1), 1))
+    overrun = bytes([0]) + conn_data() + b"".join(e.msg(imm(OP_DATA, 1), 1) for _ in range(17))
+    sgl = (bytes([0x20]) + conn_data() + e.sgl(0, 100, 1000) + e.send(500) + e.sgl(1, 2048, 2048)
+           + e.msg(imm(OP_SGL, 16), 16) + e.send(4000) + e.sgl_raw(0, 2**64 - 100, 10, 4096) + e.send(10))
+    grants = (bytes([2]) + conn_data(credits=64) + e.send(2048) + e.send(2048) + e.complete() + e.complete()
+              + e.msg(imm(OP_SGL, 64), 16) + e.msg(imm(OP_SGL, 66), 0) + e.msg(imm(OP_SGL, 0x1FFFF), 0))
+    lies = (bytes([0]) + conn_data() + e.msg(imm(1, 10), 10) + e.msg(imm(OP_CTRL, 77), 0)
+            + e.msg(imm(OP_DATA, 1 << 20), 16))
+    bad_conn = bytes([0]) + conn_data(sgl_len=1)
+    disconnect = (bytes([0]) + conn_data() + e.msg(imm(OP_CTRL, CTRL_DISCONNECT)) + e.msg(imm(OP_DATA, 5))
+                  + e.read(5))
+    return {"honest": honest, "big-buffers": big, "iomap": iomap, "shutdown": shutdown, "overrun": overrun,
+            "sgl": sgl, "grants": grants, "lies": lies, "bad-conn": bad_conn, "disconnect": disconnect}
+
+
+GRH = 40
+
+
+def ds_v4(port=7174, addr=(198, 18, 0, 2)):
+    return bytes([4, 8]) + struct.pack(">H", port) + bytes(addr)
+
+
+def ds_v6(port=7174):
+    return bytes([6, 24]) + struct.pack(">H", port) + b"\0\0\0\0" + bytes(15) + b"\x01"
+
+
+def rsock_dgram():
+    return {
+        "v4": struct.pack("<I", GRH + 8 + 5) + ds_v4() + b"hello",
+        "v6": struct.pack("<I", GRH + 24 + 3) + ds_v6() + b"abc",
+        "empty": struct.pack("<I", GRH + 8) + ds_v4(),
+        "short": struct.pack("<I", GRH + 5) + ds_v4()[:5],
+        "mismatch": struct.pack("<I", GRH + 100) + bytes([4, 24]) + bytes(98),
+        "full-slot": struct.pack("<I", GRH + 2048) + ds_v4() + bytes(2040),
+    }
+
+
+def udp_hdr(op, qpn, v6=False):
+    if v6:
+        return struct.pack(">IBBBxI", 0x55555555, 6, op, 28, qpn) + bytes(15) + b"\x01"
+    return struct.pack(">IBBBxI", 0x55555555, 4, op, 16, qpn) + bytes([198, 18, 0, 2])
+
+
+def svc(src, msg):
+    return bytes([src]) + struct.pack("<H", len(msg)) + msg
+
+
+def rsock_udp_service():
+    return {
+        "exchange": svc(1, udp_hdr(0, 0x11) + b"hello") + svc(0, udp_hdr(7, 0x12)) + svc(1, udp_hdr(0, 0x13)),
+        "v6": svc(0x81, udp_hdr(0, 0x20, True) + b"x" * 100) + svc(0x80, udp_hdr(7, 0x21, True)),
+        "forged": svc(5, udp_hdr(7, 0x30)) + svc(2, udp_hdr(3, 0x31)) + svc(3, udp_hdr(0, 0)),
+        "many": b"".join(svc(i, udp_hdr(0, 0x40 + i) + b"d") for i in range(8)),
+        "oversize": svc(1, udp_hdr(0, 0x50) + bytes(2041)) + svc(1, udp_hdr(7, 0x51) + b"junk"),
+    }
+
+
 def main():
     for name, seeds in [("netlink", netlink()), ("sysfs", sysfs()), ("getaddrinfo", getaddrinfo()),
-                        ("cm_event", cm_event()), ("cm_files", cm_files())]:
+                        ("cm_event", cm_event()), ("cm_files", cm_files()), ("rsock_stream", rsock_stream()),
+                        ("rsock_dgram", rsock_dgram()), ("rsock_udp_service", rsock_udp_service())]:
         d = os.path.join(SEEDS, name)
         os.makedirs(d, exist_ok=True)
         for old in os.listdir(d):  # regress-*: inputs of fixed findings, kept

@@ -4,7 +4,8 @@
 #   tools/fuzz.sh [SECONDS] [TARGET...]     SECONDS per target (default $FUZZ_SECONDS, else 20); all targets unless named
 #   FUZZ_SECONDS=3600 tools/fuzz.sh         the long run by hand (an hour per target)
 #
-# Targets (fuzz/fuzz_targets/): netlink, sysfs, getaddrinfo, cm_event, cm_files. Each starts from its committed seeds
+# Targets (fuzz/fuzz_targets/): netlink, sysfs, getaddrinfo, cm_event, cm_files, rsock_stream, rsock_dgram,
+# rsock_udp_service. Each starts from its committed seeds
 # (fuzz/seeds/<target>/) plus what earlier runs kept (fuzz/corpus/<target>/, not committed); a crash's input is saved
 # as fuzz/artifacts/<target>/crash-* and reproduced with `fuzz/target/x86_64-unknown-linux-gnu/release/<target>
 # <file>` (LD_LIBRARY_PATH=build/lib for the rdmacm targets).
@@ -22,7 +23,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 
-ALL=(netlink sysfs getaddrinfo cm_event cm_files)
+ALL=(netlink sysfs getaddrinfo cm_event cm_files rsock_stream rsock_dgram rsock_udp_service)
 secs=${FUZZ_SECONDS:-20}
 if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
     secs=$1

@@ -4488,8 +4488,10 @@ static inline int ibv_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *at
 
 /* ---- Shared receive queues ---- */
 
-/* ibv_create_srq_ex(3): a basic SRQ on a PD, the only case ibv_create_srq() covers, goes to ibv_create_srq();
- * everything else needs the extended op. NULL with errno set on failure. */
+/* ibv_create_srq_ex(3): a basic SRQ on a PD, the only case ibv_create_srq() covers, goes to ibv_create_srq(),
+ * which sees only the PD: an SRQ it made on another context than `context` (a PD of another device) is destroyed
+ * again and the call fails with EINVAL (rdma-core's inline returns it). Everything else needs the extended op,
+ * which checks the PD itself. NULL with errno set on failure. */
 static inline struct ibv_srq *ibv_create_srq_ex(struct ibv_context *context,
 						struct ibv_srq_init_attr_ex *srq_init_attr_ex)
 {
@@ -4497,8 +4499,16 @@ static inline struct ibv_srq *ibv_create_srq_ex(struct ibv_context *context,
 	struct verbs_context *vctx;
 
 	if ((mask & IBV_SRQ_INIT_ATTR_PD) && !(mask & ~(uint32_t)(IBV_SRQ_INIT_ATTR_PD | IBV_SRQ_INIT_ATTR_TYPE)) &&
-	    (!(mask & IBV_SRQ_INIT_ATTR_TYPE) || srq_init_attr_ex->srq_type == IBV_SRQT_BASIC))
-		return ibv_create_srq(srq_init_attr_ex->pd, (struct ibv_srq_init_attr *)srq_init_attr_ex);
+	    (!(mask & IBV_SRQ_INIT_ATTR_TYPE) || srq_init_attr_ex->srq_type == IBV_SRQT_BASIC)) {
+		struct ibv_srq *srq = ibv_create_srq(srq_init_attr_ex->pd, (struct ibv_srq_init_attr *)srq_init_attr_ex);
+
+		if (srq && context && srq->context != context) {
+			ibv_destroy_srq(srq);
+			errno = EINVAL;
+			return NULL;
+		}
+		return srq;
+	}
 
 	vctx = verbs_get_ctx_op(context, create_srq_ex);
 	if (!vctx) {

@@ -203,8 +203,8 @@ static inline int rdma_post_ud_send(struct rdma_cm_id *id, void *context, void *
 
 /* Waits for the next send completion of id: polls id->send_cq, and while it is empty arms it and sleeps on
  * id->send_cq_channel. rdma_get_send_comp(3). Returns 1 with *wc filled; -1 with errno when arming fails; -1 when
- * waiting fails (errno from ibv_get_cq_event); when polling fails, -1 with errno set to ibv_poll_cq's negative
- * result, exactly as rdma-core's version does. */
+ * waiting fails (errno from ibv_get_cq_event); when polling fails, -1 with errno the error ibv_poll_cq returned
+ * (negated: rdma-core's version stores the negative value itself in errno). */
 static inline int rdma_get_send_comp(struct rdma_cm_id *id, struct ibv_wc *wc)
 {
 	struct ibv_cq *ev_cq;
@@ -227,13 +227,13 @@ static inline int rdma_get_send_comp(struct rdma_cm_id *id, struct ibv_wc *wc)
 		assert(ev_cq == id->send_cq && ev_ctx == (void *)id);
 		ibv_ack_cq_events(id->send_cq, 1);
 	}
-	return n < 0 ? rdma_seterrno(n) : n;
+	return n < 0 ? rdma_seterrno(-n) : n;
 }
 
 /* Waits for the next recv completion of id: polls id->recv_cq, and while it is empty arms it and sleeps on
  * id->recv_cq_channel. rdma_get_recv_comp(3). Returns 1 with *wc filled; -1 with errno when arming fails; -1 when
- * waiting fails (errno from ibv_get_cq_event); when polling fails, -1 with errno set to ibv_poll_cq's negative
- * result, exactly as rdma-core's version does. */
+ * waiting fails (errno from ibv_get_cq_event); when polling fails, -1 with errno the error ibv_poll_cq returned
+ * (negated: rdma-core's version stores the negative value itself in errno). */
 static inline int rdma_get_recv_comp(struct rdma_cm_id *id, struct ibv_wc *wc)
 {
 	struct ibv_cq *ev_cq;
@@ -256,7 +256,7 @@ static inline int rdma_get_recv_comp(struct rdma_cm_id *id, struct ibv_wc *wc)
 		assert(ev_cq == id->recv_cq && ev_ctx == (void *)id);
 		ibv_ack_cq_events(id->recv_cq, 1);
 	}
-	return n < 0 ? rdma_seterrno(n) : n;
+	return n < 0 ? rdma_seterrno(-n) : n;
 }
 
 #ifdef __cplusplus

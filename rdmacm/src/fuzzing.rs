@@ -38,3 +38,21 @@ pub fn cm_files(data: &[u8]) {
         lines.get(i).map(|l| l.to_string())
     });
 }
+
+/// `fuzz/fuzz_targets/rsock_stream.rs`: a connected stream rsocket (no device) takes the peer's connection data and
+/// a sequence of its messages and writes, against the application's reads and sends; see `rsocket::fuzz::stream`.
+pub fn rsock_stream(data: &[u8]) {
+    crate::rsocket::fuzz::stream(data)
+}
+
+/// `fuzz/fuzz_targets/rsock_dgram.rs`: a datagram's UD receive completion (`byte_len`, the slot's bytes) as the
+/// datagram path checks it; see `rsocket::fuzz::dgram`.
+pub fn rsock_dgram(data: &[u8]) {
+    crate::rsocket::fuzz::dgram(data)
+}
+
+/// `fuzz/fuzz_targets/rsock_udp_service.rs`: messages to a datagram rsocket's UDP address service, parsed and
+/// planned against a simulated destination table; see `rsocket::fuzz::udp_service`.
+pub fn rsock_udp_service(data: &[u8]) {
+    crate::rsocket::fuzz::udp_service(data)
+}

@@ -118,6 +118,7 @@ static TU_UNUSED const char *tu_errname(int e)
 	case ENODATA: return "ENODATA(61)";
 	case EPROTONOSUPPORT: return "EPROTONOSUPPORT(93)";
 	case EOPNOTSUPP: return "EOPNOTSUPP(95)";
+	case ENOTCONN: return "ENOTCONN(107)";
 	case ETIMEDOUT: return "ETIMEDOUT(110)";
 	default:
 		snprintf(buf, sizeof(buf), "errno %d", e);

@@ -50,7 +50,8 @@ static LIVE: Registry<()> = Registry::new();
 /// (an InfiniBand service name or id) is looked up through the subnet administrator from the first active
 /// InfiniBand port that knows it, and every service record found becomes an `AF_IB` result (see
 /// `rdma_resolve_addrinfo`). Returns 0; a nonzero `EAI_*` code of `getaddrinfo(3)` when name resolution fails; or
-/// -1 with `errno` (`EINVAL` when `node`, `service` and `hints` are all NULL or `res` is NULL, or with `RAI_SA` and
+/// -1 with `errno` (`EINVAL` when `node`, `service` and `hints` are all NULL or `res` is NULL, for hints with flags,
+/// a port space or a QP type the man page does not list (rdma-core ignores or passes them on), or with `RAI_SA` and
 /// no `service`; `EOPNOTSUPP` for `RAI_SA` with a `node` or with `RAI_DNS`; `ENOENT` when no InfiniBand port found
 /// the service (always on RoCE and iWARP); `ENOMEM`; `ENODEV` without RDMA devices).
 #[unsafe(no_mangle)]
@@ -65,9 +66,12 @@ pub unsafe extern "C" fn rdma_getaddrinfo(
             return Err(Errno::EINVAL);
         }
         let out = ffi::nonnull(res)?;
-        state::init()?;
         // SAFETY: a non-NULL `hints` is a readable rdma_addrinfo whose addresses are readable for their lengths.
         let hints = if hints.is_null() { None } else { Some(unsafe { &*hints }) };
+        if let Some(h) = hints {
+            check_hints(h)?;
+        }
+        state::init()?;
         let list = if hints.is_some_and(|h| h.ai_flags & RAI_SA != 0) {
             if !node.is_null() || hints.is_some_and(|h| h.ai_flags & RAI_DNS != 0) {
                 return Err(Errno::EOPNOTSUPP);
@@ -119,7 +123,7 @@ pub unsafe extern "C" fn rdma_freeaddrinfo(res: *mut rdma_addrinfo) {
 /// * `RAI_DNS`, or no hints: `rdma_getaddrinfo(node, service, hints)` in the call, its result delivered by the event.
 ///
 /// Returns 0 when the resolution started (a synchronous id: finished), or -1 with `errno`: `EINVAL` for a NULL,
-/// destroyed or foreign `id`, `RAI_SA` without `service`, an id not bound to a device (the kernel's), and kernels
+/// destroyed or foreign `id`, hints `rdma_getaddrinfo` refuses, `RAI_SA` without `service`, an id not bound to a device (the kernel's), and kernels
 /// without the rdma_ucm commands it needs (Linux 6.1, 6.12: their `EINVAL`); `EBUSY` while an earlier resolution's
 /// result has not been taken; `EOPNOTSUPP` for `RAI_SA` with `RAI_DNS` or with a `node`, and for `RAI_SA` on a port
 /// without a subnet administrator (RoCE, iWARP; the kernel's); `rdma_getaddrinfo`'s `EAI_*` code (negative) as
@@ -257,6 +261,29 @@ fn convert_in6(ps: u32, src: &sockaddr_in6) -> sockaddr_ib {
     };
     set_sid(ps, src.sin6_port, &mut sib);
     sib
+}
+
+/// The flags `rdma_getaddrinfo(3)` knows (rdma-core 65's).
+const RAI_KNOWN: c_int = RAI_PASSIVE | RAI_NUMERICHOST | RAI_NOROUTE | RAI_FAMILY | RAI_SA | RAI_DNS;
+
+/// Hints held to what `rdma_getaddrinfo(3)` documents: `EINVAL` for flags it does not know, a port space other than
+/// 0, `RDMA_PS_TCP`, `RDMA_PS_UDP`, `RDMA_PS_IB`, `RDMA_PS_IPOIB`, or a QP type outside `enum ibv_qp_type` (0: any).
+/// rdma-core ignores unknown flags and passes the others on (a result of port space 99 fails later, in
+/// `rdma_create_ep` or `rdma_create_id`).
+fn check_hints(h: &rdma_addrinfo) -> Result<()> {
+    let ps = h.ai_port_space as u32;
+    let qp = h.ai_qp_type as u32;
+    let qp_known =
+        [IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND, IBV_QPT_XRC_RECV, IBV_QPT_DRIVER]
+            .iter()
+            .any(|t| *t as u32 == qp);
+    if h.ai_flags & !RAI_KNOWN != 0
+        || ![0, RDMA_PS_TCP, RDMA_PS_UDP, RDMA_PS_IB, RDMA_PS_IPOIB].contains(&ps)
+        || (h.ai_qp_type != 0 && !qp_known)
+    {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
 }
 
 /// `ucma_convert_to_ai`: `getaddrinfo` hints from `rdma_addrinfo` hints.
@@ -412,6 +439,9 @@ unsafe fn resolve_ai(
 ) -> Result<()> {
     // SAFETY: the caller's contract.
     let hints = unsafe { hints.as_ref() };
+    if let Some(h) = hints {
+        check_hints(h)?;
+    }
     let flags = hints.map_or(0, |h| h.ai_flags);
     if flags & RAI_SA != 0 {
         if flags & RAI_DNS != 0 || !node.is_null() {
@@ -652,6 +682,32 @@ fn port(p: *mut sockaddr) -> u16 {
 mod tests {
     use super::*;
     use std::ffi::CString;
+
+    #[test]
+    fn hints_outside_the_man_page() {
+        // SAFETY: integers and pointers: zero is valid.
+        let mut h: rdma_addrinfo = unsafe { std::mem::zeroed() };
+        assert!(check_hints(&h).is_ok());
+        h.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST | RAI_FAMILY;
+        h.ai_port_space = RDMA_PS_UDP as c_int;
+        h.ai_qp_type = IBV_QPT_UD as c_int;
+        assert!(check_hints(&h).is_ok());
+        for (flags, ps, qp) in [(0x40, 0, 0), (1 << 30, 0, 0), (0, 99, 0), (0, 0x0107, 0), (0, 0, 1), (0, 0, 5)] {
+            h.ai_flags = flags;
+            h.ai_port_space = ps;
+            h.ai_qp_type = qp;
+            assert_eq!(check_hints(&h), Err(Errno::EINVAL), "{flags:#x} {ps:#x} {qp}");
+        }
+        let mut res = null_mut();
+        h.ai_flags = 0x80;
+        h.ai_port_space = 0;
+        h.ai_qp_type = 0;
+        let n = CString::new("198.18.0.1").unwrap();
+        // SAFETY: valid strings and out-parameter; refused before any resolution.
+        assert_eq!(unsafe { rdma_getaddrinfo(n.as_ptr(), std::ptr::null(), &h, &mut res) }, -1);
+        assert_eq!(Errno::last(), Errno::EINVAL);
+        assert!(res.is_null());
+    }
 
     #[test]
     fn sid() {

@@ -84,6 +84,11 @@ impl Rs {
     /// `rs_init_bufs`.
     fn init_bufs(&mut self) -> Result<()> {
         let pd = self.pd();
+        self.init_bufs_with(|len, access| RegBuf::new(pd, len, access))
+    }
+
+    /// `rs_init_bufs` with buffers from `make(len, access)`.
+    pub(super) fn init_bufs_with(&mut self, make: impl Fn(usize, c_int) -> Result<RegBuf>) -> Result<()> {
         let local = ibv_access_flags::IBV_ACCESS_LOCAL_WRITE as c_int;
         let remote = local | ibv_access_flags::IBV_ACCESS_REMOTE_WRITE as c_int;
         self.rmsg = vec![(0, 0); usize::from(self.rq_size) + 1];
@@ -91,20 +96,21 @@ impl Rs {
         if usize::from(self.sq_inline) < size_of::<RsSge>() {
             total_sbuf += size_of::<RsSge>() * QP_CTRL_SIZE as usize;
         }
-        self.sbuf = Some(RegBuf::new(pd, total_sbuf, local)?);
+        self.sbuf = Some(make(total_sbuf, local)?);
         let tlen = size_of::<RsSge>() * SGL_SIZE + size_of::<RsIomap>() * usize::from(self.target_iomap_size);
-        self.target = Some(RegBuf::new(pd, tlen, remote)?);
+        self.target = Some(make(tlen, remote)?);
         let mut total_rbuf = self.rbuf_size as usize;
         if self.opts & OPT_MSG_SEND != 0 {
             total_rbuf += usize::from(self.rq_size) * 4;
         }
-        self.rbuf = Some(RegBuf::new(pd, total_rbuf, remote)?);
+        self.rbuf = Some(make(total_rbuf, remote)?);
         self.ssgl_off = 0;
         self.sbuf_bytes_avail = self.sbuf_size;
         self.rbuf_free_offset = self.rbuf_size >> 1;
         self.rbuf_bytes_avail = i64::from(self.rbuf_size >> 1);
         self.sqe_avail = i32::from(self.sq_size) - self.ctrl_max_seqno as i32;
         self.rseq_comp = self.rq_size >> 1;
+        self.start_peer_accounting();
         Ok(())
     }
 
@@ -129,8 +135,18 @@ impl Rs {
         }
     }
 
-    /// Takes in the peer's connection data (`rs_save_conn_data`).
-    pub(super) fn save_conn_data(&mut self, c: &ConnData) {
+    /// Takes in the peer's connection data (`rs_save_conn_data`), held to the protocol first
+    /// ([`ConnData::validate`]): `EOPNOTSUPP` for another version (rdma-core's answer), `EPROTO` for data that
+    /// breaks it; nothing is kept then.
+    pub(super) fn save_conn_data(&mut self, c: &ConnData) -> Result<()> {
+        self.peer = match c.validate() {
+            Ok(p) => p,
+            Err(None) => return Err(Errno::EOPNOTSUPP),
+            Err(Some(v)) => {
+                log::warn!("rsocket {}: connection data refused: {}", self.cm_fd(), v.0);
+                return Err(Errno(libc::EPROTO));
+            }
+        };
         self.remote_sgl = c.target_sgl;
         self.remote_sge = 1;
         if host_is_net() != ((c.flags & CONN_FLAG_NET) != 0) {
@@ -138,6 +154,7 @@ impl Rs {
         }
         if c.flags & CONN_FLAG_IOMAP != 0 {
             self.remote_iomap = RsSge {
+                // validate() made sure both tables fit in the address space.
                 addr: c.target_sgl.addr + (size_of::<RsSge>() as u64) * u64::from(c.target_sgl.length),
                 length: scale_to_value(i32::from(c.target_iomap_size), 8) as u32,
                 key: c.target_sgl.key,
@@ -145,6 +162,7 @@ impl Rs {
         }
         self.set_target(0, c.data_buf);
         self.sseq_comp = c.credits;
+        Ok(())
     }
 
     /// Reads the id's next CM event, if any (non-blocking): a `DISCONNECTED` of a connected rsocket marks it
@@ -309,14 +327,18 @@ impl Rs {
                             }
                         }
                     };
-                    match resp {
-                        Some(c) if c.version == 1 => {
-                            self.save_conn_data(&c);
-                            self.state = RS_CONNECT_RDWR;
-                            break Ok(());
-                        }
-                        _ => break Err(Errno::EOPNOTSUPP),
+                    // The connection is established at the CM: a reply we cannot take ends it again.
+                    let r = match resp {
+                        Some(c) => self.save_conn_data(&c),
+                        None => Err(Errno(libc::EPROTO)),
+                    };
+                    if let Err(e) = r {
+                        // SAFETY: the id is live; its channel is non-blocking, so this does not wait.
+                        let _ = unsafe { cm::conn::rdma_disconnect(id) };
+                        break Err(e);
                     }
+                    self.state = RS_CONNECT_RDWR;
+                    break Ok(());
                 }
                 Next::CompleteAccept => match cm::event::complete(&cid) {
                     Ok(()) => {
@@ -398,18 +420,25 @@ pub(super) fn accept_one(l: &Rs) -> Result<Option<Rs>> {
         (ConnData::parse(b), c)
     };
     let req = match req {
-        Some(r) if r.version == 1 => r,
-        _ => {
+        Some(r) => r,
+        None => {
             reject(&mut rs, Errno::EPROTO);
             return Ok(None);
         }
     };
+    if let Err(e) = req.validate().map_err(|v| v.map_or(Errno::EOPNOTSUPP, |_| Errno(libc::EPROTO))) {
+        reject(&mut rs, e);
+        return Ok(None);
+    }
     if let Err(e) = rs.create_ep() {
         reject(&mut rs, e);
         return Ok(None);
     }
     rs.await_peer = rs.opts & OPT_MSG_SEND != 0;
-    rs.save_conn_data(&req);
+    if let Err(e) = rs.save_conn_data(&req) {
+        reject(&mut rs, e);
+        return Ok(None);
+    }
     let resp = rs.conn_data().to_bytes();
     let mut param = param;
     param.private_data = resp.as_ptr().cast::<c_void>();
@@ -441,13 +470,13 @@ mod tests {
             target_sgl: RsSge { addr: 0x1000, key: 5, length: 2 },
             data_buf: RsSge { addr: 0x8000, key: 6, length: 65536 },
         };
-        rs.save_conn_data(&c);
+        rs.save_conn_data(&c).unwrap();
         assert_eq!(rs.sseq_comp, 100);
         assert_eq!(rs.remote_sgl, c.target_sgl);
         assert_eq!(rs.remote_iomap, RsSge { addr: 0x1000 + 32, key: 5, length: 2 });
         assert_eq!(rs.opts & OPT_SWAP_SGL, 0);
         c.flags |= CONN_FLAG_NET;
-        rs.save_conn_data(&c);
+        rs.save_conn_data(&c).unwrap();
         assert_eq!(rs.opts & OPT_SWAP_SGL != 0, !host_is_net());
         // Ours before any buffer exists: version 1, our credits, the iomap flag.
         let ours = rs.conn_data();

@@ -51,6 +51,36 @@ use std::ptr::{addr_of, addr_of_mut, null_mut};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The most destinations a datagram rsocket keeps (each holds an address handle): beyond them, datagrams from new
+/// addresses are still delivered, through UDP.
+pub(super) const MAX_DESTS: usize = 1024;
+/// The most new destinations the address service makes in one call (each costs a route resolution of up to seconds).
+pub(super) const LEARN_PER_CALL: usize = 4;
+
+/// What the address service does with a valid message ([`Ds::service`]'s rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Plan {
+    /// From a destination we have: answer a `DATA`, take the QP number, queue the datagram.
+    Known,
+    /// A reply from an address we never wrote to: dropped.
+    Drop,
+    /// A `DATA` from a new address: make it a destination, then as `Known`.
+    Learn,
+    /// A `DATA` from a new address while no more may be made: its datagram only is queued.
+    QueueOnly,
+}
+
+/// The address service's rule for a valid message of operation `op` from an address that is a destination
+/// (`known`) or not, with `dests` destinations and `learned` of them made in this call.
+pub(super) fn plan(known: bool, op: u8, dests: usize, learned: usize) -> Plan {
+    match (known, op) {
+        (true, _) => Plan::Known,
+        (false, UDP_OP_CTRL) => Plan::Drop,
+        (false, _) if dests >= MAX_DESTS || learned >= LEARN_PER_CALL => Plan::QueueOnly,
+        (false, _) => Plan::Learn,
+    }
+}
+
 /// The live datagram rsockets, by number (their UDP socket).
 static TABLE: Lazy<Mutex<HashMap<c_int, Arc<Dsock>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
@@ -368,6 +398,7 @@ pub(super) fn recv(s: &Dsock, dst: &mut IoCursor, flags: c_int) -> Result<(usize
         Some(&Rmsg::Ud { qp, offset, len }) => {
             // SAFETY: the slot at `offset` holds `len` received bytes (checked when polled).
             let b = unsafe { std::slice::from_raw_parts(g.qps[qp].rbuf.ptr.add(offset as usize), len as usize) };
+            // Checked when it was queued; the peer cannot write into a receive slot again before it is reposted.
             let Some((src, hl)) = parse_ds_header(b) else { return Err(Errno::EIO) };
             let n = (b.len() - hl).min(dst.total());
             dst.write(b[hl..].as_ptr(), n);
@@ -817,21 +848,20 @@ impl Ds {
                         // A flushed receive (the QP is going away): not reposted.
                         continue;
                     }
-                    let len = (byte_len as usize).saturating_sub(GRH_LEN);
-                    let valid = byte_len as usize >= GRH_LEN + DS_IPV4_HDR_LEN && {
-                        // SAFETY: the slot holds `len` (<= SNDLOWAT) received bytes.
-                        let b = unsafe {
-                            std::slice::from_raw_parts(
-                                self.qps[i].rbuf.ptr.add(off as usize),
-                                len.min(SNDLOWAT as usize),
-                            )
-                        };
-                        parse_ds_header(b).is_some()
+                    // SAFETY: receive slot `off` of this QP (SNDLOWAT bytes; the wr_id is ours).
+                    let slot = unsafe {
+                        std::slice::from_raw_parts(self.qps[i].rbuf.ptr.add(off as usize), SNDLOWAT as usize)
                     };
-                    if valid && self.rmsgs.len() < usize::from(self.rq_size) {
-                        self.rmsgs.push_back(Rmsg::Ud { qp: i, offset: off, len: len.min(SNDLOWAT as usize) as u32 });
-                    } else {
-                        let _ = self.post_recv_slot(i, off);
+                    match ud_datagram(byte_len, slot) {
+                        Ok((_, hl, n)) if self.rmsgs.len() < usize::from(self.rq_size) => {
+                            self.rmsgs.push_back(Rmsg::Ud { qp: i, offset: off, len: (hl + n) as u32 });
+                        }
+                        r => {
+                            if let Err(v) = r {
+                                log::debug!("rsocket: datagram dropped: {}", v.0);
+                            }
+                            let _ = self.post_recv_slot(i, off);
+                        }
                     }
                 }
             }
@@ -879,10 +909,15 @@ impl Ds {
         }
     }
 
-    /// rdma-core's `udp_svc_process_rs`, for every message waiting on the UDP socket: a valid one names the peer's
-    /// QP; a `DATA` one is answered with ours and its datagram queued; the peer's address handle is (re)made when
-    /// missing or its QP number changed.
+    /// rdma-core's `udp_svc_process_rs`, for every message waiting on the UDP socket (any host can send one): a
+    /// valid one ([`parse_service`]) names the peer's QP; a `DATA` one is answered with ours and its datagram
+    /// queued; the peer's address handle is made when missing, and its QP number taken. A `CTRL` (a reply) is only
+    /// taken from an address we know (one we wrote to or heard from before); a `DATA` from a new address makes a
+    /// destination only while fewer than [`MAX_DESTS`] exist and at most [`LEARN_PER_CALL`] times per call (each
+    /// costs an address and route resolution): otherwise its datagram is still queued, unanswered, and its sender
+    /// keeps writing through UDP. Invalid messages are dropped, as UDP drops a datagram with a bad checksum.
     fn service(&mut self) {
+        let mut learned = 0;
         for _ in 0..64 {
             // SAFETY: all-zero is a valid sockaddr_storage; recvfrom writes at most the sizes given.
             let (n, from) = unsafe {
@@ -903,22 +938,49 @@ impl Ds {
             }
             let Ok(from) = from else { continue };
             let b = &self.ubuf[..n as usize];
-            let Some((op, qpn, hl)) = parse_udp_header(b, matches!(from, DsAddr::V6 { .. })) else { continue };
-            let data = b[hl..].to_vec();
-            let d = match self.get_dest(&from) {
-                Ok(d) => d,
-                Err(e) => {
-                    log::debug!("rsocket: no QP for a datagram peer: {e:?}");
+            let (op, qpn, data) = match parse_service(b, matches!(from, DsAddr::V6 { .. })) {
+                Ok(m) => (m.op, m.qpn, m.data.to_vec()),
+                Err(v) => {
+                    log::debug!("rsocket: address-service message dropped: {}", v.0);
                     continue;
+                }
+            };
+            let room = self.rmsgs.len() < usize::from(self.rq_size);
+            let known = self.dests.iter().position(|d| d.addr == from);
+            let d = match plan(known.is_some(), op, self.dests.len(), learned) {
+                Plan::Known => known.unwrap_or_default(),
+                Plan::Drop => {
+                    log::debug!("rsocket: address-service reply from an address never written to, dropped");
+                    continue;
+                }
+                Plan::QueueOnly => {
+                    if room {
+                        self.rmsgs.push_back(Rmsg::Udp { src: from, data });
+                    }
+                    continue;
+                }
+                Plan::Learn => {
+                    learned += 1;
+                    match self.get_dest(&from) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            log::debug!("rsocket: no QP for a datagram peer: {e:?}");
+                            continue;
+                        }
+                    }
                 }
             };
             if op == UDP_OP_DATA {
                 let _ = self.send_udp(d, UDP_OP_CTRL, &[], libc::MSG_DONTWAIT);
             }
-            if self.dests[d].ah.is_null() || self.dests[d].qpn != qpn {
+            // The address handle depends on the address only: a new QP number of the peer (it made a new QP) needs
+            // no new one (rdma-core resolves the route again).
+            if self.dests[d].ah.is_null() {
                 self.create_ah(d, qpn);
+            } else {
+                self.dests[d].qpn = qpn;
             }
-            if op == UDP_OP_DATA && self.rmsgs.len() < usize::from(self.rq_size) {
+            if op == UDP_OP_DATA && room {
                 self.rmsgs.push_back(Rmsg::Udp { src: from, data });
             }
         }

@@ -110,11 +110,28 @@ pub(super) fn send_queued<'a>(
     (g, Ok(()))
 }
 
+/// The entry of the peer's iomap table (as it wrote it into our memory) that maps the peer's `offset`, checked
+/// ([`iomap_range`]): `Ok(None)` when no entry does, `Err` for an entry that wraps around.
+pub(super) fn find_iomap(rs: &Rs, offset: u64) -> std::result::Result<Option<RsIomap>, Violation> {
+    for i in 0..usize::from(rs.target_iomap_size) {
+        let m = rs.target_iomap(i);
+        if let Some((start, end)) = iomap_range(&m)? {
+            if offset >= start && offset < end {
+                return Ok(Some(m));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// `riowrite` on a stream rsocket: writes `count` bytes at `buf` into the peer's mapping of `offset`. Returns the
 /// bytes written (fewer when the mapping ends).
 pub(super) fn write(s: &Rsocket, buf: *const u8, count: usize, mut offset: u64, flags: c_int) -> Result<usize> {
     let _sl = s.slock.lock();
     let mut g = s.inner.lock();
+    if g.reset != 0 {
+        return Err(Errno(g.reset));
+    }
     if g.state & super::stream::RS_CONNECTED == 0 {
         return Err(Errno::ENOTCONN);
     }
@@ -127,26 +144,28 @@ pub(super) fn write(s: &Rsocket, buf: *const u8, count: usize, mut offset: u64, 
     let mut left = count;
     let mut olen = OLAP_START_SIZE as usize;
     let mut at = buf;
-    let mut iom: Option<RsIomap> = None;
     let mut ret = Ok(());
     while left > 0 {
-        if iom.is_none_or(|m| offset > m.offset + u64::from(m.sge.length)) {
-            iom = (0..usize::from(g.target_iomap_size))
-                .map(|i| g.target_iomap(i))
-                .find(|m| offset >= m.offset && offset < m.offset + u64::from(m.sge.length));
-            if iom.is_none() {
+        // Looked up for every transfer: the peer may rewrite its table at any time (rdma-core keeps the entry of
+        // the previous transfer, and spins on a zero-length transfer once a write reaches the mapping's end).
+        let m = match find_iomap(&g, offset) {
+            Ok(Some(m)) => m,
+            Ok(None) => break,
+            Err(v) => {
+                ret = Err(g.peer_broke(v));
                 break;
             }
-        }
-        let Some(m) = iom else { break };
+        };
         let (g2, r) = s.wait_can_send(g, nonblock);
         g = g2;
         if let Err(e) = r {
             ret = Err(e);
             break;
         }
+        // The wait let the peer rewrite the table: the entry is taken as it was found.
+        let end = m.offset + u64::from(m.sge.length);
         let mut xfer = next_xfer(&mut olen, left);
-        xfer = xfer.min(g.sbuf_bytes_avail as usize).min((m.offset + u64::from(m.sge.length) - offset) as usize);
+        xfer = xfer.min(g.sbuf_bytes_avail as usize).min((end - offset).min(usize::MAX as u64) as usize);
         let mut from = at;
         let (mut sges, n) = g.stage(
             &mut |d, n| {
@@ -161,7 +180,7 @@ pub(super) fn write(s: &Rsocket, buf: *const u8, count: usize, mut offset: u64, 
         let fl = if xfer <= usize::from(g.sq_inline) { IBV_SEND_INLINE } else { 0 };
         g.sqe_avail -= 1;
         g.sbuf_bytes_avail -= xfer as u32;
-        let addr = m.sge.addr + offset - m.offset;
+        let addr = m.sge.addr + (offset - m.offset);
         if let Err(e) = g.post_write(&mut sges[..n], msg(OP_WRITE, xfer as u32), fl, addr, m.sge.key) {
             ret = Err(e);
             break;

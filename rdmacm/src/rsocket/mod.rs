@@ -44,6 +44,8 @@ pub(crate) mod config;
 mod connect;
 mod dgram;
 mod epoll;
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) mod fuzz;
 mod iomap;
 mod maps;
 pub(crate) mod options;
@@ -126,7 +128,7 @@ impl IoCursor {
         Ok(IoCursor { iov: v, i: 0, off: 0 })
     }
 
-    fn one(buf: *mut u8, len: usize) -> IoCursor {
+    pub(super) fn one(buf: *mut u8, len: usize) -> IoCursor {
         IoCursor { iov: vec![(buf, len)], i: 0, off: 0 }
     }
 
@@ -203,6 +205,9 @@ fn send(s: &Rsocket, src: &mut IoCursor, flags: c_int) -> Result<usize> {
     finish_connect(s, flags)?;
     let _sl = s.slock.lock();
     let mut g = s.inner.lock();
+    if g.reset != 0 {
+        return Err(Errno(g.reset));
+    }
     if g.state & RS_CONNECTED == 0 || g.state & RS_WRITABLE == 0 {
         return Err(if g.qp().is_null() { Errno::ENOTCONN } else { Errno(libc::EPIPE) });
     }
@@ -223,12 +228,20 @@ fn send(s: &Rsocket, src: &mut IoCursor, flags: c_int) -> Result<usize> {
             ret = Err(e);
             break;
         }
+        // The peer may have rewritten the entry since can_send looked: read once, checked.
+        let t = match g.send_target() {
+            Ok(t) if t.length == 0 => continue,
+            Ok(t) => t,
+            Err(e) => {
+                ret = Err(e);
+                break;
+            }
+        };
         let mut xfer = wire::next_xfer(&mut olen, left);
-        let t = g.target(g_target_sge(&g));
         xfer = xfer.min(g.sbuf_bytes_avail as usize).min(t.length as usize);
         let (mut sges, n) = g.stage(&mut |d, n| src.read(d, n), xfer as u32);
         let fl = if xfer <= usize::from(g.sq_inline) { IBV_SEND_INLINE } else { 0 };
-        if let Err(e) = g.write_data(&mut sges[..n], xfer as u32, fl) {
+        if let Err(e) = g.write_data(&mut sges[..n], xfer as u32, fl, t) {
             ret = Err(e);
             break;
         }
@@ -238,10 +251,6 @@ fn send(s: &Rsocket, src: &mut IoCursor, flags: c_int) -> Result<usize> {
         Err(e) if left == len => Err(e),
         _ => Ok(len - left),
     }
-}
-
-fn g_target_sge(g: &Rs) -> usize {
-    g.target_sge_index()
 }
 
 /// `rrecv` / `rrecvv` on a stream rsocket.
@@ -264,6 +273,11 @@ fn recv(s: &Rsocket, dst: &mut IoCursor, flags: c_int) -> Result<usize> {
                 ret = Err(e);
                 break;
             }
+        }
+        if g.reset != 0 {
+            // A failed connection: its data was dropped; the failure is the answer.
+            ret = Err(Errno(g.reset));
+            break;
         }
         if flags & libc::MSG_PEEK != 0 {
             left -= g.copy_out(dst, left, true);
@@ -434,7 +448,7 @@ pub unsafe extern "C" fn raccept(socket: c_int, addr: *mut sockaddr, addrlen: *m
 /// the address and route, creates the QP and buffers, and exchanges the connection data. Returns 0, or -1 with
 /// `errno`: `EINPROGRESS` on an `O_NONBLOCK` rsocket (finish with `rpoll` for `POLLOUT`, then `SO_ERROR`),
 /// `ECONNREFUSED` when nobody listens, `ETIMEDOUT`, `EBADF`, `EINVAL` for a NULL address, `ENOTCONN` after a failed
-/// attempt. On a datagram rsocket it fixes the destination of `rsend` (connecting the UDP socket, and making the
+/// attempt, `EPROTO` when the peer's connection data breaks the protocol (`EOPNOTSUPP` for another version of it). On a datagram rsocket it fixes the destination of `rsend` (connecting the UDP socket, and making the
 /// UD QP of the source address that reaches it: `rdma_create_qp`'s errno, e.g. on iWARP).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen: socklen_t) -> c_int {
@@ -465,12 +479,16 @@ pub unsafe extern "C" fn rconnect(socket: c_int, addr: *const sockaddr, addrlen:
 
 /// `rshutdown(3)`: shuts down reception (`SHUT_RD`), transmission (`SHUT_WR`) or both (`SHUT_RDWR`) of rsocket
 /// `socket`, like `shutdown(2)`: tells the peer (which then reads end-of-stream) and waits for the sends
-/// outstanding. Returns 0, or -1 with `errno` (`EBADF`; `EOPNOTSUPP` for a datagram rsocket).
+/// outstanding. Returns 0, or -1 with `errno` (`EBADF`; `EINVAL` for another `how`, as `shutdown(2)`: rdma-core
+/// takes it as `SHUT_RD`; `EOPNOTSUPP` for a datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rshutdown(socket: c_int, how: c_int) -> c_int {
     ffi::boundary("rshutdown", || -> Result<c_int> {
         not_dgram(socket)?;
         let s = get(socket)?;
+        if how != libc::SHUT_RD && how != libc::SHUT_WR && how != libc::SHUT_RDWR {
+            return Err(Errno::EINVAL);
+        }
         let mut g = s.inner.lock();
         options::keepalive_off(&mut g, s.index);
         let (_g, r) = stream::shutdown(&s, g, how);
@@ -508,7 +526,9 @@ pub unsafe extern "C" fn rclose(socket: c_int) -> c_int {
 
 /// `rrecv(3)`: receives up to `len` bytes into `buf` from rsocket `socket`, like `recv(2)` (`flags`:
 /// `MSG_DONTWAIT`, `MSG_PEEK`, `MSG_WAITALL`). Returns the byte count (0 at end of stream: the peer shut down or
-/// closed), or -1 with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN` when non-blocking and nothing arrived). On a datagram
+/// closed), or -1 with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN` when non-blocking and nothing arrived; `EPROTO` once
+/// the peer broke the protocol, `ECONNRESET` once the device reported the connection broken: docs/cm.md, "Peer
+/// input"). On a datagram
 /// rsocket: one datagram (the rest of a longer one dropped, as UDP); `EINVAL` before `rbind`, `rconnect` or
 /// `rsendto`.
 #[unsafe(no_mangle)]
@@ -586,7 +606,8 @@ pub unsafe extern "C" fn rrecvmsg(socket: c_int, msg: *mut msghdr, flags: c_int)
 
 /// `rsend(3)`: sends the `len` bytes at `buf` on rsocket `socket`, like `send(2)` (`flags`: `MSG_DONTWAIT`).
 /// Returns the bytes queued (fewer when non-blocking and the peer's window filled), or -1 with `errno` (`EBADF`,
-/// `ENOTCONN`, `EAGAIN`, `EPIPE` after a shutdown or when the peer closed). On a datagram rsocket: one datagram to
+/// `ENOTCONN`, `EAGAIN`, `EPIPE` after a shutdown or when the peer closed, `EPROTO` / `ECONNRESET` once the
+/// connection failed, as `rrecv`). On a datagram rsocket: one datagram to
 /// the `rconnect` destination (`EDESTADDRREQ` without one, `EMSGSIZE` above 2040 bytes for IPv4, 2024 for IPv6).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rsend(socket: c_int, buf: *const c_void, len: usize, flags: c_int) -> ssize_t {
@@ -760,7 +781,10 @@ pub unsafe extern "C" fn rselect(
 
 /// `rgetpeername(3)`: stores the peer's address of rsocket `socket` in `addr`, at most `*addrlen` bytes, and sets
 /// `*addrlen` to its full size, like `getpeername(2)` (a datagram rsocket's is its UDP socket's: `ENOTCONN` before
-/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `EFAULT` for a NULL `addrlen`, or a NULL `addr` with room).
+/// `rconnect`). Returns 0, or -1 with `errno` (`EBADF`, `ENOTCONN` for a stream rsocket that has no connection: not
+/// connected yet, listening, or whose connection attempt failed (rdma-core copies whatever address the id holds); a
+/// connection that ended still names its peer, as TCP's; `EFAULT` for a NULL `addrlen`, or a NULL `addr` with
+/// room).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrlen: *mut socklen_t) -> c_int {
     ffi::boundary("rgetpeername", || -> Result<c_int> {
@@ -769,6 +793,9 @@ pub unsafe extern "C" fn rgetpeername(socket: c_int, addr: *mut sockaddr, addrle
         }
         let s = get(socket)?;
         let g = locked(&s)?;
+        if g.qp().is_null() || g.state == RS_CONNECT_ERROR || (g.state & RS_OPENING != 0 && g.state != RS_ACCEPTING) {
+            return Err(Errno::ENOTCONN);
+        }
         // SAFETY: the id is live; its destination is a socket address.
         unsafe { copy_addr(addr_of!((*g.id).route.addr.dst).cast(), addr, addrlen) }?;
         Ok(0)
@@ -912,8 +939,9 @@ pub unsafe extern "C" fn riounmap(socket: c_int, buf: *mut c_void, len: usize) -
 
 /// `riowrite(3)`: writes the `count` bytes at `buf` straight into the peer's memory mapped (by its `riomap`) at
 /// `offset`; `flags`: `MSG_DONTWAIT`. Returns the bytes written (fewer when the mapping ends, 0 when no mapping
-/// holds `offset`), or `(size_t) -1` with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN`, `EPIPE`; `EOPNOTSUPP` for a
-/// datagram rsocket).
+/// holds `offset`), or `(size_t) -1` with `errno` (`EBADF`, `ENOTCONN`, `EAGAIN`, `EPIPE`; `EPROTO` for an entry
+/// of the peer's table that wraps around, and once the connection failed, `ECONNRESET` as `rrecv`; `EOPNOTSUPP` for
+/// a datagram rsocket).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn riowrite(
     socket: c_int,
@@ -928,6 +956,8 @@ pub unsafe extern "C" fn riowrite(
         if buf.is_null() && count > 0 {
             return Err(Errno::EFAULT);
         }
+        // An accepted rsocket may still be completing its accept (as before rsend).
+        finish_connect(&s, flags)?;
         iomap::write(&s, buf.cast(), count, offset as u64, flags)
     }) {
         Ok(n) => n,

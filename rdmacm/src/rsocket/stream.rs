@@ -106,6 +106,26 @@ pub(super) struct Rs {
     /// reply in. The initiator always speaks first in rsockets (its credit grant), so this only orders the start.
     pub(super) await_peer: bool,
 
+    /// What the peer's connection data allows it (its credits, its receive buffer), checked in every message and
+    /// target SGL entry it sends (docs/cm.md, "Peer input").
+    pub(super) peer: PeerLimits,
+    /// Messages received that count against the credits we grant (data and iomap announcements).
+    recv_seq: u16,
+    /// The send-sequence limit we last granted the peer.
+    granted_seq: u16,
+    /// Bytes of our receive buffer the peer was handed and has not filled yet.
+    granted_bytes: u64,
+    /// Credit grants from the peer that did not raise our send limit (each must come with a new SGL entry, which
+    /// the peer can only give once per half buffer of data we sent it, plus once at the start).
+    flat_grants: u64,
+    /// Data bytes we have written into the peer's receive buffer.
+    sent_bytes: u64,
+    /// The peer shut its sending side down (`CTRL_SHUTDOWN` or `CTRL_DISCONNECT` arrived): no data may follow.
+    peer_done: bool,
+    /// Why the connection failed, when it did (sticky): `EPROTO` for a peer that broke the protocol, `ECONNRESET`
+    /// for a connection the device reported broken. Every later call on the rsocket answers it.
+    pub reset: c_int,
+
     pub(super) remote_sge: u32,
     pub(super) remote_sgl: RsSge,
     pub remote_iomap: RsSge,
@@ -170,6 +190,14 @@ impl Rs {
             rseq_no: 0,
             rseq_comp: 0,
             await_peer: false,
+            peer: PeerLimits::default(),
+            recv_seq: 0,
+            granted_seq: 0,
+            granted_bytes: 0,
+            flat_grants: 0,
+            sent_bytes: 0,
+            peer_done: false,
+            reset: 0,
             remote_sge: 0,
             remote_sgl: RsSge::default(),
             remote_iomap: RsSge::default(),
@@ -292,7 +320,7 @@ impl Rs {
 
     /// The iomap table entries the peer wrote (for `riowrite`).
     pub(super) fn target_iomap(&self, i: usize) -> RsIomap {
-        let t = self.target.as_ref().map_or(null_mut(), |t| t.ptr);
+        let Some(t) = self.target.as_ref().map(|t| t.ptr) else { return RsIomap::default() };
         // SAFETY: the table follows the SGL; `i` < target_iomap_size, the count the buffer was sized for.
         unsafe { t.add(size_of::<RsSge>() * SGL_SIZE).cast::<RsIomap>().add(i).read_volatile() }
     }
@@ -394,19 +422,31 @@ impl Rs {
         self.sseq_no = self.sseq_no.wrapping_add(1);
     }
 
-    /// `rs_write_data`: one data message of `len` bytes into the current target entry (updated first, before the
-    /// peer may replace it).
-    pub(super) fn write_data(&mut self, sges: &mut [ibv_sge], len: u32, flags: u32) -> Result<()> {
+    /// The target SGL entry the next data goes to, as the peer last wrote it, checked against the receive buffer
+    /// its connection data declared ([`PeerLimits::check_sge`]). A bad entry fails the connection: `EPROTO`.
+    pub(super) fn send_target(&mut self) -> Result<RsSge> {
+        let t = self.target(self.target_sge);
+        match self.peer.check_sge(&t) {
+            Ok(()) => Ok(t),
+            Err(v) => Err(self.peer_broke(v)),
+        }
+    }
+
+    /// `rs_write_data`: one data message of `len` bytes into target entry `t` (from [`Self::send_target`], `len`
+    /// at most its length), updated first, before the peer may replace it. The entry is read once: the peer can
+    /// rewrite it at any time.
+    pub(super) fn write_data(&mut self, sges: &mut [ibv_sge], len: u32, flags: u32, t: RsSge) -> Result<()> {
+        let len = len.min(t.length);
         self.sseq_no = self.sseq_no.wrapping_add(1);
         self.sqe_avail -= if self.opts & OPT_MSG_SEND != 0 { 2 } else { 1 };
-        self.sbuf_bytes_avail -= len;
-        let mut t = self.target(self.target_sge);
+        self.sbuf_bytes_avail = self.sbuf_bytes_avail.saturating_sub(len);
+        self.sent_bytes = self.sent_bytes.saturating_add(u64::from(len));
         let (addr, rkey) = (t.addr, t.key);
-        t.addr += u64::from(len);
-        t.length -= len;
+        // Checked against the peer's buffer: neither wraps.
+        let left = RsSge { addr: t.addr.wrapping_add(u64::from(len)), key: t.key, length: t.length - len };
         let i = self.target_sge;
-        self.set_target(i, t);
-        if t.length == 0 {
+        self.set_target(i, left);
+        if left.length == 0 {
             self.target_sge = (self.target_sge + 1) % SGL_SIZE;
         }
         self.post_write_msg(sges, msg(OP_DATA, len), flags, addr, rkey)
@@ -447,7 +487,8 @@ impl Rs {
     fn send_credits(&mut self) {
         self.ctrl_seqno = self.ctrl_seqno.wrapping_add(1);
         self.rseq_comp = self.rseq_no.wrapping_add(self.rq_size >> 1);
-        let grant = msg(OP_SGL, u32::from(self.rseq_no.wrapping_add(self.rq_size)));
+        self.granted_seq = self.rseq_no.wrapping_add(self.rq_size);
+        let grant = msg(OP_SGL, u32::from(self.granted_seq));
         let half = self.rbuf_size >> 1;
         if self.rbuf_bytes_avail >= i64::from(half) {
             if self.opts & OPT_MSG_SEND != 0 {
@@ -480,12 +521,13 @@ impl Rs {
                 log::debug!("rsocket: posting credits failed: {e:?}");
             }
             self.rbuf_bytes_avail -= i64::from(half);
+            self.granted_bytes += u64::from(half);
             self.rbuf_free_offset += half;
             if self.rbuf_free_offset >= self.rbuf_size {
                 self.rbuf_free_offset = 0;
             }
             self.remote_sge += 1;
-            if self.remote_sge == self.remote_sgl.length {
+            if self.remote_sge >= self.remote_sgl.length {
                 self.remote_sge = 0;
             }
         } else if let Err(e) = self.post_msg(grant) {
@@ -515,7 +557,9 @@ impl Rs {
 
     // ---- completions -------------------------------------------------------------------------------------------
 
-    /// `rs_poll_cq`: takes in every completion, then reposts the receives consumed.
+    /// `rs_poll_cq`: takes in every completion, then reposts the receives consumed. A message that breaks the
+    /// protocol, or a failed completion while connected, fails the connection ([`Self::fail_conn`]); what follows
+    /// it in the CQ is taken in (the receives flush) but no longer processed.
     pub(super) fn poll_cq(&mut self) -> Result<()> {
         let cq = self.cq();
         if cq.is_null() {
@@ -535,81 +579,54 @@ impl Rs {
             for w in &wcs[..n as usize] {
                 let p = w.as_ptr();
                 // SAFETY: the provider filled the first `n` entries; the status enum is read as an integer.
-                let (wr_id, status, flags, imm) = unsafe {
+                let (wr_id, status, flags, imm, byte_len) = unsafe {
                     (
                         addr_of!((*p).wr_id).read(),
                         ffi::enum_raw(addr_of!((*p).status)),
                         addr_of!((*p).wc_flags).read(),
                         addr_of!((*p).imm.imm_data).read(),
+                        addr_of!((*p).byte_len).read(),
                     )
                 };
                 let ok = status == IBV_WC_SUCCESS;
                 if wr_id & WR_ID_RECV != 0 {
                     if !ok {
+                        if self.state & RS_CONNECTED != 0 {
+                            self.fail_conn(Errno(libc::ECONNRESET), "a receive completed in error");
+                        }
                         continue;
                     }
                     rcnt += 1;
                     self.await_peer = false;
-                    let m = if flags & IBV_WC_WITH_IMM != 0 {
-                        u32::from_be(imm)
+                    let (m, len) = if flags & IBV_WC_WITH_IMM != 0 {
+                        // An RDMA write with immediate: byte_len is what the peer wrote with it.
+                        (u32::from_be(imm), Some(byte_len))
                     } else if self.opts & OPT_MSG_SEND != 0 {
                         let slot = u64::from(wr_id as u32).min(u64::from(self.rq_size.saturating_sub(1)));
                         let Some(rbuf) = self.rbuf.as_ref() else { continue };
                         // SAFETY: the slot lies in the message area after the receive buffer.
-                        unsafe {
+                        let m = unsafe {
                             (rbuf.ptr.add(self.rbuf_size as usize + 4 * slot as usize) as *const u32).read_unaligned()
-                        }
+                        };
+                        (m, None)
                     } else {
+                        // A plain send: no rsocket sends one on a transport with immediate data.
+                        if self.state & RS_CONNECTED != 0 {
+                            self.peer_broke(Violation("a send without immediate data"));
+                        }
                         continue;
                     };
-                    match msg_op(m) {
-                        OP_SGL => self.sseq_comp = msg_data(m) as u16,
-                        OP_IOMAP_SGL => {}
-                        // After a disconnect the remaining completions of the batch are still taken in (send
-                        // completions only: the peer sends nothing after it); receives are no longer reposted.
-                        OP_CTRL => match msg_data(m) {
-                            CTRL_DISCONNECT => self.state = RS_DISCONNECTED,
-                            CTRL_SHUTDOWN => {
-                                if self.state & RS_WRITABLE != 0 {
-                                    self.state &= !RS_READABLE;
-                                } else {
-                                    self.state = RS_DISCONNECTED;
-                                }
-                            }
-                            _ => {}
-                        },
-                        OP_WRITE => {}
-                        op => {
-                            self.rmsg[self.rmsg_tail] = (op, msg_data(m));
-                            self.rmsg_tail = (self.rmsg_tail + 1) % self.rmsg.len();
-                        }
+                    if self.state & (RS_ERROR | RS_CLOSED) != 0 {
+                        continue;
+                    }
+                    if let Err(v) = self.take_msg(m, len) {
+                        self.peer_broke(v);
                     }
                 } else {
-                    let m = wr_id as u32;
-                    match msg_op(m) {
-                        OP_SGL => self.ctrl_max_seqno = self.ctrl_max_seqno.wrapping_add(1),
-                        OP_CTRL => {
-                            self.ctrl_max_seqno = self.ctrl_max_seqno.wrapping_add(1);
-                            if msg_data(m) == CTRL_DISCONNECT {
-                                self.state = RS_DISCONNECTED;
-                            }
-                        }
-                        OP_IOMAP_SGL => {
-                            self.sqe_avail += 1;
-                            if wr_id & WR_ID_MSG_SEND == 0 {
-                                self.sbuf_bytes_avail += size_of::<RsIomap>() as u32;
-                            }
-                        }
-                        _ => {
-                            self.sqe_avail += 1;
-                            self.sbuf_bytes_avail += msg_data(m);
-                        }
-                    }
-                    if !ok && self.state & RS_CONNECTED != 0 {
+                    if !ok {
                         log::debug!("rsocket {}: send completion status {status}", self.cm_fd());
-                        self.state = RS_ERROR;
-                        self.err = libc::EIO;
                     }
+                    self.take_send_completion(wr_id, ok);
                 }
             }
         }
@@ -623,6 +640,163 @@ impl Rs {
             }
         }
         Ok(())
+    }
+
+    /// Takes in the completion of one of our sends (`wr_id` as we posted it: the message, with `WR_ID_MSG_SEND`
+    /// for the 4-byte send of iWARP): its send-queue slot and send-buffer bytes come back. A failure while
+    /// connected fails the connection: `ECONNRESET`.
+    pub(super) fn take_send_completion(&mut self, wr_id: u64, ok: bool) {
+        let m = wr_id as u32;
+        match msg_op(m) {
+            OP_SGL => self.ctrl_max_seqno = self.ctrl_max_seqno.wrapping_add(1),
+            OP_CTRL => {
+                self.ctrl_max_seqno = self.ctrl_max_seqno.wrapping_add(1);
+                if msg_data(m) == CTRL_DISCONNECT && self.state & RS_ERROR == 0 {
+                    self.state = RS_DISCONNECTED;
+                }
+            }
+            OP_IOMAP_SGL => {
+                self.sqe_avail += 1;
+                if wr_id & WR_ID_MSG_SEND == 0 {
+                    self.sbuf_bytes_avail += size_of::<RsIomap>() as u32;
+                }
+            }
+            _ => {
+                self.sqe_avail += 1;
+                self.sbuf_bytes_avail += msg_data(m);
+            }
+        }
+        if !ok && self.state & RS_CONNECTED != 0 {
+            self.fail_conn(Errno(libc::ECONNRESET), "a send completed in error");
+        }
+    }
+
+    /// Takes in one message from the peer (`m` as [`decode`] reads it; `written`: the bytes its RDMA write
+    /// carried, when the transport says), holding it to the protocol and to what we granted:
+    /// * data: never after the peer's shutdown, exactly the bytes written with it, within the receive buffer we
+    ///   handed it and not yet filled, and within our credits;
+    /// * credits: at most [`MAX_GRANT`], never behind our send sequence nor further ahead of it than the credits
+    ///   its connection data declared; a grant that raises nothing must bring an SGL entry, which the peer can do
+    ///   once at the start and once per half buffer of data we sent it;
+    /// * iomap announcements: a slot of our table, within our credits;
+    /// * control: disconnect, shutdown (and the harmless keep-alive); any other operation is a violation.
+    ///
+    /// The caller fails the connection on `Err`. Everything here is arithmetic on our own counters: the fuzz
+    /// target `rsock_stream` drives it with arbitrary messages.
+    pub(super) fn take_msg(&mut self, m: u32, written: Option<u32>) -> std::result::Result<(), Violation> {
+        let msg = decode(m);
+        if written.is_some_and(|w| w != 0) && matches!(msg, Msg::Disconnect | Msg::Shutdown | Msg::Keepalive) {
+            return Err(Violation("a control message carrying data"));
+        }
+        match msg {
+            Msg::Data(len) => {
+                if self.peer_done {
+                    return Err(Violation("data after its shutdown"));
+                }
+                if written.is_some_and(|w| w != len) {
+                    return Err(Violation("a data length other than the bytes its write carried"));
+                }
+                if u64::from(len) > self.granted_bytes {
+                    return Err(Violation("more data than the receive buffer we handed it"));
+                }
+                self.count_against_credits()?;
+                if (self.rmsg_tail + 1) % self.rmsg.len().max(1) == self.rmsg_head || self.rmsg.is_empty() {
+                    return Err(Violation("more messages than our receive queue holds"));
+                }
+                self.granted_bytes -= u64::from(len);
+                self.rmsg[self.rmsg_tail] = (OP_DATA, len);
+                self.rmsg_tail = (self.rmsg_tail + 1) % self.rmsg.len();
+            }
+            Msg::Sgl(limit) => {
+                if written.is_some_and(|w| w != 0 && w != size_of::<RsSge>() as u32) {
+                    return Err(Violation("a credit grant carrying neither nothing nor one SGL entry"));
+                }
+                if limit > MAX_GRANT {
+                    return Err(Violation("a credit grant beyond 17 bits"));
+                }
+                let limit = limit as u16;
+                if limit.wrapping_sub(self.sseq_no) > self.peer.credits {
+                    return Err(Violation("a credit grant behind our sends or beyond its receive queue"));
+                }
+                if limit == self.sseq_comp {
+                    self.flat_grants += 1;
+                    let half = u64::from(self.peer.half.max(1));
+                    if self.flat_grants > 1 + self.sent_bytes / half {
+                        return Err(Violation("credit grants that grant nothing"));
+                    }
+                }
+                self.sseq_comp = limit;
+            }
+            Msg::IomapSgl(index) => {
+                if written.is_some_and(|w| w != size_of::<RsIomap>() as u32) {
+                    return Err(Violation("an iomap announcement without one iomap entry"));
+                }
+                if index >= u32::from(self.target_iomap_size) {
+                    return Err(Violation("an iomap slot beyond our table"));
+                }
+                self.count_against_credits()?;
+            }
+            Msg::Disconnect => {
+                self.peer_done = true;
+                self.state = RS_DISCONNECTED;
+            }
+            Msg::Shutdown => {
+                self.peer_done = true;
+                if self.state & RS_WRITABLE != 0 {
+                    self.state &= !RS_READABLE;
+                } else {
+                    self.state = RS_DISCONNECTED;
+                }
+            }
+            Msg::Keepalive => {}
+            Msg::Unknown(_) => return Err(Violation("an unknown operation")),
+        }
+        Ok(())
+    }
+
+    /// One more message counted against the credits we granted: it may not pass the last limit we sent.
+    fn count_against_credits(&mut self) -> std::result::Result<(), Violation> {
+        self.recv_seq = self.recv_seq.wrapping_add(1);
+        if self.granted_seq.wrapping_sub(self.recv_seq) > self.rq_size {
+            return Err(Violation("more messages than the credits we granted"));
+        }
+        Ok(())
+    }
+
+    /// Starts the accounting of what the peer may send (once the buffers exist, before the connection data goes
+    /// out): the first half of the receive buffer and `rq_size` credits, which our connection data grants.
+    pub(super) fn start_peer_accounting(&mut self) {
+        self.recv_seq = 0;
+        self.granted_seq = self.rq_size;
+        self.granted_bytes = u64::from(self.rbuf_size >> 1);
+        self.flat_grants = 0;
+        self.sent_bytes = 0;
+        self.peer_done = false;
+    }
+
+    /// Fails the connection because the peer broke the protocol (`v` says how): `EPROTO`. Returns the errno.
+    pub(super) fn peer_broke(&mut self, v: Violation) -> Errno {
+        self.fail_conn(Errno(libc::EPROTO), v.0)
+    }
+
+    /// Fails the connection with `e` (`EPROTO`, `ECONNRESET`), once: the data not yet read is dropped, every later
+    /// call answers `e` (`SO_ERROR` too, once), `rpoll` reports `POLLERR`, and the id is disconnected (the QP moves
+    /// to the error state, the peer gets the CM's disconnect request) without waiting for the peer. Returns `e`.
+    pub(super) fn fail_conn(&mut self, e: Errno, why: &str) -> Errno {
+        if self.reset != 0 {
+            return Errno(self.reset);
+        }
+        log::warn!("rsocket {}: connection failed ({}): {why}", self.cm_fd(), e.0);
+        self.state = RS_ERROR;
+        self.err = e.0;
+        self.reset = e.0;
+        self.rmsg_head = self.rmsg_tail;
+        if !self.id.is_null() {
+            // SAFETY: the id is live; on its non-blocking channel the call sends DISCONNECT and returns without
+            // waiting for the event (EAGAIN), which handle_cm_event takes in later.
+            let _ = unsafe { cm::conn::rdma_disconnect(self.id) };
+        }
+        e
     }
 
     /// `rs_get_cq_event` on the (non-blocking) completion channel.
@@ -670,13 +844,38 @@ impl Rs {
             && self.target(self.target_sge).length != 0
     }
 
-    /// The target SGL entry the next data goes to.
-    pub(super) fn target_sge_index(&self) -> usize {
-        self.target_sge
-    }
-
     pub(super) fn have_rdata(&self) -> bool {
         self.rmsg_head != self.rmsg_tail
+    }
+
+    /// The data received and not read yet: bytes and messages.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(super) fn unread(&self) -> (u64, usize) {
+        let (mut bytes, mut n, mut i) = (0u64, 0usize, self.rmsg_head);
+        while i != self.rmsg_tail && !self.rmsg.is_empty() {
+            bytes += u64::from(self.rmsg[i].1);
+            n += 1;
+            i = (i + 1) % self.rmsg.len();
+        }
+        (bytes, n)
+    }
+
+    /// Receive-buffer bytes free and not handed to the peer yet.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(super) fn rbuf_avail(&self) -> i64 {
+        self.rbuf_bytes_avail
+    }
+
+    /// Receive-buffer bytes handed to the peer and not filled yet.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(super) fn granted(&self) -> u64 {
+        self.granted_bytes
+    }
+
+    /// Whether a control message of ours (credits, shutdown) has not completed yet.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(super) fn ctrl_outstanding(&self) -> bool {
+        self.ctrl_max_seqno.wrapping_sub(self.ctrl_seqno) < QP_CTRL_SIZE
     }
 
     /// Frees the QP, buffers and id (`rs_free`): after this the rsocket is closed.

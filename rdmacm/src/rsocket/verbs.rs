@@ -64,14 +64,27 @@ impl RegBuf {
         Ok(RegBuf { ptr: buf.ptr, mr, _buf: buf })
     }
 
+    /// `len` bytes that no PD knows (keys 0): the unit tests' and fuzz targets' stand-in for a registered buffer.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(super) fn unregistered(len: usize) -> Result<RegBuf> {
+        let buf = Slab::new(len)?;
+        Ok(RegBuf { ptr: buf.ptr, mr: null_mut(), _buf: buf })
+    }
+
     /// The MR's local key.
     pub(super) fn lkey(&self) -> u32 {
+        if self.mr.is_null() {
+            return 0;
+        }
         // SAFETY: `mr` is live while self is.
         unsafe { (*self.mr).lkey }
     }
 
     /// The MR's remote key.
     pub(super) fn rkey(&self) -> u32 {
+        if self.mr.is_null() {
+            return 0;
+        }
         // SAFETY: as above.
         unsafe { (*self.mr).rkey }
     }
@@ -84,6 +97,9 @@ impl RegBuf {
 
 impl Drop for RegBuf {
     fn drop(&mut self) {
+        if self.mr.is_null() {
+            return;
+        }
         // SAFETY: the MR is ours; nothing uses it after this. The memory is freed after (the `_buf` field).
         unsafe { ibv_dereg_mr(self.mr) };
     }
@@ -150,11 +166,15 @@ fn posted(r: c_int) -> Result<()> {
     }
 }
 
-/// `ibv_post_send` (a `verbs.h` inline: the context's op).
+/// `ibv_post_send` (a `verbs.h` inline: the context's op); `ENOTCONN` for a NULL `qp` (an rsocket without its QP:
+/// the unit tests' and fuzz targets' state).
 ///
 /// # Safety
-/// `qp` is a live QP; `wr` a valid work request list.
+/// `qp` is NULL or a live QP; `wr` a valid work request list.
 pub(super) unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<()> {
+    if qp.is_null() {
+        return Err(Errno::ENOTCONN);
+    }
     let mut bad = null_mut();
     // SAFETY: the caller's contract; the ops table is filled by the provider.
     let r = unsafe {
@@ -167,11 +187,14 @@ pub(super) unsafe fn post_send(qp: *mut ibv_qp, wr: *mut ibv_send_wr) -> Result<
     posted(r)
 }
 
-/// `ibv_post_recv`.
+/// `ibv_post_recv`; `ENOTCONN` for a NULL `qp`.
 ///
 /// # Safety
 /// As [`post_send`].
 pub(super) unsafe fn post_recv(qp: *mut ibv_qp, wr: *mut ibv_recv_wr) -> Result<()> {
+    if qp.is_null() {
+        return Err(Errno::ENOTCONN);
+    }
     let mut bad = null_mut();
     // SAFETY: the caller's contract.
     let r = unsafe {

@@ -171,6 +171,118 @@ impl ConnData {
     }
 }
 
+/// A rule of the protocol a peer broke: what it sent, for the log line. The connection it came on fails with
+/// `EPROTO` (docs/cm.md, "Peer input").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Violation(pub &'static str);
+
+/// The bounds the peer's connection data sets for everything it sends later: its receive credits, and its
+/// receive buffer (where every target SGL entry it hands us must point).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct PeerLimits {
+    /// The credits it granted at the start: its receive queue depth. No later grant may run further ahead of our
+    /// send sequence than this.
+    pub credits: u16,
+    /// Its receive buffer: `data_buf` is the first half, so the whole is `[addr, addr + 2 * half)`, under `key`.
+    pub rbuf_addr: u64,
+    pub half: u32,
+    pub key: u32,
+}
+
+impl PeerLimits {
+    /// Whether target SGL entry `s` (as the peer wrote it into our memory) lies inside the peer's receive buffer,
+    /// under its key. An entry of length 0 (used up, or not written yet) names nothing and passes.
+    pub(super) fn check_sge(&self, s: &RsSge) -> Result<(), Violation> {
+        if s.length == 0 {
+            return Ok(());
+        }
+        // validate() made sure the whole buffer fits in the address space.
+        let end = (u64::from(self.half) * 2).saturating_add(self.rbuf_addr);
+        if s.key != self.key {
+            return Err(Violation("a target SGL entry with another key than its receive buffer's"));
+        }
+        match s.addr.checked_add(u64::from(s.length)) {
+            Some(e) if s.addr >= self.rbuf_addr && e <= end => Ok(()),
+            _ => Err(Violation("a target SGL entry outside its receive buffer")),
+        }
+    }
+}
+
+impl ConnData {
+    /// The peer's connection data held to the protocol (rdma-core never sends otherwise): version 1 (else
+    /// `Err(None)`: another protocol, which rdma-core answers `EOPNOTSUPP`), a target SGL of at least 2 entries
+    /// (the first SGL update goes to entry 1) whose table and the iomap table after it fit in the address space,
+    /// and a non-empty first receive-buffer half whose whole buffer does too. Returns the limits for what follows.
+    pub(super) fn validate(&self) -> Result<PeerLimits, Option<Violation>> {
+        if self.version != 1 {
+            return Err(None);
+        }
+        let t = &self.target_sgl;
+        let iomap = scale_to_value(i32::from(self.target_iomap_size), 8).max(0) as u64;
+        let tables = u64::from(t.length)
+            .checked_mul(size_of::<RsSge>() as u64)
+            .and_then(|n| n.checked_add(size_of::<RsIomap>() as u64 * iomap));
+        if t.length < SGL_SIZE as u32 || tables.and_then(|n| t.addr.checked_add(n)).is_none() {
+            return Err(Some(Violation("a target SGL that is too short or does not fit in memory")));
+        }
+        let d = &self.data_buf;
+        if d.length == 0 || d.addr.checked_add(u64::from(d.length) * 2).is_none() {
+            return Err(Some(Violation("an empty receive buffer, or one that does not fit in memory")));
+        }
+        Ok(PeerLimits { credits: self.credits, rbuf_addr: d.addr, half: d.length, key: d.key })
+    }
+}
+
+/// Where an iomap entry the peer wrote into our table maps: the peer's offsets `[offset, end)` at `addr`, or
+/// `Ok(None)` for an unused entry (length 0). An entry whose range or address wraps around is a lie.
+pub(super) fn iomap_range(m: &RsIomap) -> Result<Option<(u64, u64)>, Violation> {
+    let len = u64::from(m.sge.length);
+    if len == 0 {
+        return Ok(None);
+    }
+    match (m.offset.checked_add(len), m.sge.addr.checked_add(len)) {
+        (Some(end), Some(_)) => Ok(Some((m.offset, end))),
+        _ => Err(Violation("an iomap entry that wraps around the address space")),
+    }
+}
+
+/// One message a peer sent, decoded from its immediate data (the 4-byte send on iWARP).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Msg {
+    /// `len` bytes written into our receive buffer.
+    Data(u32),
+    /// Credits: the new send-sequence limit (rdma-core computes it in an `int`: up to 0x1FFFD).
+    Sgl(u32),
+    /// Slot `index` of our iomap table was written.
+    IomapSgl(u32),
+    Disconnect,
+    Shutdown,
+    /// Never an immediate in rdma-core (a plain RDMA write); harmless.
+    Keepalive,
+    /// An operation no rsocket sends with immediate data (reserved ops, `OP_WRITE`, unknown control codes).
+    Unknown(u32),
+}
+
+/// Decodes the 32-bit message `m` (rdma-core's receive switch, which treats unknown operations as data).
+pub(super) fn decode(m: u32) -> Msg {
+    let data = msg_data(m);
+    match msg_op(m) {
+        OP_DATA => Msg::Data(data),
+        OP_SGL => Msg::Sgl(data),
+        OP_IOMAP_SGL => Msg::IomapSgl(data),
+        OP_CTRL => match data {
+            CTRL_DISCONNECT => Msg::Disconnect,
+            CTRL_SHUTDOWN => Msg::Shutdown,
+            CTRL_KEEPALIVE => Msg::Keepalive,
+            _ => Msg::Unknown(m),
+        },
+        _ => Msg::Unknown(m),
+    }
+}
+
+/// The largest credit value a peer can send: rdma-core's `rseq_no + rq_size` of two 16-bit values.
+pub(super) const MAX_GRANT: u32 = 0x1_FFFF;
+
 /// Whether this host is big-endian (`CONN_FLAG_NET`).
 pub(super) const fn host_is_net() -> bool {
     cfg!(target_endian = "big")
@@ -324,6 +436,48 @@ pub(super) fn parse_udp_header(b: &[u8], from_v6: bool) -> Option<(u8, u32, usiz
         return None;
     }
     Some((b[5], u32::from_be_bytes(b[8..12].try_into().ok()?) & 0xFF_FFFF, len))
+}
+
+/// A datagram's receive completion held to the protocol: `byte_len` as the completion reports it (the GRH slot
+/// included), `slot` our receive slot. Returns the sender `ds_header` names, the header's length and the data's
+/// length; `Err` for a message shorter than the GRH and a header, one longer than the slot (no device writes
+/// that), or a header whose version and length disagree or that the message cuts short.
+pub(super) fn ud_datagram(byte_len: u32, slot: &[u8]) -> Result<(DsAddr, usize, usize), Violation> {
+    let len = (byte_len as usize)
+        .checked_sub(GRH_LEN)
+        .filter(|&n| n >= DS_IPV4_HDR_LEN)
+        .ok_or(Violation("a datagram shorter than its header"))?;
+    if len > slot.len() {
+        return Err(Violation("a datagram longer than the receive slot"));
+    }
+    let (src, hl) = parse_ds_header(&slot[..len]).ok_or(Violation("a datagram header of a bad version or length"))?;
+    Ok((src, hl, len - hl))
+}
+
+/// An address-service message the service takes in: its operation ([`UDP_OP_DATA`] or [`UDP_OP_CTRL`]), the
+/// sender's QP number and, for `DATA`, the datagram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SvcMsg<'a> {
+    pub op: u8,
+    pub qpn: u32,
+    pub data: &'a [u8],
+}
+
+/// Reads an address-service message `b` that came from an IPv6 (`from_v6`) or IPv4 address, held to what a
+/// datagram rsocket sends: a valid header ([`parse_udp_header`]), operation `DATA` or `CTRL`, a QP number that a UD
+/// QP can have (not 0 or 1, the special QPs), no data after a `CTRL`, and for a `DATA` at most the datagram one
+/// send slot carries (`SNDLOWAT` less the family's `ds_header`). rdma-core checks the header only.
+pub(super) fn parse_service(b: &[u8], from_v6: bool) -> Result<SvcMsg<'_>, Violation> {
+    let (op, qpn, hl) = parse_udp_header(b, from_v6).ok_or(Violation("a bad address-service header"))?;
+    let data = &b[hl..];
+    let max = SNDLOWAT as usize - if from_v6 { DS_IPV6_HDR_LEN } else { DS_IPV4_HDR_LEN };
+    match op {
+        UDP_OP_DATA if data.len() > max => Err(Violation("an address-service datagram larger than a send slot")),
+        UDP_OP_CTRL if !data.is_empty() => Err(Violation("an address-service reply carrying data")),
+        UDP_OP_DATA | UDP_OP_CTRL if qpn > 1 => Ok(SvcMsg { op, qpn, data }),
+        UDP_OP_DATA | UDP_OP_CTRL => Err(Violation("an address-service message naming QP 0 or 1")),
+        _ => Err(Violation("an unknown address-service operation")),
+    }
 }
 
 #[cfg(test)]

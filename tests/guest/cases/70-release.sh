@@ -663,14 +663,13 @@ has load && part_done load
 C_PROGS=${RELEASE_C_PROGS:-verbs_port verbs_flush verbs_v65 verbs_v65cmd cm_v65 rsock_repoll}
 C_RDMACM_PROGS="cm_v65"
 C_T=300                         # per run; each program has its own watchdog below that (RDMA_TEST_TIMEOUT, cm's 40 s)
-RDMACM_ALONE=/tmp/ours-rdmacm   # (inside the root) a directory with our librdmacm.so.1 only
 
 # c_env ours|rdmacm|stock : the variables (inside the root, after REL_LIBS=stock) selecting a library set.
 c_env() {
     [[ $CASE_LIBS == stock ]] && return 0
     case $1 in
         ours) echo "LD_LIBRARY_PATH=$REL_LIBDIR" ;;
-        rdmacm) echo "LD_LIBRARY_PATH=$RDMACM_ALONE" ;;
+        rdmacm) echo "LD_LIBRARY_PATH=$REL_RDMACM" ;;
     esac
 }
 
@@ -692,53 +691,13 @@ c_missing_nodes() {
     echo "${miss% }"
 }
 
-# c_compare WAY PROG REF_LOG REF_RC LOG RC : ours' run (LOG) judged against the reference's, check by check.
-c_compare() {
-    local way=$1 prog=$2 ref=$3 ref_rc=$4 log=$5 rc=$6 line check r o nfail=0
-    local -A rres=() ores=()
-    while IFS= read -r line; do
-        [[ $line =~ ^(PASS|FAIL)\ ([^ :]+)(.*)$ ]] && rres[${BASH_REMATCH[2]}]="${BASH_REMATCH[1]}${BASH_REMATCH[3]}"
-    done < "$ref"
-    while IFS= read -r line; do
-        [[ $line =~ ^(PASS|FAIL)\ ([^ :]+)(.*)$ ]] && ores[${BASH_REMATCH[2]}]="${BASH_REMATCH[1]}${BASH_REMATCH[3]}"
-    done < "$log"
-    for check in $(printf '%s\n' "${!rres[@]}" | sort); do
-        r=${rres[$check]} o=${ores[$check]:-}
-        if [[ $r == PASS* && $o == PASS* ]]; then
-            pass "$P/$way/$prog/$check" "passes, as with rdma-core $RELVER's${o#PASS}"
-        elif [[ $r == FAIL* && $o == "$r" ]]; then
-            pass "$P/$way/$prog/$check" "fails alike with rdma-core $RELVER's${o#FAIL}"
-        elif [[ -z $o ]]; then
-            fail "$P/$way/$prog/$check" "not reported (rdma-core $RELVER's: $r)" "$log"; nfail=1
-        else
-            fail "$P/$way/$prog/$check" "ours: $o; with rdma-core $RELVER's: $r" "$log"; nfail=1
-        fi
-    done
-    for check in $(printf '%s\n' "${!ores[@]}" | sort); do
-        [[ -n ${rres[$check]:-} ]] || { fail "$P/$way/$prog/$check" "only ours reports it: ${ores[$check]}"; nfail=1; }
-    done
-    if grep -q '^# outcome ' "$ref"; then
-        if [[ "$(grep '^# outcome ' "$ref")" == "$(grep '^# outcome ' "$log")" ]]; then
-            pass "$P/$way/$prog/outcome" "as rdma-core $RELVER's: $(grep -m1 '^# outcome ' "$log" | cut -c11-200)"
-        else
-            diff <(grep '^# outcome ' "$ref") <(grep '^# outcome ' "$log") > "$log.outcome.diff"
-            fail "$P/$way/$prog/outcome" "differs (< rdma-core $RELVER's, > ours)" "$log.outcome.diff"
-        fi
-    fi
-    if (( (rc == 124 || rc > 128) && rc != ref_rc )); then
-        fail "$P/$way/$prog/exit" "exit $rc (rdma-core $RELVER's run: $ref_rc)" "$log"
-    elif (( rc != 0 && ref_rc == 0 && nfail == 0 )); then
-        fail "$P/$way/$prog/exit" "exit $rc without a differing check (rdma-core $RELVER's run: 0)" "$log"
-    fi
-}
-
 if has c; then
+    REL_REF="rdma-core $RELVER"
     REL_NODES=$(for l in libibverbs librdmacm; do
                     readelf -V --wide "$REL_ROOT$SYS/$l.so.1" |
                         awk '/Version definition/ {f = 1} /Version needs/ {f = 0} f && /Name: / {print $NF}'
                 done | sort -u)
-    mkdir -p "$REL_ROOT/tmp/c" "$REL_ROOT$RDMACM_ALONE"
-    cp "$OURS/librdmacm.so.1" "$REL_ROOT$RDMACM_ALONE/"
+    mkdir -p "$REL_ROOT/tmp/c"
     for prog in $C_PROGS; do
         bin=$REPO/tests/out/c/$prog
         if [[ ! -x $bin ]]; then
@@ -769,12 +728,12 @@ if has c; then
         rel_libs_check "$P/ours/$prog/libs" "$OURS_" "/tmp/c/$prog" "$libs"
         t0=$(now)
         c_run ours "$prog" "$WORK/c.$prog.ours.log"
-        c_compare ours "$prog" "$ref" "$ref_rc" "$WORK/c.$prog.ours.log" "$C_RC"
+        rel_compare "$P/ours/$prog" "$ref" "$ref_rc" "$WORK/c.$prog.ours.log" "$C_RC"
         echo "# $P/ours/$prog: exit $C_RC (rdma-core's $ref_rc), $(dur "$t0" "$(now)")"
         if [[ " $C_RDMACM_PROGS " == *" $prog "* ]]; then
             t0=$(now)
             c_run rdmacm "$prog" "$WORK/c.$prog.rdmacm.log"
-            c_compare ours-librdmacm "$prog" "$ref" "$ref_rc" "$WORK/c.$prog.rdmacm.log" "$C_RC"
+            rel_compare "$P/ours-librdmacm/$prog" "$ref" "$ref_rc" "$WORK/c.$prog.rdmacm.log" "$C_RC"
             echo "# $P/ours-librdmacm/$prog: exit $C_RC (rdma-core's $ref_rc), $(dur "$t0" "$(now)")"
         fi
     done

@@ -8,9 +8,10 @@
 # written against it and must all pass there; cm_v65 (rdma-core 65's calls) cannot load on 44 and is left out then.
 #   tests/guest/run -e CASE_LIBS=stock -- bash tests/guest/cases/35-cm-c.sh
 #
-# Then rdma-core 65 as the reference: the programs of 65's calls (CM_SID_PROGS: cm_v65) run chrooted in a Debian sid
-# root with rdma-core 65's own libraries and with ours, and must give the same results (tests/guest/lib/sidroot.sh;
-# pass -e RDMA_ROOTS_DIR=<dir holding sid/>). Without a sid root this part only says so.
+# Then rdma-core 65 as the reference: the programs of 65's calls (CM_SID_PROGS: cm_v65) run chrooted in the Debian
+# sid root (testlib's rel_mount: build/roots/sid, or -e RDMA_ROOTS_DIR=<dir holding sid/>) with rdma-core 65's own
+# libraries, with ours, and with our librdmacm alone over 65's libibverbs, and must give the same results check by
+# check (rel_compare). Without a sid root this part only says so.
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 T=${CASE_TIMEOUT:-300}      # per program; each check inside has its own 40 s watchdog
@@ -63,23 +64,34 @@ for p in "${progs[@]}"; do
 done
 
 # rdma-core 65 (Debian sid, chrooted) as the reference for the programs of its calls.
-source "$(dirname "$0")/../lib/sidroot.sh"
 if [[ $LIBS_ == stock ]]; then
     :
-elif ! sid_root_ready; then
-    echo "# rdma-core 65 comparison not run: $SID_WHY"
+elif ! rel_mount sid; then
+    echo "# rdma-core 65 comparison not run: $REL_ERROR"
 else
-    trap sid_root_release EXIT
+    trap rel_umount EXIT
+    REL_REF="rdma-core 65"
+    mkdir -p "$REL_ROOT/tmp/c"
     for name in $CM_SID_PROGS; do
         if [[ ! -x $BIN/$name ]]; then
             fail "sid65/$name" "no $BIN/$name (run tests/c/compile.sh on the host first)"
             continue
         fi
+        cp "$BIN/$name" "$REL_ROOT/tmp/c/$name"
         t0=$(now)
-        sid_compare "$name" ours "$T" "$SID_IN/c/$name"
+        ref=$WORK/sid65.$name.sid.log
+        REL_LIBS=stock timeout "$T" "$REL_EXEC" "/tmp/c/$name" > "$ref" 2>&1
+        src=$?
+        if ! grep -Eq '^(PASS|FAIL) ' "$ref"; then
+            fail "sid65/$name" "rdma-core 65's run reported nothing (exit $src)" "$ref"
+            continue
+        fi
+        REL_LIBS=ours timeout "$T" "$REL_EXEC" "/tmp/c/$name" > "$WORK/sid65.$name.ours.log" 2>&1
+        rel_compare "sid65/$name" "$ref" "$src" "$WORK/sid65.$name.ours.log" "$?"
         # Our librdmacm alone, over rdma-core 65's libibverbs (what a sid system gets from an LD_LIBRARY_PATH
         # holding only our librdmacm).
-        sid_compare "$name+libibverbs65" cm "$T" "$SID_IN/c/$name"
+        REL_LIBS=rdmacm timeout "$T" "$REL_EXEC" "/tmp/c/$name" > "$WORK/sid65.$name.cm.log" 2>&1
+        rel_compare "sid65/$name+libibverbs65" "$ref" "$src" "$WORK/sid65.$name.cm.log" "$?"
         echo "# sid65/$name: $(dur "$t0" "$(now)")"
     done
 fi

@@ -13,11 +13,11 @@
 # left out: 44 has none):
 #   tests/guest/run -e CASE_LIBS=stock -- bash tests/guest/cases/45-rsocket.sh
 #
-# Then rdma-core 65 (Debian sid, chrooted; tests/guest/lib/sidroot.sh, -e RDMA_ROOTS_DIR=<dir holding sid/>):
-# rsock_repoll with 65's librdmacm and with ours, check by check; and 65's librspreload.so, which also turns epoll
-# into repoll_*, under tests/c/rsock_preload_epoll.c (epoll-driven TCP server and client, SOCK_CLOEXEC sockets,
-# accept4) with 65's libraries, ours, our librdmacm over 65's libibverbs, and ours mixed with 65's both ways; the rxe
-# packet counters must grow as for rsock_preload.
+# Then rdma-core 65 (the Debian sid root, chrooted by testlib's rel_mount: build/roots/sid, or -e RDMA_ROOTS_DIR=<dir
+# holding sid/>): rsock_repoll with 65's librdmacm and with ours, check by check (rel_compare); and 65's
+# librspreload.so, which also turns epoll into repoll_*, under tests/c/rsock_preload_epoll.c (epoll-driven TCP server
+# and client, SOCK_CLOEXEC sockets, accept4) with 65's libraries, ours, our librdmacm over 65's libibverbs, and ours
+# mixed with 65's both ways; the rxe packet counters must grow as for rsock_preload.
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 T=${CASE_TIMEOUT:-60}
@@ -280,46 +280,49 @@ for p in "$BIN"/rsock_*; do
 done
 
 # rdma-core 65 (Debian sid, chrooted) as the reference: repoll, and its librspreload with epoll.
-source "$(dirname "$0")/../lib/sidroot.sh"
 if [[ $OURS_ == stock ]]; then
     :
-elif ! sid_root_ready; then
-    echo "# rdma-core 65 comparison not run: $SID_WHY"
+elif ! rel_mount sid; then
+    echo "# rdma-core 65 comparison not run: $REL_ERROR"
 else
-    trap sid_root_release EXIT
+    trap rel_umount EXIT
+    REL_REF="rdma-core 65"
+    mkdir -p "$REL_ROOT/tmp/c"
     if [[ -x $BIN/rsock_repoll ]]; then
-        sid_compare rsock_repoll ours 300 env RDMA_TEST_IP0="$IP0" RDMA_TEST_IP1="$IP1" "$SID_IN/c/rsock_repoll"
+        cp "$BIN/rsock_repoll" "$REL_ROOT/tmp/c/"
+        ref=$WORK/sid65.rsock_repoll.sid.log
+        repoll=(env RDMA_TEST_IP0="$IP0" RDMA_TEST_IP1="$IP1" /tmp/c/rsock_repoll)
+        REL_LIBS=stock timeout 300 "$REL_EXEC" "${repoll[@]}" > "$ref" 2>&1
+        src=$?
+        if ! grep -Eq '^(PASS|FAIL) ' "$ref"; then
+            fail "sid65/rsock_repoll" "rdma-core 65's run reported nothing (exit $src)" "$ref"
+        else
+            REL_LIBS=ours timeout 300 "$REL_EXEC" "${repoll[@]}" > "$WORK/sid65.rsock_repoll.ours.log" 2>&1
+            rel_compare sid65/rsock_repoll "$ref" "$src" "$WORK/sid65.rsock_repoll.ours.log" "$?"
+        fi
     else
         fail "sid65/rsock_repoll" "no $BIN/rsock_repoll (run tests/c/compile.sh on the host first)"
     fi
     SID_PRELOAD=/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so
-    # sid65_preload LIBS: the environment (inside the root) of one side under 65's librspreload.
-    sid65_preload() {
-        case $1 in
-            sid) echo "LD_PRELOAD=$SID_PRELOAD" ;;
-            ours) echo "LD_PRELOAD=$SID_PRELOAD LD_LIBRARY_PATH=$SID_IN/lib" ;;
-            cm) echo "LD_PRELOAD=$SID_PRELOAD LD_LIBRARY_PATH=$SID_IN/cm" ;;
-        esac
-    }
     EBYTES=2000000 ECONNS=3
     if [[ ! -x $BIN/rsock_preload_epoll ]]; then
         fail "sid65/preload-epoll" "no $BIN/rsock_preload_epoll (run tests/c/compile.sh on the host first)"
     else
-        for m in "sid sid sid" "ours ours ours" "cm cm ours-librdmacm" "ours sid ours-server/sid-client" \
-            "sid ours sid-server/ours-client"; do
+        cp "$BIN/rsock_preload_epoll" "$REL_ROOT/tmp/c/"
+        # (REL_LIBS: stock = rdma-core 65's libraries, ours, rdmacm = our librdmacm over 65's libibverbs)
+        for m in "stock stock sid" "ours ours ours" "rdmacm rdmacm ours-librdmacm" "ours stock ours-server/sid-client" \
+            "stock ours sid-server/ours-client"; do
             read -r sl cl label <<< "$m"
             next_port
             name="sid65/$label/preload-epoll"
             slog="$WORK/sid65-epoll.$port.server.log" clog="$WORK/sid65-epoll.$port.client.log"
             before=$(pkts)
             t0=$(now)
-            # shellcheck disable=SC2046
-            timeout "$T" chroot "$SID_ROOT" env $(sid65_preload "$sl") "$SID_IN/c/rsock_preload_epoll" server "$IP0" \
-                "$port" "$ECONNS" "$EBYTES" > "$slog" 2>&1 &
+            REL_LIBS=$sl timeout "$T" "$REL_EXEC" env LD_PRELOAD="$SID_PRELOAD" /tmp/c/rsock_preload_epoll server \
+                "$IP0" "$port" "$ECONNS" "$EBYTES" > "$slog" 2>&1 &
             spid=$!
-            # shellcheck disable=SC2046
-            timeout "$T" chroot "$SID_ROOT" env $(sid65_preload "$cl") "$SID_IN/c/rsock_preload_epoll" client "$IP0" \
-                "$port" "$ECONNS" "$EBYTES" > "$clog" 2>&1
+            REL_LIBS=$cl timeout "$T" "$REL_EXEC" env LD_PRELOAD="$SID_PRELOAD" /tmp/c/rsock_preload_epoll client \
+                "$IP0" "$port" "$ECONNS" "$EBYTES" > "$clog" 2>&1
             crc=$?
             (( crc != 0 )) && kill "$spid" 2>/dev/null
             wait "$spid"

@@ -15,23 +15,32 @@
 #   root and libraries: which libibverbs/librdmacm the dynamic linker gives the release's programs in each mode, and
 #     the LD_DEBUG trace of a run (ours initialised, the release's not)
 #   ibv_devices; ibv_devinfo -v identical to the release's rdma-core's
-#   ibv_{rc,uc,ud,srq}_pingpong and ibv_rc_pingpong -e; rping, ucmatose, udaddy, mckey, cmtime, rdma_server/client;
+#   ibv_{rc,uc,ud,srq}_pingpong and ibv_rc_pingpong -e and -N; rping, ucmatose, udaddy, mckey, cmtime,
+#   rdma_server/client;
 #   rstream, riostream, rcopy (native rsockets); the release's librspreload under a plain TCP program
 #   (tests/out/c/rsock_preload, copied into the root; the rxe packet counters must grow); udpong;
 #   ib_write_bw, ib_send_lat, ib_read_lat with and without -R; a pyverbs smoke test (lib/pyverbs_smoke.py)
 #   plugin/: the release's C rxe provider (librxe-rdmav34.so in 56, -rdmav65.so in 65) under our core with
-#     RDMAV_PROVIDER=plugin (the maps of a live server prove it served rxe0), and a subset of the corpus through it
+#     RDMAV_PROVIDER=plugin (the maps of a live server prove it served rxe0; our debug log names the generation our
+#     library decided for it, 56 or 65, which must be the release's), and a subset of the corpus through it, the
+#     extended QP (ibv_rc_pingpong -N, whose verbs_qp layout is the generation's) included; for a PABI-34 release,
+#     the negative control: RDMAV_PLUGIN_GENERATION=44 (the wrong generation) breaks -N, so the detection matters
 #   plugin-load/: every plug-in of the root's provider directory and every provider library (libmlx5.so.1, ...)
-#     dlopen'ed with RTLD_NOW under ours inside the root, each by name
+#     dlopen'ed with RTLD_NOW under ours inside the root, each by name, registering with the release's generation
+#   c/: our C tests whose expectations are rdma-core 56's or 65's answers (tests/c/verbs_port.c, verbs_flush.c,
+#     verbs_v65.c, verbs_v65cmd.c, cm_v65.c, rsock_repoll.c), run inside the root with the release's libraries (the
+#     reference) and with ours, each check of ours required to end as the reference's; a program that needs a
+#     version node the release's libraries lack is skipped, saying so. Then the release's librspreload, where it turns
+#     epoll into repoll (65's), under tests/c/rsock_preload_epoll.c, every way.
 #
 # CASE_LIBS=stock runs every "ours" side with the release's rdma-core, to validate the case against the reference:
 #   tests/guest/run -e RELEASE=sid -e CASE_LIBS=stock -- bash tests/guest/cases/70-release.sh
-# RELEASE_PARTS="core cm rsocket perf pyverbs plugin load" (the default: all) runs only the parts named.
+# RELEASE_PARTS="core cm rsocket perf pyverbs plugin load c" (the default: all) runs only the parts named.
 set -u
 source "$(dirname "$0")/../lib/testlib.sh"
 RELEASE=${RELEASE:-trixie}
 T=${CASE_TIMEOUT:-60}
-PARTS=" ${RELEASE_PARTS:-core cm rsocket perf pyverbs plugin load} "
+PARTS=" ${RELEASE_PARTS:-core cm rsocket perf pyverbs plugin load c} "
 OURS_=$(libs ours)
 P=$RELEASE
 case_t0=$(now)
@@ -47,6 +56,13 @@ R=$REL_EXEC
 SYS=/usr/lib/x86_64-linux-gnu               # the root's library directory (as its programs see it)
 RELVER=$("$R" dpkg-query -W -f='${Version}' ibverbs-providers 2>/dev/null)
 pass "$P/root" "rdma-core $RELVER in $REL_ROOTS/$RELEASE, our libraries at $REL_LIBDIR"
+# The generation of the release's plug-ins (docs/providers.md, "Generations"), from its rdma-core version alone:
+# what our library must decide for each of them.
+relmajor=${RELVER%%.*}
+if [[ ! $relmajor =~ ^[0-9]+$ ]]; then REL_GEN=unknown
+elif (( relmajor >= 65 )); then REL_GEN=65
+elif (( relmajor >= 45 )); then REL_GEN=56
+else REL_GEN=44; fi
 
 # The ways, as "SERVER-LIBS CLIENT-LIBS NAME".
 WAYS=("$OURS_ $OURS_ ours" "stock $OURS_ ours-client" "$OURS_ stock ours-server" "stock stock stock")
@@ -57,6 +73,9 @@ PERF_N=100
 tport=19000     # TCP ports (pingpong, perftest)
 cport=7700      # rdma_cm ports
 has() { [[ $PARTS == *" $1 "* ]]; }
+# part_done PART : the guest time PART took (for the cell's budget, docs/testing.md "The test matrix").
+part_t0=$(now)
+part_done() { echo "# 70-release ($RELEASE) part $1: $(dur "$part_t0" "$(now)")"; part_t0=$(now); }
 
 # ---- helpers ---------------------------------------------------------------------------------------------------------
 # ibv_devinfo -v: every line equal to the release's rdma-core's (read back to back; nothing normalised).
@@ -174,6 +193,83 @@ maps_check() {
     fi
 }
 
+# plugin_generation NAME : which generation our library decided for the release's plug-ins, from its debug log
+# (src/plugin: "registered provider plug-in 'rxe' (match table: N entries), built for rdma-core G (...)" and "rxe0:
+# served by provider plug-in 'rxe' (rdma-core G (...))"): every plug-in it registered, and the rxe one serving both
+# devices, must be of the release's generation ($REL_GEN).
+plugin_generation() {
+    local name=$1 log=$WORK/plugin-generation.log rc other n
+    RDMAV_PROVIDER=plugin VERBS_LOG_LEVEL=4 REL_LIBS=$OURS_ timeout "$T" "$R" ibv_devices > "$log" 2>&1; rc=$?
+    if [[ $OURS_ == stock ]]; then
+        if (( rc == 0 )); then pass "$name" "stock run (CASE_LIBS=stock): the release's library logs no generation"
+        else fail "$name" "the release's ibv_devices exit $rc" "$log"; fi
+        return
+    fi
+    n=$(grep -c "registered provider plug-in '" "$log")
+    other=$(grep -o "registered provider plug-in '[^']*' .*built for rdma-core [0-9]*" "$log" |
+            grep -v "built for rdma-core $REL_GEN\$" | sed 's/ (match table.*built for/:/' | sort -u | tr '\n' ' ')
+    if (( rc != 0 )); then
+        fail "$name" "ibv_devices exit $rc" "$log"
+    elif ! grep -q "registered provider plug-in 'rxe' (match table: [1-9][0-9]* entries), built for rdma-core $REL_GEN " \
+            "$log"; then
+        fail "$name" "no registration of the rxe plug-in as rdma-core $REL_GEN's (rdma-core $RELVER) in our log" "$log"
+    elif [[ -n $other ]]; then
+        fail "$name" "plug-ins registered with another generation than rdma-core $REL_GEN's: $other" "$log"
+    elif ! grep -q "$DEV0: served by provider plug-in 'rxe' (rdma-core $REL_GEN " "$log" ||
+         ! grep -q "$DEV1: served by provider plug-in 'rxe' (rdma-core $REL_GEN " "$log"; then
+        fail "$name" "$DEV0 and $DEV1 not both served by the rxe plug-in as rdma-core $REL_GEN's" "$log"
+    else
+        pass "$name" "$(grep -o "$DEV0: served by .*" "$log" | head -1); $n plug-ins registered, each as rdma-core $REL_GEN's"
+    fi
+}
+
+# wrong_generation NAME : the generation rule's negative control (RDMAV_PLUGIN_GENERATION=44, docs/providers.md).
+# For a PABI-34 plug-in of rdma-core 45 or later, declaring it 44's makes our library look for the extended QP's
+# comp_mask 8 bytes early: ibv_qp_to_qp_ex answers NULL, and ibv_rc_pingpong -N (which passes without the override,
+# plugin/*/rc_pingpong-N) must then fail once connected. A PABI-65 plug-in is of the 65 generation whatever the
+# variable says (it overrides PABI-34 plug-ins only): there -N must still pass, served as rdma-core 65's.
+wrong_generation() {
+    local name=$1 spid src crc why="" slog=$WORK/wronggen.server.log clog=$WORK/wronggen.client.log t0
+    if [[ $OURS_ == stock ]]; then
+        echo "# $name: not run (CASE_LIBS=stock: the release's library has no RDMAV_PLUGIN_GENERATION)"
+        return
+    fi
+    tport=$((tport + 1)) t0=$(now)
+    RDMAV_PROVIDER=plugin RDMAV_PLUGIN_GENERATION=44 VERBS_LOG_LEVEL=4 REL_LIBS=$OURS_ timeout 20 "$R" \
+        ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p "$tport" -n 5 -N > "$slog" 2>&1 &
+    spid=$!
+    if ! wait_tcp_listen "$tport" 20 "$spid"; then
+        kill "$spid" 2>/dev/null; wait "$spid"
+        fail "$name" "the server never listened: -N must get as far as the connection" "$slog"
+        return
+    fi
+    RDMAV_PROVIDER=plugin RDMAV_PLUGIN_GENERATION=44 VERBS_LOG_LEVEL=4 REL_LIBS=$OURS_ timeout 20 "$R" \
+        ibv_rc_pingpong -d "$DEV1" -g "$GID1" -p "$tport" -n 5 -N "$IP0" > "$clog" 2>&1
+    crc=$?
+    (( crc != 0 )) && kill "$spid" 2>/dev/null
+    wait "$spid"; src=$?
+    if [[ $REL_GEN == 65 ]]; then
+        grep -q "registered provider plug-in 'rxe' (match table: [1-9][0-9]* entries), built for rdma-core 65 " "$clog" ||
+            why+="the rxe plug-in was not registered as rdma-core 65's "
+        (( crc == 0 && src == 0 )) || why+="client exit $crc, server exit $src "
+        grep -Eq "$PINGPONG_RE" "$clog" || why+="client output lacks /$PINGPONG_RE/ "
+        if [[ -z $why ]]; then
+            pass "$name" "$(dur "$t0" "$(now)"): RDMAV_PLUGIN_GENERATION=44 leaves the PABI-65 plug-in at rdma-core 65's: $(grep -Em1 "$PINGPONG_RE" "$clog")"
+        else
+            fail "$name" "$why" "$slog" "$clog"
+        fi
+        return
+    fi
+    grep -q "registered provider plug-in 'rxe' (match table: [1-9][0-9]* entries), built for rdma-core 44 " "$clog" ||
+        why+="our log does not show the rxe plug-in taken as rdma-core 44's (the override) "
+    (( crc == 0 )) && why+="ibv_rc_pingpong -N passed with RDMAV_PLUGIN_GENERATION=44 "
+    if [[ -z $why ]]; then
+        pass "$name" "$(dur "$t0" "$(now)"): declared rdma-core 44's, -N fails: client exit $crc$( (( crc > 128 )) && echo " (signal $((crc - 128)))"), server exit $src"
+    else
+        fail "$name" "$why" "$slog" "$clog"
+    fi
+}
+
 # ---- the root and which libraries load ---------------------------------------------------------------------------
 if has core; then
     rel_libs_check "$P/libs/ours" "$OURS_" ibv_rc_pingpong
@@ -212,6 +308,7 @@ if has core; then
 
     pingpong rc_pingpong ibv_rc_pingpong
     pingpong rc_pingpong-e ibv_rc_pingpong -e
+    pingpong rc_pingpong-N ibv_rc_pingpong -N   # the ibv_wr_* API on an extended QP
     pingpong uc_pingpong ibv_uc_pingpong
     pingpong ud_pingpong ibv_ud_pingpong -s 512
     pingpong srq_pingpong ibv_srq_pingpong
@@ -220,6 +317,7 @@ if has core; then
     same_failure xsrq_pingpong-client ibv_xsrq_pingpong -d "$DEV1" -g "$GID1" -p 18998 "$IP0"
     same_failure rc_pingpong-t ibv_rc_pingpong -d "$DEV0" -g "$GID0" -p 18997 -t
 fi
+has core && part_done core
 
 # ---- rdma_cm programs ------------------------------------------------------------------------------------------------
 if has cm; then
@@ -305,6 +403,7 @@ if has cm; then
     cm_same_failure "$P/same-failure/rping-unreachable" 255 'cma event RDMA_CM_EVENT_ADDR_ERROR, error -110' \
         "$OURS_" "$R rping -c -a 198.18.0.99 -I $IP1 -p 7698 -C 1" "$racy"
 fi
+has cm && part_done cm
 
 # ---- rsockets ----------------------------------------------------------------------------------------------------
 pkts() {   # both rxe ports' sent packets
@@ -417,6 +516,7 @@ if has rsocket; then
         fi
     done
 fi
+has rsocket && part_done rsocket
 
 # ---- perftest, with and without -R ------------------------------------------------------------------------------
 if has perf; then
@@ -447,6 +547,7 @@ if has perf; then
         done
     done
 fi
+has perf && part_done perf
 
 # ---- pyverbs ---------------------------------------------------------------------------------------------------------
 pyverbs_check() {   # ours and stock, and their attributes compared
@@ -469,7 +570,7 @@ pyverbs_check() {   # ours and stock, and their attributes compared
             "$WORK/pyverbs.ours" "$WORK/pyverbs.stock"
     fi
 }
-has pyverbs && pyverbs_check
+has pyverbs && { pyverbs_check; part_done pyverbs; }
 
 # ---- the release's C rxe provider under our core (RDMAV_PROVIDER=plugin) ------------------------------------------
 if has plugin; then
@@ -479,12 +580,16 @@ if has plugin; then
     else
         maps_check "$P/plugin/maps" plugin
         maps_check "$P/plugin/maps-native" native
+        plugin_generation "$P/plugin/generation"
+        wrong_generation "$P/plugin/wrong-generation$([[ $REL_GEN == 65 ]] && echo -ignored || echo -fails)"
         export RDMAV_PROVIDER=plugin
         WAYS_SAVED=("${WAYS[@]}")
         WAYS=("$OURS_ $OURS_ ours" "stock $OURS_ ours-client")
         P_SAVED=$P P=$P/plugin
         devinfo_same "$P/ours/ibv_devinfo-v" plugin
         pingpong rc_pingpong ibv_rc_pingpong
+        pingpong rc_pingpong-e ibv_rc_pingpong -e
+        pingpong rc_pingpong-N ibv_rc_pingpong -N   # the plug-in's verbs_qp, read at its generation's offsets
         pingpong ud_pingpong ibv_ud_pingpong -s 512
         pingpong srq_pingpong ibv_srq_pingpong
         cm_ways rping "rping -s -v -a $IP0 -p @PORT@ -C 10" "rping -c -v -a $IP0 -I $IP1 -p @PORT@ -C 10" \
@@ -505,6 +610,7 @@ if has plugin; then
         unset RDMAV_PROVIDER
     fi
 fi
+has plugin && part_done plugin
 
 # ---- every plug-in and provider library loads with RTLD_NOW under ours, inside the root -------------------------
 if has load; then
@@ -531,12 +637,150 @@ if has load; then
                 fail "$P/plugin-load/$n" "loaded, but with $(grep -m1 '^LIBIBVERBS' <<< "$out"), not $want_lib"
             elif [[ $OURS_ != stock ]] && ! grep -q "registered provider plug-in '[^']*' (match table: [1-9]" <<< "$out"; then
                 fail "$P/plugin-load/$n" "loaded but no registration with a match table in our log: $(tail -3 <<< "$out")"
+            elif [[ $OURS_ != stock ]] &&
+                 ! grep -q "registered provider plug-in '[^']*' (match table: [1-9][0-9]* entries), built for rdma-core $REL_GEN " <<< "$out"; then
+                fail "$P/plugin-load/$n" "registered with another generation than rdma-core $REL_GEN's (rdma-core $RELVER): $(grep -o "registered provider plug-in .*" <<< "$out" | head -1)"
             else
                 pass "$P/plugin-load/$n" "$(grep -o "registered provider plug-in .*" <<< "$out" | head -1)${OURS_/ours/}"
             fi
         done
     fi
 fi
+has load && part_done load
+
+# ---- our C tests of rdma-core 56's and 65's answers, judged against the release's own libraries ---------------------
+# The programs of C_PROGS expect what rdma-core 56 or 65 answers (their header comments). Each runs inside the root
+# with the release's libraries (the reference, "$P/stock/<prog>": it must pass every check, since those answers are
+# the programs' expectations) and with ours ("$P/ours/<prog>/<check>"); the programs of C_RDMACM_PROGS also with our
+# librdmacm alone over the release's libibverbs ("$P/ours-librdmacm/...", what an LD_LIBRARY_PATH holding only our
+# librdmacm gives). Every check must end with ours as with the reference: both PASS, or both FAIL with the same
+# reason; a check only ours reports fails, and so does a run of ours that dies (signal, timeout) where the
+# reference's did not; the reference's "# outcome" lines (verbs_flush's summary of what happened) must be ours too.
+# A program that needs a version node the release's libraries do not define (verbs_v65 needs IBVERBS_1.15-1.18,
+# cm_v65 RDMACM_1.4: none of them in rdma-core 56.1) is skipped, saying so: our answers there are checked against
+# the release that has them. The binaries are tests/out/c's (the host's glibc is older than the root's: they run
+# there; their RUNPATH names a host directory the root does not have, so LD_LIBRARY_PATH alone decides).
+C_PROGS=${RELEASE_C_PROGS:-verbs_port verbs_flush verbs_v65 verbs_v65cmd cm_v65 rsock_repoll}
+C_RDMACM_PROGS="cm_v65"
+C_T=300                         # per run; each program has its own watchdog below that (RDMA_TEST_TIMEOUT, cm's 40 s)
+
+# c_env ours|rdmacm|stock : the variables (inside the root, after REL_LIBS=stock) selecting a library set.
+c_env() {
+    [[ $CASE_LIBS == stock ]] && return 0
+    case $1 in
+        ours) echo "LD_LIBRARY_PATH=$REL_LIBDIR" ;;
+        rdmacm) echo "LD_LIBRARY_PATH=$REL_RDMACM" ;;
+    esac
+}
+
+# c_run MODE PROG LOG : one run of /tmp/c/PROG inside the root; sets C_RC.
+c_run() {
+    # shellcheck disable=SC2046
+    REL_LIBS=stock timeout "$C_T" "$R" env $(c_env "$1") RDMA_TEST_IP0="$IP0" RDMA_TEST_IP1="$IP1" \
+        RDMA_TEST_TIMEOUT=$((C_T - 10)) "/tmp/c/$2" > "$3" 2>&1
+    C_RC=$?
+}
+
+# c_missing_nodes PROG : the IBVERBS_* / RDMACM_* version nodes PROG needs that the release's libraries lack.
+c_missing_nodes() {
+    local n miss=""
+    for n in $(readelf -V --wide "$REPO/tests/out/c/$1" |
+               awk '/Version needs/ {f = 1} f && /Name: (IBVERBS|RDMACM)_/ {print $3}' | sort -u); do
+        grep -qxF "$n" <<< "$REL_NODES" || miss+="$n "
+    done
+    echo "${miss% }"
+}
+
+if has c; then
+    REL_REF="rdma-core $RELVER"
+    REL_NODES=$(for l in libibverbs librdmacm; do
+                    readelf -V --wide "$REL_ROOT$SYS/$l.so.1" |
+                        awk '/Version definition/ {f = 1} /Version needs/ {f = 0} f && /Name: / {print $NF}'
+                done | sort -u)
+    mkdir -p "$REL_ROOT/tmp/c"
+    for prog in $C_PROGS; do
+        bin=$REPO/tests/out/c/$prog
+        if [[ ! -x $bin ]]; then
+            fail "$P/c/$prog" "no $bin (tests/c/compile.sh on the host)"; continue
+        fi
+        if [[ $REPO/tests/c/$prog.c -nt $bin ]]; then
+            fail "$P/c/$prog" "$bin is older than its source: run tests/c/compile.sh"; continue
+        fi
+        miss=$(c_missing_nodes "$prog")
+        if [[ -n $miss ]]; then
+            echo "# $P/c/$prog: skipped: it needs $miss, which rdma-core $RELVER's libraries do not define"
+            continue
+        fi
+        cp "$bin" "$REL_ROOT/tmp/c/$prog"
+        t0=$(now)
+        ref=$WORK/c.$prog.stock.log
+        c_run stock "$prog" "$ref"; ref_rc=$C_RC
+        np=$(grep -c '^PASS ' "$ref") nf=$(grep -c '^FAIL ' "$ref")
+        if (( np + nf == 0 )); then
+            fail "$P/stock/$prog" "rdma-core $RELVER's run reported no check (exit $ref_rc)" "$ref"; continue
+        elif (( nf > 0 || ref_rc != 0 )); then
+            fail "$P/stock/$prog" "rdma-core $RELVER's run: $np pass, $nf fail ($(grep '^FAIL ' "$ref" | cut -d' ' -f2 | tr -d : | tr '\n' ' ')), exit $ref_rc: the program's expectations are not this release's answers" "$ref"
+        else
+            pass "$P/stock/$prog" "$(dur "$t0" "$(now)"): $np checks pass with rdma-core $RELVER's libraries"
+        fi
+        libs="libibverbs"
+        [[ $(readelf -d "$bin") == *"[librdmacm.so.1]"* ]] && libs="libibverbs librdmacm"
+        rel_libs_check "$P/ours/$prog/libs" "$OURS_" "/tmp/c/$prog" "$libs"
+        t0=$(now)
+        c_run ours "$prog" "$WORK/c.$prog.ours.log"
+        rel_compare "$P/ours/$prog" "$ref" "$ref_rc" "$WORK/c.$prog.ours.log" "$C_RC"
+        echo "# $P/ours/$prog: exit $C_RC (rdma-core's $ref_rc), $(dur "$t0" "$(now)")"
+        if [[ " $C_RDMACM_PROGS " == *" $prog "* ]]; then
+            t0=$(now)
+            c_run rdmacm "$prog" "$WORK/c.$prog.rdmacm.log"
+            rel_compare "$P/ours-librdmacm/$prog" "$ref" "$ref_rc" "$WORK/c.$prog.rdmacm.log" "$C_RC"
+            echo "# $P/ours-librdmacm/$prog: exit $C_RC (rdma-core's $ref_rc), $(dur "$t0" "$(now)")"
+        fi
+    done
+
+    # The release's librspreload, where it turns epoll into repoll (rdma-core 65's: it defines epoll_create,
+    # epoll_ctl and epoll_wait), under tests/c/rsock_preload_epoll.c (an epoll-driven TCP server and client:
+    # SOCK_CLOEXEC sockets, accept4, EPOLL_CTL_ADD/MOD/DEL, fewer events per epoll_wait than connections; data checked
+    # byte for byte), every way and with our librdmacm alone; the rxe packet counters must grow by a packet per KiB
+    # at least, since librspreload falls back to kernel TCP silently.
+    SPRELOAD=$SYS/rsocket/librspreload.so
+    EBYTES=2000000 ECONNS=3
+    if [[ ! -x $REPO/tests/out/c/rsock_preload_epoll ]]; then
+        fail "$P/c/rsock_preload_epoll" "no tests/out/c/rsock_preload_epoll (tests/c/compile.sh on the host)"
+    elif ! readelf --dyn-syms --wide "$REL_ROOT$SPRELOAD" 2>/dev/null | grep -Eq ' FUNC +GLOBAL +DEFAULT +[0-9]+ epoll_wait$'; then
+        echo "# $P/c/rsock_preload_epoll: skipped: rdma-core $RELVER's librspreload.so does not define epoll_wait (no repoll)"
+    else
+        cp "$REPO/tests/out/c/rsock_preload_epoll" "$REL_ROOT/tmp/c/rsock_preload_epoll"
+        for w in "stock stock stock" "ours ours ours" "rdmacm rdmacm ours-librdmacm" "ours stock ours-server" \
+                 "stock ours ours-client"; do
+            read -r sl cl way <<< "$w"
+            cport=$((cport + 1))
+            name="$P/$way/preload-epoll"
+            slog="$WORK/preload-epoll.$way.server.log" clog="$WORK/preload-epoll.$way.client.log"
+            before=$(pkts) t0=$(now)
+            # shellcheck disable=SC2046
+            REL_LIBS=stock timeout "$T" "$R" env LD_PRELOAD="$SPRELOAD" $(c_env "$sl") /tmp/c/rsock_preload_epoll \
+                server "$IP0" "$cport" "$ECONNS" "$EBYTES" > "$slog" 2>&1 &
+            spid=$!
+            # shellcheck disable=SC2046
+            REL_LIBS=stock timeout "$T" "$R" env LD_PRELOAD="$SPRELOAD" $(c_env "$cl") /tmp/c/rsock_preload_epoll \
+                client "$IP0" "$cport" "$ECONNS" "$EBYTES" > "$clog" 2>&1
+            crc=$?
+            (( crc != 0 )) && kill "$spid" 2>/dev/null
+            wait "$spid"; src=$?
+            delta=$(( $(pkts) - before ))
+            if (( crc != 0 || src != 0 )); then
+                fail "$name" "client exit $crc, server exit $src" "$slog" "$clog"
+            elif (( delta < ECONNS * EBYTES / 1024 )); then
+                fail "$name" "only $delta RDMA packets for $((ECONNS * EBYTES)) bytes: the data went over kernel TCP" \
+                    "$slog" "$clog"
+            else
+                pass "$name" "$(dur "$t0" "$(now)"): $(tail -n1 "$clog"), $delta rxe packets"
+            fi
+        done
+    fi
+fi
+has c && part_done c
 
 echo "# 70-release ($RELEASE) took $(dur "$case_t0" "$(now)")"
 summary "70-release-$RELEASE"

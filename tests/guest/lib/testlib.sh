@@ -468,12 +468,15 @@ libs_check() {
 # wrapper that runs one of the release's programs chrooted there:
 #   REL_LIBS=ours    $REL_EXEC ibv_devinfo      our libraries (LD_LIBRARY_PATH=$REL_LIBDIR inside the root)
 #   REL_LIBS=preload $REL_EXEC ibv_devinfo      our libraries by LD_PRELOAD
+#   REL_LIBS=rdmacm  $REL_EXEC prog             our librdmacm alone, over the release's libibverbs (what an
+#                                               LD_LIBRARY_PATH holding only our librdmacm gives: $REL_RDMACM)
 #   REL_LIBS=stock   $REL_EXEC ibv_devinfo      the release's own rdma-core (also when REL_LIBS is unset)
 # Every other variable (RDMAV_PROVIDER, VERBS_LOG_LEVEL, RDMA_TEST_*, ...) passes through; PATH is the root's.
 # While REL_EXEC is set, libenv ours|stock|preload answers REL_LIBS=<mode>, so pair2 / cm_pair / cm_same_failure run
 # "$REL_EXEC PROG ..." commands unchanged. The process keeps its pid through the wrapper (exec chroot, exec env), so
 # /proc/<pid>/maps of a backgrounded "$REL_EXEC PROG" is PROG's. rel_umount undoes it all.
 REL_LIBDIR=/opt/rdma-core-rs/lib     # tools/install-deps.sh's ROOT_LIBDIR
+REL_RDMACM=/opt/rdma-core-rs/rdmacm  # (in the overlay) a copy of our librdmacm.so.1, alone
 REL_ROOTS=${RDMA_ROOTS_DIR:-$REPO/build/roots}
 
 # rel_mount RELEASE : sets REL, REL_ROOT (the chroot), REL_EXEC; on failure REL_ERROR and returns 1.
@@ -496,12 +499,13 @@ rel_mount() {
         REL_ERROR="overlay on $src: $(cat "$WORK/rel-mount.log")"
         return 1
     fi
-    for d in proc sys dev tmp run "${REL_LIBDIR#/}"; do mkdir -p "$REL_ROOT/$d"; done
+    for d in proc sys dev tmp run "${REL_LIBDIR#/}" "${REL_RDMACM#/}"; do mkdir -p "$REL_ROOT/$d"; done
     { mount --bind /proc "$REL_ROOT/proc" && mount --rbind /sys "$REL_ROOT/sys" &&
       mount --rbind /dev "$REL_ROOT/dev" && mount --make-rslave "$REL_ROOT/sys" && mount --make-rslave "$REL_ROOT/dev" &&
       mount -t tmpfs -o mode=1777 tmpfs "$REL_ROOT/tmp" &&
       mount -t tmpfs -o mode=0755 tmpfs "$REL_ROOT/run" &&
-      mount --bind "$OURS" "$REL_ROOT$REL_LIBDIR" && mount -o remount,bind,ro "$REL_ROOT$REL_LIBDIR"; } \
+      mount --bind "$OURS" "$REL_ROOT$REL_LIBDIR" && mount -o remount,bind,ro "$REL_ROOT$REL_LIBDIR" &&
+      cp "$OURS/librdmacm.so.1" "$REL_ROOT$REL_RDMACM/"; } \
         2> "$WORK/rel-mount.log" || { REL_ERROR="mounts in $REL_ROOT: $(cat "$WORK/rel-mount.log")"; rel_umount; return 1; }
     REL_EXEC=$WORK/rel-exec-$1
     cat > "$REL_EXEC" <<EOF
@@ -510,8 +514,9 @@ rel_mount() {
 case \${REL_LIBS:-stock} in
     ours) lib=(LD_LIBRARY_PATH=$REL_LIBDIR) ;;
     preload) lib=(LD_PRELOAD=$REL_LIBDIR/libibverbs.so.1:$REL_LIBDIR/librdmacm.so.1) ;;
+    rdmacm) lib=(LD_LIBRARY_PATH=$REL_RDMACM) ;;
     stock) lib=() ;;
-    *) echo "rel-exec: REL_LIBS=\$REL_LIBS is not ours, preload or stock" >&2; exit 127 ;;
+    *) echo "rel-exec: REL_LIBS=\$REL_LIBS is not ours, preload, rdmacm or stock" >&2; exit 127 ;;
 esac
 exec chroot $REL_ROOT /usr/bin/env -u LD_LIBRARY_PATH -u LD_PRELOAD -u REL_LIBS \\
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin TMPDIR=/tmp "\${lib[@]}" "\$@"
@@ -549,3 +554,50 @@ rel_libs_check() {
 
 # rel_maps PID FILE : PID's /proc maps, read inside the root (paths as the program sees them), into FILE.
 rel_maps() { "$REL_EXEC" cat "/proc/$1/maps" > "$2" 2>/dev/null; }
+
+# rel_compare PREFIX REF_LOG REF_RC LOG RC : a run of one of our PASS/FAIL test programs (LOG, its exit status RC)
+# judged against the reference run of the same program with the release's own libraries (REF_LOG, REF_RC), check by
+# check, each named PREFIX/<check>: it passes when both pass it, or both fail it with the same reason; it fails when
+# the two differ, or only one of them reports it. The reference's "# outcome ..." lines (a program's summary of what
+# happened) must be the run's too (PREFIX/outcome), and a run that dies (timeout, signal) where the reference's did
+# not, or exits non-zero after the reference's 0 without a differing check, fails PREFIX/exit. $REL_REF names the
+# reference in the messages (default "the release's rdma-core"). Returns 1 when something failed.
+rel_compare() {
+    local pfx=$1 ref=$2 ref_rc=$3 log=$4 rc=$5 line check r o nfail=0 who=${REL_REF:-the release\'s rdma-core}
+    local -A rres=() ores=()
+    while IFS= read -r line; do
+        [[ $line =~ ^(PASS|FAIL)\ ([^ :]+)(.*)$ ]] && rres[${BASH_REMATCH[2]}]="${BASH_REMATCH[1]}${BASH_REMATCH[3]}"
+    done < "$ref"
+    while IFS= read -r line; do
+        [[ $line =~ ^(PASS|FAIL)\ ([^ :]+)(.*)$ ]] && ores[${BASH_REMATCH[2]}]="${BASH_REMATCH[1]}${BASH_REMATCH[3]}"
+    done < "$log"
+    for check in $(printf '%s\n' "${!rres[@]}" | sort); do
+        r=${rres[$check]} o=${ores[$check]:-}
+        if [[ $r == PASS* && $o == PASS* ]]; then
+            pass "$pfx/$check" "passes, as with $who${o#PASS}"
+        elif [[ $r == FAIL* && $o == "$r" ]]; then
+            pass "$pfx/$check" "fails alike with $who${o#FAIL}"
+        elif [[ -z $o ]]; then
+            fail "$pfx/$check" "not reported ($who: $r)" "$log"; nfail=1
+        else
+            fail "$pfx/$check" "ours: $o; with $who: $r" "$log"; nfail=1
+        fi
+    done
+    for check in $(printf '%s\n' "${!ores[@]}" | sort); do
+        [[ -n ${rres[$check]:-} ]] || { fail "$pfx/$check" "only ours reports it: ${ores[$check]}"; nfail=1; }
+    done
+    if grep -q '^# outcome ' "$ref"; then
+        if [[ "$(grep '^# outcome ' "$ref")" == "$(grep '^# outcome ' "$log")" ]]; then
+            pass "$pfx/outcome" "as $who: $(grep -m1 '^# outcome ' "$log" | cut -c11-200)"
+        else
+            diff <(grep '^# outcome ' "$ref") <(grep '^# outcome ' "$log") > "$log.outcome.diff"
+            fail "$pfx/outcome" "differs (< $who, > ours)" "$log.outcome.diff"; nfail=1
+        fi
+    fi
+    if (( (rc == 124 || rc > 128) && rc != ref_rc )); then
+        fail "$pfx/exit" "exit $rc ($who's run: $ref_rc)" "$log"; nfail=1
+    elif (( rc != 0 && ref_rc == 0 && nfail == 0 )); then
+        fail "$pfx/exit" "exit $rc without a differing check ($who's run: 0)" "$log"; nfail=1
+    fi
+    (( nfail == 0 ))
+}

@@ -11,11 +11,6 @@
 #define MSG 48
 #define GRH 40
 
-struct ep {
-    struct rdma_event_channel *ch;
-    struct rdma_cm_id *id;
-};
-
 static struct ibv_qp_init_attr ud_attr(void)
 {
     struct ibv_qp_init_attr a;
@@ -54,18 +49,6 @@ static int client(struct why *w, struct ep *c, uint16_t port)
     struct ibv_qp_init_attr a = ud_attr();
     REQUIRE_OK(rdma_create_qp(c->id, NULL, &a));
     return 0;
-}
-
-static void close_ep(struct ep *e)
-{
-    if (e->id) {
-        if (e->id->qp)
-            rdma_destroy_qp(e->id);
-        rdma_destroy_id(e->id);
-    }
-    if (e->ch)
-        rdma_destroy_event_channel(e->ch);
-    memset(e, 0, sizeof *e);
 }
 
 static int t_sidr(char *d, struct why *w)

@@ -45,11 +45,6 @@ static int kernel_ge(int major, int minor)
         snprintf((d) + strlen(d), 256 - strlen(d), "%s%s", *(d) ? ", " : "", errno == -1 ? "errno -1" : errname(e)); \
     } while (0)
 
-struct ep {
-    struct rdma_event_channel *ch;
-    struct rdma_cm_id *id;
-};
-
 static struct ibv_qp_init_attr ud_attr(void)
 {
     struct ibv_qp_init_attr a;
@@ -66,18 +61,6 @@ static int open_ep(struct why *w, struct ep *e, enum rdma_port_space ps)
     REQUIRE(e->ch, "rdma_create_event_channel: %s", errname(errno));
     REQUIRE_OK(rdma_create_id(e->ch, &e->id, e, ps));
     return 0;
-}
-
-static void close_ep(struct ep *e)
-{
-    if (e->id) {
-        if (e->id->qp)
-            rdma_destroy_qp(e->id);
-        rdma_destroy_id(e->id);
-    }
-    if (e->ch)
-        rdma_destroy_event_channel(e->ch);
-    memset(e, 0, sizeof *e);
 }
 
 /* ---------------------------------------------------------------------------------------------------------------- */

@@ -309,4 +309,23 @@ static inline int qp_state(struct ibv_qp *qp)
     return attr.qp_state;
 }
 
+/* An endpoint of the programs that need only an event channel and an id (cm_ud, cm_v65). */
+struct ep {
+    struct rdma_event_channel *ch;
+    struct rdma_cm_id *id;
+};
+
+/* Destroys e's QP, id and channel, whichever exist, and clears e. */
+static inline void close_ep(struct ep *e)
+{
+    if (e->id) {
+        if (e->id->qp)
+            rdma_destroy_qp(e->id);
+        rdma_destroy_id(e->id);
+    }
+    if (e->ch)
+        rdma_destroy_event_channel(e->ch);
+    memset(e, 0, sizeof *e);
+}
+
 #endif

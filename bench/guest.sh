@@ -530,39 +530,6 @@ if has mem; then
     for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep"; done; done
     log "memory done"
 fi
-if has plugin; then
-    for col in stock ours; do
-        log "callgrind objects and datapath through Debian's rxe plug-in ($col)"
-        objects_callgrind_run "$col" plugin
-        callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 16)" plugin
-    done
-    for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep" plugin; done; done
-    # trixie's rdma-core 56.1 and its rxe plug-in (glibc 2.38+: chrooted into the trixie root), heap only: the root
-    # has no valgrind for instruction counts
-    if rel_mount trixie && cp "$BIN/memory" "$REL_ROOT/tmp/memory"; then
-        printf 'trixie_rdma_core\t%s\n' "$("$REL_EXEC" dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null)" >> "$OUT/meta.tsv"
-        for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep" trixie; done; done
-        rel_umount
-    else
-        log "trixie: not measured: ${REL_ERROR:-cannot copy memory into the root}"
-        rel_umount
-        for col in stock ours; do
-            for m in ${MEM_PLUGIN_METRICS//.plugin./.trixie.}; do sample "$m" "$col" 1 FAIL "trixie root: ${REL_ERROR:-copy failed}"; done
-        done
-    fi
-    log "plugin done"
-fi
-if has scale; then
-    # rxe's limits and the guest's memory, for the log (docs/bench.md: what bounds the scale rows)
-    log "scale: $(ibv_devinfo -v -d "$DEV0" 2>/dev/null | grep -E '^\s*max_(qp|cq|mr|pd):' | tr -s ' \t' ' ' | tr '\n' ';')" \
-        "MemTotal $(awk '/MemTotal/ { print $2 }' /proc/meminfo) kB, max_map_count $(cat /proc/sys/vm/max_map_count)"
-    for ((rep = 1; rep <= SCALE_REPS; rep++)); do
-        for col in $(order $rep); do
-            for num in 1000 10000; do scale_run "$col" "$rep" qp "$num"; scale_run "$col" "$rep" cm "$num"; done
-        done
-    done
-    log "scale done ($SCALE_REPS rounds)"
-fi
 if has start; then
     NSTART=$([[ $QUICK == 1 ]] && echo 6 || echo 20)
     for ((rep = 1; rep <= NSTART; rep++)); do
@@ -609,6 +576,40 @@ for ((rep = 1; rep <= REPS; rep++)); do
     printf 'reps_done\t%s\n' "$rep" >> "$OUT/meta.tsv"
     ROUND_TIMES+=($(( SECONDS - round_t0 )))
 done
+# 4b. the plug-in and scale parts, after the timed rounds (so they take nothing from the rounds' budget)
+if has plugin; then
+    for col in stock ours; do
+        log "callgrind objects and datapath through Debian's rxe plug-in ($col)"
+        objects_callgrind_run "$col" plugin
+        callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 16)" plugin
+    done
+    for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep" plugin; done; done
+    # trixie's rdma-core 56.1 and its rxe plug-in (glibc 2.38+: chrooted into the trixie root), heap only: the root
+    # has no valgrind for instruction counts
+    if rel_mount trixie && cp "$BIN/memory" "$REL_ROOT/tmp/memory"; then
+        printf 'trixie_rdma_core\t%s\n' "$("$REL_EXEC" dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null)" >> "$OUT/meta.tsv"
+        for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep" trixie; done; done
+        rel_umount
+    else
+        log "trixie: not measured: ${REL_ERROR:-cannot copy memory into the root}"
+        rel_umount
+        for col in stock ours; do
+            for m in ${MEM_PLUGIN_METRICS//.plugin./.trixie.}; do sample "$m" "$col" 1 FAIL "trixie root: ${REL_ERROR:-copy failed}"; done
+        done
+    fi
+    log "plugin done"
+fi
+if has scale; then
+    # rxe's limits and the guest's memory, for the log (docs/bench.md: what bounds the scale rows)
+    log "scale: $(ibv_devinfo -v -d "$DEV0" 2>/dev/null | grep -E '^\s*max_(qp|cq|mr|pd):' | tr -s ' \t' ' ' | tr '\n' ';')" \
+        "MemTotal $(awk '/MemTotal/ { print $2 }' /proc/meminfo) kB, max_map_count $(cat /proc/sys/vm/max_map_count)"
+    for ((rep = 1; rep <= SCALE_REPS; rep++)); do
+        for col in $(order $rep); do
+            for num in 1000 10000; do scale_run "$col" "$rep" qp "$num"; scale_run "$col" "$rep" cm "$num"; done
+        done
+    done
+    log "scale done ($SCALE_REPS rounds)"
+fi
 # 5. Soft-iWARP, last (siw_setup removes the rxe links): the same instruction counts over siw0/siw1 (rdma-core's
 # libsiw plug-in against our native siw provider) and perftest -R (iWARP connects only through the CM), latency
 # and bandwidth, in their own ABBA rounds.

@@ -13,9 +13,10 @@
 #   BENCH_OURS=stock the "ours" column uses rdma-core too: stock against stock, to see the noise
 #   BENCH_BUDGET=S   no new round unless it fits in S seconds of this script (default 1260; 420 quick)
 #   BENCH_TIMEOUT=S  timeout for each program (default 45)
-#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm,rs,siw), for experiments
+#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm,rs,plugin,scale,siw), for experiments
 #   BENCH_SIW_REPS=N timed perftest rounds over Soft-iWARP (default 5; 2 with BENCH_QUICK=1)
-#   BENCH_BIN=DIR    where datapath and memory were built (default build/bench)
+#   BENCH_SCALE_REPS=N interleaved rounds of the scale part (default 3)
+#   BENCH_BIN=DIR    where datapath, memory and objects were built (default build/bench)
 #
 # Each server/client pair runs under `timeout`; a failure is recorded as a FAIL sample, never aborts the run. A
 # (test, column) that fails in its first round is not retried in later rounds (so a missing feature of ours costs
@@ -33,8 +34,9 @@ QUICK=${BENCH_QUICK:-0}
 REPS=${BENCH_REPS:-$([[ $QUICK == 1 ]] && echo 3 || echo 10)}
 BUDGET=${BENCH_BUDGET:-$([[ $QUICK == 1 ]] && echo 420 || echo 1260)}
 T=${BENCH_TIMEOUT:-45}
-ONLY=${BENCH_ONLY:-cpu,mem,start,lat,bw,cm,rs,siw}
+ONLY=${BENCH_ONLY:-cpu,mem,start,lat,bw,cm,rs,plugin,scale,siw}
 SIW_REPS=${BENCH_SIW_REPS:-$([[ $QUICK == 1 ]] && echo 2 || echo 5)}
+SCALE_REPS=${BENCH_SCALE_REPS:-3}
 BIN=${BENCH_BIN:-build/bench}
 OURS_MODE=${BENCH_OURS:-ours}
 START=$SECONDS
@@ -305,17 +307,25 @@ CPU_EXT_METRICS="cpu.postrecv cpu.postud cpu.wrapi cpu.pollex"
 callgrind_run() {
     local col=$1 batches=$2 fabric=${3:-rxe}
     local out="$OUT/logs/callgrind.$fabric.$col.out" log="$WORK/datapath.$fabric.$col.log" pre=cpu. metrics args
+    local penv=()
     if [[ $fabric == siw ]]; then
         pre=cpu.siw.
         args=(-c "$IP0,$IP1")
         metrics="cpu.siw.post1 cpu.siw.postlist cpu.siw.poll16 cpu.siw.poll1 cpu.siw.pollempty"
+    elif [[ $fabric == plugin ]]; then
+        # Debian's C rxe plug-in in both columns (RDMAV_PROVIDER=plugin: our core serves rxe through it; rdma-core
+        # ignores the variable); the main rows only
+        pre=cpu.plugin.
+        penv=(RDMAV_PROVIDER=plugin)
+        args=(-d "$DEV0" -D "$DEV1" -g "$GID0" -G "$GID1")
+        metrics="cpu.plugin.post1 cpu.plugin.postlist cpu.plugin.poll16 cpu.plugin.poll1 cpu.plugin.pollempty"
     else
         args=(-d "$DEV0" -D "$DEV1" -g "$GID0" -G "$GID1" -x)
         metrics="$CPU_METRICS $CPU_EXT_METRICS"
     fi
     rm -f "$out"
     # shellcheck disable=SC2086
-    env ${LIBENV[$col]} timeout $((T * 8)) valgrind --tool=callgrind --callgrind-out-file="$out" \
+    env ${LIBENV[$col]} "${penv[@]}" timeout $((T * 8)) valgrind --tool=callgrind --callgrind-out-file="$out" \
         --collect-atstart=no --toggle-collect='bench_*' \
         "$BIN/datapath" "${args[@]}" -n "$batches" > "$log" 2>&1
     local rc=$?
@@ -372,27 +382,107 @@ callgrind_run() {
 
 # ---- memory --------------------------------------------------------------------------------------------------------
 MEM_METRICS="mem.startup.rss mem.startup.heap mem.context.rss mem.context.heap mem.pd.rss mem.pd.heap mem.cq.rss mem.cq.heap mem.qp.rss mem.qp.heap mem.mr.rss mem.mr.heap mem.srq.rss mem.srq.heap mem.ah.rss mem.ah.heap"
+MEM_PLUGIN_METRICS="mem.plugin.startup.heap mem.plugin.context.heap mem.plugin.pd.heap mem.plugin.cq.heap mem.plugin.qp.heap mem.plugin.mr.heap mem.plugin.srq.heap mem.plugin.ah.heap"
+# memory_run COL REP [plugin|trixie] : with "plugin", Debian's C rxe plug-in in both columns (RDMAV_PROVIDER=plugin),
+# heap only (metrics mem.plugin.*.heap); with "trixie" the same inside the trixie root (rel_mount: rdma-core 56.1 and
+# its plug-in against ours with that plug-in; metrics mem.trixie.*.heap; the program is copied into the root's /tmp).
 memory_run() {
-    local col=$1 rep=$2
-    local log="$WORK/memory.$col.log"
-    begin_run memory "$col" || return
+    local col=$1 rep=$2 mode=${3:-}
+    local log="$WORK/memory.$col.log" name=memory pre=mem. metrics=$MEM_METRICS penv=() cmd=("$BIN/memory")
+    [[ $mode == plugin ]] && { name=memory-plugin pre=mem.plugin. metrics=$MEM_PLUGIN_METRICS penv=(RDMAV_PROVIDER=plugin); }
+    if [[ $mode == trixie ]]; then
+        name=memory-trixie pre=mem.trixie. metrics=${MEM_PLUGIN_METRICS//.plugin./.trixie.}
+        penv=(RDMAV_PROVIDER=plugin REL_LIBS=$col) cmd=("$REL_EXEC" /tmp/memory)
+        [[ $col == stock ]] && penv=(REL_LIBS=stock)
+    fi
+    begin_run "$name" "$col" || return
     # shellcheck disable=SC2086
-    env ${LIBENV[$col]} timeout "$T" "$BIN/memory" -d "$DEV0" -g "$GID0" -n 32 > "$log" 2>&1
+    if [[ $mode == trixie ]]; then
+        env "${penv[@]}" timeout "$T" "${cmd[@]}" -d "$DEV0" -g "$GID0" -n 32 > "$log" 2>&1
+    else
+        env ${LIBENV[$col]} "${penv[@]}" timeout "$T" "${cmd[@]}" -d "$DEV0" -g "$GID0" -n 32 > "$log" 2>&1
+    fi
     local rc=$?
     if (( rc != 0 )) || ! grep -q '^memory: ok' "$log"; then
-        keep_log memory "$col" 1 "$log"
-        record_fail "$MEM_METRICS" "$col" "$rep" memory "exit $rc: $(grep -E '^memory: FAILED' "$log" | head -n1 | cut -c9-90)"
+        keep_log "$name" "$col" 1 "$log"
+        record_fail "$metrics" "$col" "$rep" "$name" "exit $rc: $(grep -E '^memory: FAILED' "$log" | head -n1 | cut -c9-90)"
         return
     fi
-    keep_log memory "$col" 0 "$log"
-    ok_run memory "$col"
+    keep_log "$name" "$col" 0 "$log"
+    ok_run "$name" "$col"
     local line step count rss heap
     while read -r line; do
         [[ $line == "memory: step="* ]] || continue
         set -- $line
         step=${2#step=}; count=${3#count=}; rss=${4#rss_bytes=}; heap=${5#heap_bytes=}
-        sample "mem.$step.rss" "$col" "$rep" "$(( rss / count ))"
-        sample "mem.$step.heap" "$col" "$rep" "$(( heap / count ))"
+        [[ -z $mode ]] && sample "${pre}$step.rss" "$col" "$rep" "$(( rss / count ))"
+        sample "${pre}$step.heap" "$col" "$rep" "$(( heap / count ))"
+    done < "$log"
+}
+
+# ---- control-path instructions per object (bench/objects.c under callgrind) ------------------------------------
+OBJ_ROWS="open_device create_cq create_qp reg_mr modify_rts dereg_mr destroy_qp destroy_cq"
+# objects_callgrind_run COL MODE : MODE plugin (Debian's C rxe plug-in in both columns: metrics cpu.plugin.<row>).
+objects_callgrind_run() {
+    local col=$1 mode=$2 pre=cpu.$2. penv=() r
+    local out="$OUT/logs/callgrind.objects-$mode.$col.out" log="$WORK/objects.$mode.$col.log" metrics=""
+    for r in $OBJ_ROWS; do metrics+="$pre$r "; done
+    [[ $mode == plugin ]] && penv=(RDMAV_PROVIDER=plugin)
+    rm -f "$out"
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} "${penv[@]}" timeout $((T * 8)) valgrind --tool=callgrind --callgrind-out-file="$out" \
+        --collect-atstart=no --toggle-collect='bench_*' \
+        "$BIN/objects" -d "$DEV0" -g "$GID0" -n "$([[ $QUICK == 1 ]] && echo 8 || echo 16)" > "$log" 2>&1
+    local rc=$?
+    T0RUN[objects-$mode|$col]=${EPOCHREALTIME/./}
+    cp "$log" "$OUT/logs/objects-$mode.$col.log"
+    if (( rc != 0 )) || ! grep -q '^objects: ok' "$log"; then
+        record_fail "$metrics" "$col" 1 "objects-$mode" "exit $rc: $(grep -E '^objects: FAILED' "$log" | head -n1 | cut -c10-90)"
+        return
+    fi
+    local -A n=() ir=()
+    local part fn num
+    for part in $(grep '^objects: open_device=' "$log"); do [[ $part == *=* ]] && n[${part%%=*}]=${part#*=}; done
+    while read -r fn num; do ir[${fn#bench_}]=$num; done < <(/usr/bin/python3 bench/callgrind_sum.py "$out" bench_)
+    for r in $OBJ_ROWS; do
+        if [[ -n ${ir[$r]:-} && ${n[$r]:-0} -gt 0 ]]; then
+            sample "$pre$r" "$col" 1 "$(( (ir[$r] * 10 / n[$r] + 5) / 10 ))" "${ir[$r]} Ir / ${n[$r]}"
+        else
+            sample "$pre$r" "$col" 1 FAIL "no callgrind count for bench_$r"
+        fi
+    done
+}
+
+# ---- scale: many objects (bench/objects.c -s) ---------------------------------------------------------------------
+# scale_run COL REP KIND N : KIND qp (N RC QPs with their CQs: create, RESET->RTS, destroy) or cm (N rdma_cm ids:
+# create, destroy). Samples scale.KIND.N.<phase> (µs per object), scale.KIND.N.rss and .heap (resident and malloc
+# bytes per object over the create phase).
+scale_run() {
+    local col=$1 rep=$2 kind=$3 num=$4 name="scale-$3-$4" pre="scale.$3.$4." metrics="" p
+    local log="$WORK/scale.$col.log" phases="create destroy"
+    [[ $kind == qp ]] && phases="create rts destroy"
+    for p in $phases rss heap; do metrics+="$pre$p "; done
+    begin_run "$name" "$col" || return
+    # shellcheck disable=SC2086
+    env ${LIBENV[$col]} timeout $((T * 4)) "$BIN/objects" -d "$DEV0" -g "$GID0" -s "$kind" -n "$num" > "$log" 2>&1
+    local rc=$?
+    if (( rc != 0 )) || ! grep -q '^objects: ok' "$log"; then
+        keep_log "$name" "$col" 1 "$log"
+        record_fail "$metrics" "$col" "$rep" "$name" "exit $rc: $(grep -E '^objects: (FAILED|at)' "$log" | tr '\n' ' ' | cut -c1-90)"
+        return
+    fi
+    keep_log "$name" "$col" 0 "$log"
+    ok_run "$name" "$col"
+    local line ph count us rss heap
+    while read -r line; do
+        [[ $line == "objects: scale="* ]] || continue
+        set -- $line
+        ph=${3#phase=}; count=${4#count=}; us=${5#usec=}; rss=${6#rss_bytes=}; heap=${7#heap_bytes=}
+        sample "$pre$ph" "$col" "$rep" "$(awk -v u="$us" -v c="$count" 'BEGIN { printf "%.3f", u / c }')"
+        if [[ $ph == create ]]; then
+            sample "${pre}rss" "$col" "$rep" "$(( rss / count ))"
+            sample "${pre}heap" "$col" "$rep" "$(( heap / count ))"
+        fi
     done < "$log"
 }
 
@@ -486,6 +576,40 @@ for ((rep = 1; rep <= REPS; rep++)); do
     printf 'reps_done\t%s\n' "$rep" >> "$OUT/meta.tsv"
     ROUND_TIMES+=($(( SECONDS - round_t0 )))
 done
+# 4b. the plug-in and scale parts, after the timed rounds (so they take nothing from the rounds' budget)
+if has plugin; then
+    for col in stock ours; do
+        log "callgrind objects and datapath through Debian's rxe plug-in ($col)"
+        objects_callgrind_run "$col" plugin
+        callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 16)" plugin
+    done
+    for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep" plugin; done; done
+    # trixie's rdma-core 56.1 and its rxe plug-in (glibc 2.38+: chrooted into the trixie root), heap only: the root
+    # has no valgrind for instruction counts
+    if rel_mount trixie && cp "$BIN/memory" "$REL_ROOT/tmp/memory"; then
+        printf 'trixie_rdma_core\t%s\n' "$("$REL_EXEC" dpkg-query -W -f='${Version}' libibverbs1 2>/dev/null)" >> "$OUT/meta.tsv"
+        for rep in 1 2 3; do for col in $(order $rep); do memory_run "$col" "$rep" trixie; done; done
+        rel_umount
+    else
+        log "trixie: not measured: ${REL_ERROR:-cannot copy memory into the root}"
+        rel_umount
+        for col in stock ours; do
+            for m in ${MEM_PLUGIN_METRICS//.plugin./.trixie.}; do sample "$m" "$col" 1 FAIL "trixie root: ${REL_ERROR:-copy failed}"; done
+        done
+    fi
+    log "plugin done"
+fi
+if has scale; then
+    # rxe's limits and the guest's memory, for the log (docs/bench.md: what bounds the scale rows)
+    log "scale: $(ibv_devinfo -v -d "$DEV0" 2>/dev/null | grep -E '^\s*max_(qp|cq|mr|pd):' | tr -s ' \t' ' ' | tr '\n' ';')" \
+        "MemTotal $(awk '/MemTotal/ { print $2 }' /proc/meminfo) kB, max_map_count $(cat /proc/sys/vm/max_map_count)"
+    for ((rep = 1; rep <= SCALE_REPS; rep++)); do
+        for col in $(order $rep); do
+            for num in 1000 10000; do scale_run "$col" "$rep" qp "$num"; scale_run "$col" "$rep" cm "$num"; done
+        done
+    done
+    log "scale done ($SCALE_REPS rounds)"
+fi
 # 5. Soft-iWARP, last (siw_setup removes the rxe links): the same instruction counts over siw0/siw1 (rdma-core's
 # libsiw plug-in against our native siw provider) and perftest -R (iWARP connects only through the CM), latency
 # and bandwidth, in their own ABBA rounds.

@@ -29,6 +29,9 @@ GROUPS = [
     ("cm", "Connection setup (cmtime -c 100, wall time of each step / connections)"),
     ("rs", "rsockets (Debian's rstream over RC, both ends on the column's librdmacm)"),
     ("cpu", "Library CPU cost on the data path (callgrind, user-space instructions)"),
+    ("plugin", "Through Debian's C rxe plug-in (librxe-rdmav34.so in both columns; ours: RDMAV_PROVIDER=plugin): "
+               "library CPU cost (callgrind) and heap"),
+    ("scale", "Scale: many objects in one process (bench/objects.c -s; wall time and resident set per object)"),
     ("siw", "Soft-iWARP (siw0/siw1, rdma-core's libsiw plug-in against our native siw provider): library CPU cost "
             "and perftest -R"),
     ("start", "Start-up (wall time of one process run)"),
@@ -84,6 +87,45 @@ def catalogue():
         c[f"msgrate.siw.{op}.64.R"] = ("siw", f"siw: ib_{op}_bw -R, 64 B: message rate", "Mpps", "higher", False, 1,
                                        4)
         c[f"bw.siw.{op}.65536.R"] = ("siw", f"siw: ib_{op}_bw -R, 64 KiB: bandwidth", "MB/s", "higher", False, 1, 2)
+    for key, label, unit in (("open_device", "ibv_open_device (first)", "instr"),
+                             ("create_cq", "ibv_create_cq (64 CQEs)", "instr"),
+                             ("create_qp", "ibv_create_qp (RC, 64+64 WRs)", "instr"),
+                             ("reg_mr", "ibv_reg_mr (4 KiB)", "instr"),
+                             ("modify_rts", "ibv_modify_qp RESET->INIT->RTR->RTS (3 calls)", "instr/QP"),
+                             ("dereg_mr", "ibv_dereg_mr", "instr"),
+                             ("destroy_qp", "ibv_destroy_qp", "instr"),
+                             ("destroy_cq", "ibv_destroy_cq", "instr"),
+                             ("post1", "ibv_post_send, 1 WR per call (64 B RDMA write)", "instr/WR"),
+                             ("postlist", "ibv_post_send, list of 16 WRs per call", "instr/WR"),
+                             ("poll16", "ibv_poll_cq, up to 16 per call", "instr/CQE"),
+                             ("poll1", "ibv_poll_cq, 1 per call", "instr/CQE"),
+                             ("pollempty", "ibv_poll_cq on an empty CQ", "instr/call")):
+        c[f"cpu.plugin.{key}"] = ("plugin", f"plug-in: {label}", unit, "lower", True, 1, 0)
+    for key, label in (("startup", "start-up: ibv_get_device_list + first ibv_open_device"),
+                       ("context", "per further ibv_open_device"), ("pd", "per ibv_alloc_pd"),
+                       ("cq", "per ibv_create_cq (256 CQEs)"), ("qp", "per ibv_create_qp (RC, 256+256 WRs)"),
+                       ("mr", "per ibv_reg_mr (64 B)"), ("srq", "per ibv_create_srq (256 WRs)"),
+                       ("ah", "per ibv_create_ah (RoCE, GRH)")):
+        unit, scale, dec = ("KiB", 1 / 1024, 1) if key == "startup" else ("bytes", 1, 0)
+        c[f"mem.plugin.{key}.heap"] = ("plugin", f"plug-in: heap, {label}", unit, "lower", True, scale, dec)
+        c[f"mem.trixie.{key}.heap"] = ("plugin", f"trixie (rdma-core 56.1 and its plug-in): heap, {label}", unit,
+                                       "lower", True, scale, dec)
+    for num in ("1000", "10000"):
+        n = f"{int(num):,}"
+        c[f"scale.qp.{num}.create"] = ("scale", f"{n} RC QPs: create (CQ + QP)", "µs/QP", "lower", False, 1, 1)
+        c[f"scale.qp.{num}.rts"] = ("scale", f"{n} RC QPs: RESET->INIT->RTR->RTS (no peer)", "µs/QP", "lower",
+                                    False, 1, 1)
+        c[f"scale.qp.{num}.destroy"] = ("scale", f"{n} RC QPs: destroy (QP + CQ)", "µs/QP", "lower", False, 1, 1)
+        c[f"scale.qp.{num}.rss"] = ("scale", f"{n} RC QPs: resident growth over create", "bytes/QP", "lower",
+                                    False, 1, 0)
+        c[f"scale.qp.{num}.heap"] = ("scale", f"{n} RC QPs: heap growth over create", "bytes/QP", "lower", True,
+                                     1, 0)
+        c[f"scale.cm.{num}.create"] = ("scale", f"{n} rdma_create_id", "µs/id", "lower", False, 1, 1)
+        c[f"scale.cm.{num}.destroy"] = ("scale", f"{n} rdma_destroy_id", "µs/id", "lower", False, 1, 1)
+        c[f"scale.cm.{num}.rss"] = ("scale", f"{n} rdma_cm ids: resident growth over create", "bytes/id", "lower",
+                                    False, 1, 0)
+        c[f"scale.cm.{num}.heap"] = ("scale", f"{n} rdma_cm ids: heap growth over create", "bytes/id", "lower",
+                                     True, 1, 0)
     c["start.ibv_devices"] = ("start", "ibv_devices", "ms", "lower", False, 1, 0)
     c["start.ibv_devinfo"] = ("start", "ibv_devinfo", "ms", "lower", False, 1, 0)
     mem = [("startup", "start-up: ibv_get_device_list + first ibv_open_device"),

@@ -10,7 +10,7 @@
 #
 # Knobs (environment): BENCH_REPS=N (timed rounds, default 10), BENCH_QUICK=1 (a ~5 min smoke run),
 # BENCH_OURS=stock (both columns rdma-core: the noise check), BENCH_BUDGET=S, BENCH_TIMEOUT=S, BENCH_ONLY=LIST,
-# BENCH_SIW_REPS=N, BENCH_NO_BUILD=1 (skip step 2). Instruction counts only, in a minute or two:
+# BENCH_SIW_REPS=N, BENCH_SCALE_REPS=N, BENCH_NO_BUILD=1 (skip step 2). Instruction counts only, in a minute or two:
 # BENCH_ONLY=cpu BENCH_QUICK=1 (add ,siw for the Soft-iWARP part: with it, its perftest rounds too).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -48,9 +48,9 @@ fi
 # 3. our C programs, against our headers (rdma-core's if ours do not compile, with a warning)
 mkdir -p build/bench
 CFLAGS=(-O2 -g -fno-optimize-sibling-calls -fno-ipa-icf -Wall -Wextra)
-for prog in datapath memory; do
+for prog in datapath memory objects; do
     libs=(-libverbs)
-    [[ $prog == datapath ]] && libs+=(-lrdmacm)   # its siw mode connects through librdmacm
+    [[ $prog != memory ]] && libs+=(-lrdmacm)   # datapath's siw mode connects through librdmacm; objects -s cm
     if ! gcc "${CFLAGS[@]}" -Iinclude -o "build/bench/$prog" "bench/$prog.c" "${libs[@]}" 2> "build/bench/$prog.cc.log"; then
         say "warning: bench/$prog.c does not compile against our include/ ($(head -n1 "build/bench/$prog.cc.log")); using rdma-core's headers"
         gcc "${CFLAGS[@]}" -o "build/bench/$prog" "bench/$prog.c" "${libs[@]}" || { say "FAILED: cannot compile bench/$prog.c"; exit 1; }
@@ -62,7 +62,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 rundir=bench/results/work/$stamp
 mkdir -p "$rundir"
 envs=()
-for v in BENCH_REPS BENCH_QUICK BENCH_OURS BENCH_BUDGET BENCH_TIMEOUT BENCH_ONLY BENCH_SIW_REPS; do
+for v in BENCH_REPS BENCH_QUICK BENCH_OURS BENCH_BUDGET BENCH_TIMEOUT BENCH_ONLY BENCH_SIW_REPS BENCH_SCALE_REPS RDMA_ROOTS_DIR; do
     [[ -n ${!v:-} ]] && envs+=(-e "$v=${!v}")
 done
 load0=$(cut -d' ' -f1-3 /proc/loadavg)

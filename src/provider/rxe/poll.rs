@@ -14,9 +14,10 @@
 #![allow(unsafe_code)]
 
 use super::abi::ib_uverbs_wc;
+use super::queue::Consumer;
 use super::{CqState, RxeCq, RxeHost};
 use crate::provider::verbs::*;
-use rdma_common::{ffi, Errno};
+use rdma_common::Errno;
 use std::ffi::{c_int, c_uint};
 use std::mem::size_of;
 use std::ptr;
@@ -25,44 +26,100 @@ use std::ptr;
 /// first. Returns how many (0 when the CQ is empty or `num_entries <= 0`), or a negative errno: `-EINVAL` for a
 /// NULL CQ, a NULL `wc` when there is a CQE to deliver, or a CQ whose ring was lost in a failed resize.
 ///
+/// The empty CQ and the one-CQE poll (the usual event loop's) are answered here, with no loop and no register
+/// saved: everything else (contention, more than one CQE, every refusal) leaves by a tail call to an out-of-line
+/// function that finishes the call, releasing the lock itself, so nothing has to be kept across a call. The
+/// arguments are checked only once there is something to deliver, so that polling an empty CQ costs as little as
+/// it can. The consumer index is stored once per call, after the copy (rdma-core's rxe provider stores it after
+/// each CQE; its mlx5 provider, like this, once per call).
+///
 /// # Safety
 /// `ibcq` is a live CQ of this provider; `wc` is writable for `num_entries` entries.
 pub unsafe extern "C" fn poll_cq<H: RxeHost>(ibcq: *mut ibv_cq, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
     if ibcq.is_null() {
-        return -Errno::EINVAL.0;
+        return refused(Errno::EINVAL);
     }
-    ffi::datapath_boundary("ibv_poll_cq", || {
+    // Nothing below can panic (no unwinding, no `ffi::datapath_boundary` needed): plain loads, stores and
+    // comparisons, and out-of-line functions that are themselves panic-free.
+    // SAFETY: caller's contract.
+    let Some(cq) = (unsafe { H::cq(ibcq) }) else { return refused(Errno::EIO) };
+    let Some(guard) = cq.inner.try_lock() else {
         // SAFETY: caller's contract.
-        let Some(cq) = (unsafe { H::cq(ibcq) }) else { return Ok(-Errno::EIO.0) };
-        // Contention goes to an out-of-line twin, so the uncontended path saves no registers.
-        let Some(st) = cq.inner.try_lock() else {
-            // SAFETY: caller's contract.
-            return Ok(unsafe { poll_cq_contended(cq, num_entries, wc) });
-        };
+        return unsafe { poll_cq_contended::<H>(ibcq, num_entries, wc) };
+    };
+    // The lock is released by hand below (or by the out-of-line function a path leaves through).
+    std::mem::forget(guard);
+    // SAFETY: the lock is held.
+    let st = unsafe { &*cq.inner.data_ptr() };
+    let Some(q) = &st.queue else { return unsafe { unlock_refused::<H>(ibcq) } };
+    let c = q.consumer_side();
+    let cons = c.index();
+    let avail = c.available(cons);
+    if avail == 0 {
+        // SAFETY: held above, nothing borrowed from it used afterwards.
+        unsafe { cq.inner.force_unlock() };
+        return 0;
+    }
+    if num_entries != 1 {
+        // SAFETY: caller's contract; the lock is held and passes to `poll_many`.
+        return unsafe { poll_many(cq, num_entries, wc, cons, avail) };
+    }
+    if wc.is_null() {
+        // SAFETY: the lock is held.
+        return unsafe { unlock_refused::<H>(ibcq) };
+    }
+    // SAFETY: a published CQE (the Acquire load in `available` makes its bytes visible), at least
+    // sizeof(ib_uverbs_wc) long (checked at creation), into the caller's one entry; kernel ring and application
+    // memory never overlap.
+    unsafe { ptr::copy_nonoverlapping(c.slot(cons), wc.cast::<u8>(), size_of::<ibv_wc>()) };
+    c.release(c.next(cons));
+    // SAFETY: held above; nothing borrowed from it is used afterwards.
+    unsafe { cq.inner.force_unlock() };
+    1
+}
+
+/// `-errno` for a refused poll, out of line (the hot path then loads no error constant). `black_box`: the
+/// compiler would otherwise see the constant result and call this instead of jumping to it.
+#[cold]
+#[inline(never)]
+fn refused(e: Errno) -> c_int {
+    std::hint::black_box(-e.0)
+}
+
+/// Releases the CQ lock of `ibcq` and refuses the poll with `-EINVAL` (a CQ without a ring, or a NULL `wc`
+/// with a CQE to deliver). Takes the C pointer, as [`poll_cq`] has it in its argument register: the hot path
+/// then moves nothing before jumping here.
+///
+/// # Safety
+/// `ibcq` is a live CQ of this provider whose lock the caller holds (forgotten guard), nothing borrowed from it
+/// in use.
+#[cold]
+#[inline(never)]
+unsafe fn unlock_refused<H: RxeHost>(ibcq: *mut ibv_cq) -> c_int {
+    // SAFETY: caller's contract.
+    if let Some(cq) = unsafe { H::cq(ibcq) } {
         // SAFETY: caller's contract.
-        Ok(unsafe { poll_locked(&st, num_entries, wc) })
-    })
-    .unwrap_or_else(|e| -e.0)
+        unsafe { cq.inner.force_unlock() };
+    }
+    std::hint::black_box(-Errno::EINVAL.0)
 }
 
 /// [`poll_cq`] when the CQ lock was busy: waits for it.
 ///
 /// # Safety
-/// As [`poll_locked`].
+/// As [`poll_cq`].
 #[cold]
 #[inline(never)]
-unsafe fn poll_cq_contended(cq: &RxeCq, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
+unsafe fn poll_cq_contended<H: RxeHost>(ibcq: *mut ibv_cq, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
+    // SAFETY: caller's contract.
+    let Some(cq) = (unsafe { H::cq(ibcq) }) else { return -Errno::EIO.0 };
     let st = cq.inner.lock();
     // SAFETY: caller's contract.
     unsafe { poll_locked(&st, num_entries, wc) }
 }
 
-/// The body of [`poll_cq`], under the CQ lock: moves `min(available, num_entries)` CQEs, the ones the kernel had
-/// published when its producer index was read, and hands their slots back to the kernel with one store of the
-/// consumer index after the copy (rdma-core's rxe provider stores it after each CQE; its mlx5 provider, like this,
-/// once per call: the few nanoseconds of the copy loop make no difference to a CQ the kernel finds full). The
-/// arguments are checked only once there is something to deliver, so that polling an empty CQ costs as little as
-/// it can.
+/// The general body of [`poll_cq`], under the CQ lock (the contended case): moves `min(available, num_entries)`
+/// CQEs.
 ///
 /// # Safety
 /// `wc` is NULL or writable for `num_entries` entries.
@@ -70,9 +127,41 @@ unsafe fn poll_cq_contended(cq: &RxeCq, num_entries: c_int, wc: *mut ibv_wc) -> 
 unsafe fn poll_locked(st: &CqState, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
     let Some(q) = &st.queue else { return -Errno::EINVAL.0 };
     let c = q.consumer_side();
-    let mut cons = c.index();
+    let cons = c.index();
     let avail = c.available(cons);
-    if avail == 0 || num_entries <= 0 {
+    if avail == 0 {
+        return 0;
+    }
+    // SAFETY: caller's contract.
+    unsafe { copy_out(c, cons, avail, num_entries, wc) }
+}
+
+/// [`poll_cq`] for `num_entries != 1` with `avail` (non-zero) CQEs published from `cons` on; the caller holds
+/// the CQ lock, which this releases.
+///
+/// # Safety
+/// As [`poll_cq`]; the lock of `cq` is held (forgotten guard), its ring is there, and `cons`/`avail` were read
+/// from it under that lock.
+#[inline(never)]
+unsafe fn poll_many(cq: &RxeCq, num_entries: c_int, wc: *mut ibv_wc, cons: u32, avail: u32) -> c_int {
+    // SAFETY: caller's contract: `poll_cq` found the ring there under the lock it still holds.
+    let q = unsafe { (*cq.inner.data_ptr()).queue.as_ref().unwrap_unchecked() };
+    // SAFETY: caller's contract.
+    let n = unsafe { copy_out(q.consumer_side(), cons, avail, num_entries, wc) };
+    // SAFETY: held by the caller, handed to us; nothing borrowed from it is used afterwards.
+    unsafe { cq.inner.force_unlock() };
+    n
+}
+
+/// Moves `min(avail, num_entries)` of the `avail` (non-zero) CQEs published from `cons` on into `wc` (none for
+/// `num_entries <= 0`; `-EINVAL` for a NULL `wc`) and hands their slots back to the kernel with one store of
+/// the consumer index after the copy.
+///
+/// # Safety
+/// As [`poll_locked`]; the caller holds the CQ lock of `c`'s queue.
+#[inline(always)]
+unsafe fn copy_out(c: Consumer<'_>, mut cons: u32, avail: u32, num_entries: c_int, wc: *mut ibv_wc) -> c_int {
+    if num_entries <= 0 {
         return 0;
     }
     if wc.is_null() {

@@ -141,8 +141,9 @@ pub struct CompChannel {
 pub struct Cq {
     pub cq_ex: ibv_cq_ex,
     pub prov: ProviderCq,
-    /// Created with `ibv_create_cq_ex(3)`.
-    pub extended: bool,
+    /// rxe's `ibv_cq_ex` polling cursor, beside the provider state so that every CQ has one (zeroed at creation,
+    /// and so 0 for good in every CQ that is not in an rxe polling batch): see [`rxe::RxeHost::cq_cursor`].
+    pub cursor: rxe::PollCursor,
 }
 
 // Heap per CQ is a `make bench` row held to rdma-core's (352-byte malloc chunk: 344 bytes of object at most). The
@@ -415,6 +416,12 @@ unsafe impl rxe::RxeHost for Objects {
             ProviderCq::Rxe(r) => Some(r),
             _ => None,
         }
+    }
+
+    #[inline(always)]
+    unsafe fn cq_cursor(cq: *mut ibv_cq) -> *mut rxe::PollCursor {
+        // SAFETY: host contract: every CQ of a native context is our `Cq`.
+        unsafe { std::ptr::addr_of_mut!((*cq.cast::<Cq>()).cursor) }
     }
 
     #[inline(always)]

@@ -498,6 +498,11 @@ unsafe impl rxe::RxeHost for StatsObjects {
         unsafe { <Objects as rxe::RxeHost>::cq(cq) }
     }
     #[inline(always)]
+    unsafe fn cq_cursor(cq: *mut ibv_cq) -> *mut rxe::PollCursor {
+        // SAFETY: forwarded.
+        unsafe { <Objects as rxe::RxeHost>::cq_cursor(cq) }
+    }
+    #[inline(always)]
     unsafe fn srq<'a>(srq: *mut ibv_srq) -> Option<&'a RxeSrq> {
         // SAFETY: forwarded.
         unsafe { <Objects as rxe::RxeHost>::srq(srq) }

@@ -16,6 +16,7 @@
 use super::abi::ib_uverbs_wc;
 use super::queue::Consumer;
 use super::{CqState, RxeCq, RxeHost};
+use crate::provider::spin::SpinGuard;
 use crate::provider::verbs::*;
 use rdma_common::Errno;
 use std::ffi::{c_int, c_uint};
@@ -211,6 +212,14 @@ pub unsafe extern "C" fn req_notify_cq<H: RxeHost>(ibcq: *mut ibv_cq, solicited_
 // ibv_cq_ex
 // ---------------------------------------------------------------------------------------------------------------
 
+// The batch's position is a [`PollCursor`] the host keeps beside the provider state in every CQ (of every
+// provider), zero outside a batch. `ibv_next_poll`, the call made once per CQE, is then a comparison of two
+// numbers in it and the CQE's two fields copied: every check it used to make is on its out-of-line path, where
+// the comparison sends every call that is not the next CQE of an open rxe batch. A CQ outside a batch, or of
+// another provider, has `limit` 0 and fails the comparison whatever else is there; the checked path then
+// refuses it as before. `limit` is non-zero only between an rxe `start_poll` that took the lock and found a CQE
+// and its `end_poll`, and never exceeds the ring, so the fast path reads only published slots of the ring.
+
 /// The CQ state while a polling batch holds the lock, or `None` outside one.
 ///
 /// # Safety
@@ -235,8 +244,17 @@ unsafe fn current<H: RxeHost>(cqx: *mut ibv_cq_ex) -> Option<*const ib_uverbs_wc
     // SAFETY: caller's contract.
     let (_, st) = unsafe { polling::<H>(cqx) }?;
     let q = st.queue.as_ref()?;
-    // A published CQE not yet handed back (batch invariant), aligned to its slot size (>= 64).
-    Some(q.slot(st.cur_index).cast::<ib_uverbs_wc>())
+    // SAFETY: the host's cursor of a live CQ.
+    let cur = unsafe { &*H::cq_cursor(cqx.cast()) };
+    if cur.limit == 0 {
+        return None;
+    }
+    // Inside a batch `next` is the exposed slot's offset plus one slot, at most the ring's length; masked with
+    // the ring's length minus one (a power of two) it is back inside the ring whatever it holds.
+    let off = cur.next.wrapping_sub(st.elem_size) & q.ring_bytes().wrapping_sub(1);
+    // SAFETY: off < ring_bytes (masked); a published CQE not yet handed back (batch invariant), aligned to its
+    // slot size (>= 64).
+    Some(unsafe { q.slot_at(off) }.cast::<ib_uverbs_wc>())
 }
 
 /// Publishes the CQE in `slot`'s `status` and `wr_id` in the public `ibv_cq_ex` fields (only those two fields
@@ -255,72 +273,175 @@ unsafe fn expose(cqx: *mut ibv_cq_ex, slot: *const u8) {
     }
 }
 
+/// How far from `next` (a slot offset inside the ring) the published CQEs reach, given the kernel's producer
+/// offset `prod`: up to `prod`, or to the ring's end when the producer has wrapped.
+#[inline(always)]
+fn reach(next: u32, prod: u32, ring_bytes: u32) -> u32 {
+    if prod > next {
+        prod
+    } else {
+        ring_bytes
+    }
+}
+
 /// `ibv_start_poll(3)`: takes the CQ lock and exposes the oldest CQE. Returns 0 (lock kept), or `ENOENT` with
 /// `errno` set when the CQ is empty (lock released: do not call `end_poll`), or `EINVAL` for a CQ without a ring.
 ///
 /// # Safety
 /// `cqx` is a live extended CQ of this provider.
-pub unsafe extern "C" fn cq_start_poll<H: RxeHost>(cqx: *mut ibv_cq_ex, _attr: *mut ibv_poll_cq_attr) -> c_int {
+pub unsafe extern "C" fn cq_start_poll<H: RxeHost>(cqx: *mut ibv_cq_ex, attr: *mut ibv_poll_cq_attr) -> c_int {
+    // SAFETY: caller's contract.
+    let Some(cq) = (unsafe { H::cq(cqx.cast()) }) else { return refused_positive(Errno::EIO) };
+    // Contention goes to an out-of-line twin (tail call), so the uncontended path saves no registers.
+    let Some(guard) = cq.inner.try_lock() else {
+        // SAFETY: caller's contract.
+        return unsafe { start_poll_contended::<H>(cqx, attr) };
+    };
+    // SAFETY: caller's contract; the lock is held.
+    unsafe { start_poll_locked::<H>(cqx, cq, guard) }
+}
+
+/// [`cq_start_poll`] when the CQ lock was busy: waits for it.
+///
+/// # Safety
+/// As [`cq_start_poll`].
+#[cold]
+#[inline(never)]
+unsafe fn start_poll_contended<H: RxeHost>(cqx: *mut ibv_cq_ex, _attr: *mut ibv_poll_cq_attr) -> c_int {
     // SAFETY: caller's contract.
     let Some(cq) = (unsafe { H::cq(cqx.cast()) }) else { return Errno::EIO.0 };
-    let mut guard = cq.inner.lock();
-    let st = &mut *guard;
-    let Some(q) = st.queue.as_ref() else { return Errno::EINVAL.0 };
+    let guard = cq.inner.lock();
+    // SAFETY: caller's contract; the lock is held.
+    unsafe { start_poll_locked::<H>(cqx, cq, guard) }
+}
+
+/// The body of [`cq_start_poll`] once `guard` holds the lock of `cq`, the rxe state of `cqx`.
+///
+/// # Safety
+/// As [`cq_start_poll`].
+#[inline(always)]
+unsafe fn start_poll_locked<H: RxeHost>(cqx: *mut ibv_cq_ex, cq: &RxeCq, guard: SpinGuard<'_, CqState>) -> c_int {
+    let st = &*guard;
+    let Some(q) = st.queue.as_ref() else {
+        drop(guard);
+        return refused_positive(Errno::EINVAL);
+    };
     let c = q.consumer_side();
     let cons = c.index();
     let prod = c.producer();
     if prod == cons {
         drop(guard);
-        Errno::ENOENT.set();
-        return Errno::ENOENT.0;
+        return no_entry();
     }
-    st.cur_index = cons;
-    st.seen_prod = prod;
-    // SAFETY: live CQ, lock held, a published CQE (Acquire load of the producer index above).
-    unsafe { expose(cqx, c.slot(cons)) };
+    let log2 = q.log2_elem_size();
+    let (cons_off, prod_off) = (cons << log2, prod << log2);
+    // SAFETY: the host's cursor of a live CQ; written only under the lock, which this batch now holds.
+    let cur = unsafe { &mut *H::cq_cursor(cqx.cast()) };
+    cur.next = cons_off + st.elem_size;
+    cur.limit = reach(cons_off, prod_off, q.ring_bytes());
+    // SAFETY: live CQ, lock held, a published CQE (Acquire load of the producer index above); cons_off < ring.
+    unsafe { expose(cqx, q.slot_at(cons_off)) };
     std::mem::forget(guard);
+    let _ = cq;
     0
+}
+
+/// A positive errno for a refused call, out of line (the hot path then loads no error constant).
+#[cold]
+#[inline(never)]
+fn refused_positive(e: Errno) -> c_int {
+    std::hint::black_box(e.0)
+}
+
+/// `ENOENT`, also in `errno`, out of line.
+#[cold]
+#[inline(never)]
+fn no_entry() -> c_int {
+    Errno::ENOENT.set();
+    std::hint::black_box(Errno::ENOENT.0)
 }
 
 /// `ibv_next_poll(3)`: exposes the next CQE. Returns 0, or `ENOENT` with `errno` set when there is none (the
 /// batch stays open: call `end_poll`). `EINVAL` outside a batch.
 ///
+/// `STEP` is the ring's slot size when it is known when the CQ is made (the usual case: [`super::set_cq_ex_ops`]),
+/// so that the cursor moves by a constant; 0 for any other size (read from the CQ state).
+///
 /// # Safety
 /// As [`cq_start_poll`], inside the batch it opened.
-pub unsafe extern "C" fn cq_next_poll<H: RxeHost>(cqx: *mut ibv_cq_ex) -> c_int {
-    // SAFETY: caller's contract.
-    let Some((_, st)) = (unsafe { polling::<H>(cqx) }) else { return Errno::EINVAL.0 };
-    let Some(q) = st.queue.as_ref() else { return Errno::EINVAL.0 };
-    let c = q.consumer_side();
-    let next = c.next(st.cur_index);
-    if next == st.seen_prod {
-        // Caught up with what was published when we last looked: look again.
-        st.seen_prod = c.producer();
-        if next == st.seen_prod {
-            Errno::ENOENT.set();
-            return Errno::ENOENT.0;
-        }
+pub unsafe extern "C" fn cq_next_poll<H: RxeHost, const STEP: u32>(cqx: *mut ibv_cq_ex) -> c_int {
+    // SAFETY: the host's cursor of a live CQ (caller's contract).
+    let cur = unsafe { &mut *H::cq_cursor(cqx.cast()) };
+    let next = cur.next;
+    if next >= cur.limit {
+        // SAFETY: caller's contract.
+        return unsafe { next_poll_checked::<H>(cqx) };
     }
-    // The slot's address before the index store (which the compiler cannot tell apart from the ring's fields).
-    let slot = c.slot(next);
-    st.cur_index = next;
-    // SAFETY: live CQ, lock held; a published CQE (before the producer index an Acquire load returned).
-    unsafe { expose(cqx, slot) };
+    // Inside an rxe batch (only there is `limit` non-zero), whose lock keeps the ring in place.
+    // SAFETY: an rxe CQ (see above), the lock held by the batch.
+    let st = unsafe { &*H::cq(cqx.cast()).unwrap_unchecked().inner.data_ptr() };
+    // SAFETY: as above: the ring is there (start_poll found it, under the lock still held).
+    let q = unsafe { st.queue.as_ref().unwrap_unchecked() };
+    // SAFETY: live CQ, lock held; next < limit <= ring_bytes, a published CQE.
+    unsafe { expose(cqx, q.slot_at(next)) };
+    // The slot size never changes (a resize to another one drops the ring), so STEP, when set, is it.
+    cur.next = next + if STEP != 0 { STEP } else { st.elem_size };
     0
 }
 
-/// `ibv_end_poll(3)`: hands every CQE read in this batch back to the kernel and releases the CQ lock.
+/// [`cq_next_poll`] when `next` has caught up with `limit`: the checks (a batch of this provider open, the ring
+/// there), then the wrap to the ring's first slot and a fresh look at the kernel's producer index.
+///
+/// # Safety
+/// As [`cq_next_poll`].
+#[cold]
+#[inline(never)]
+unsafe fn next_poll_checked<H: RxeHost>(cqx: *mut ibv_cq_ex) -> c_int {
+    // SAFETY: caller's contract.
+    let cur = unsafe { &mut *H::cq_cursor(cqx.cast()) };
+    if cur.limit == 0 {
+        return Errno::EINVAL.0;
+    }
+    // SAFETY: caller's contract.
+    let Some((_, st)) = (unsafe { polling::<H>(cqx) }) else { return Errno::EINVAL.0 };
+    let Some(q) = st.queue.as_ref() else { return Errno::EINVAL.0 };
+    let ring = q.ring_bytes();
+    // `next` equals the ring's length when the exposed CQE was the last slot: the next one is slot 0.
+    let next = if cur.next >= ring { 0 } else { cur.next };
+    let prod = q.consumer_side().producer() << q.log2_elem_size();
+    if prod == next {
+        // Nothing new: the batch stays open, and the next call looks again (limit stays at `next`, non-zero
+        // whether or not it wrapped: the wrap is only stored with a CQE to expose).
+        cur.limit = cur.next;
+        return no_entry();
+    }
+    // SAFETY: live CQ, lock held; next < ring, a published CQE (before the producer index an Acquire load
+    // returned).
+    unsafe { expose(cqx, q.slot_at(next)) };
+    cur.next = next + st.elem_size;
+    cur.limit = reach(next, prod, ring);
+    0
+}
+
+/// `ibv_end_poll(3)`: hands every CQE read in this batch back to the kernel and releases the CQ lock. Nothing
+/// outside a batch (`limit` 0: also every other provider's CQ).
 ///
 /// # Safety
 /// As [`cq_start_poll`], inside the batch it opened.
 pub unsafe extern "C" fn cq_end_poll<H: RxeHost>(cqx: *mut ibv_cq_ex) {
-    // SAFETY: caller's contract.
-    let Some((cq, st)) = (unsafe { polling::<H>(cqx) }) else { return };
-    if let Some(q) = st.queue.as_ref() {
-        let c = q.consumer_side();
-        st.cur_index = c.next(st.cur_index);
-        c.release(st.cur_index);
+    // SAFETY: the host's cursor of a live CQ (caller's contract).
+    let cur = unsafe { &mut *H::cq_cursor(cqx.cast()) };
+    if cur.limit == 0 {
+        return;
     }
+    // SAFETY: inside an rxe batch (limit non-zero), whose lock keeps the ring in place.
+    let cq = unsafe { H::cq(cqx.cast()).unwrap_unchecked() };
+    // SAFETY: as above.
+    if let Some(q) = unsafe { &*cq.inner.data_ptr() }.queue.as_ref() {
+        // `next` is a slot offset, or the ring's length (slot 0 after masking).
+        q.consumer_side().release(cur.next >> q.log2_elem_size());
+    }
+    cur.limit = 0;
     // SAFETY: held since start_poll by this batch.
     unsafe { cq.inner.force_unlock() };
 }

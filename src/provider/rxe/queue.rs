@@ -217,6 +217,29 @@ impl RxeQueue {
         self.index_mask
     }
 
+    /// `log2` of the slot size.
+    #[inline(always)]
+    pub fn log2_elem_size(&self) -> u32 {
+        self.log2_elem_size
+    }
+
+    /// The slots' length in bytes, `num_slots << log2_elem_size`, as a `u32` (wrapping: callers that need it
+    /// exact check `u64::from(num_slots()) << log2 <= u32::MAX` once, as a CQ does at creation).
+    #[inline(always)]
+    pub fn ring_bytes(&self) -> u32 {
+        self.index_mask.wrapping_add(1).wrapping_shl(self.log2_elem_size)
+    }
+
+    /// Address of the slot at byte offset `off` from the first slot.
+    ///
+    /// # Safety
+    /// `off < ring_bytes()` (and exact: see there).
+    #[inline(always)]
+    pub unsafe fn slot_at(&self, off: u32) -> *mut u8 {
+        // SAFETY: caller's contract; the slots fit in the memory (checked when the queue was made).
+        unsafe { self.geo().data().add(off as usize) }
+    }
+
     /// Length of the underlying memory.
     pub fn mapped_len(&self) -> usize {
         self.mem.size()

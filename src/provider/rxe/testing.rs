@@ -23,6 +23,7 @@ pub struct TestQp {
 pub struct TestCq {
     pub cq_ex: ibv_cq_ex,
     pub rxe: RxeCq,
+    pub cursor: PollCursor,
     pub notifies: AtomicU32,
     pub last_solicited: AtomicU32,
 }
@@ -47,6 +48,9 @@ unsafe impl RxeHost for Host {
     }
     unsafe fn cq<'a>(cq: *mut ibv_cq) -> Option<&'a RxeCq> {
         Some(unsafe { &(*cq.cast::<TestCq>()).rxe })
+    }
+    unsafe fn cq_cursor(cq: *mut ibv_cq) -> *mut PollCursor {
+        unsafe { addr_of_mut!((*cq.cast::<TestCq>()).cursor) }
     }
     unsafe fn srq<'a>(srq: *mut ibv_srq) -> Option<&'a RxeSrq> {
         Some(unsafe { &(*srq.cast::<TestSrq>()).rxe })
@@ -140,6 +144,7 @@ impl TestCq {
         unsafe {
             std::ptr::write_bytes(addr_of_mut!((*p).cq_ex), 0, 1);
             addr_of_mut!((*p).rxe).write(rxe);
+            addr_of_mut!((*p).cursor).write(PollCursor::default());
             addr_of_mut!((*p).notifies).write(AtomicU32::new(0));
             addr_of_mut!((*p).last_solicited).write(AtomicU32::new(0));
             b.assume_init()

@@ -159,6 +159,9 @@ pub struct Qp {
     pub qp_ex: ibv_qp_ex,
     /// `VERBS_QP_EX` when created through the extended op: `ibv_qp_to_qp_ex(3)` answers the `ibv_qp_ex`.
     pub comp_mask: u32,
+    /// rxe's `ibv_qp_ex` room counter, in the padding before `xrcd` so that every QP has one (zeroed at
+    /// creation, and so 0 for good in every QP that is not in an rxe batch): see [`rxe::RxeHost::qp_wr_room`].
+    pub wr_room: u32,
     /// `struct verbs_xrcd *` (never set natively).
     pub xrcd: *mut std::ffi::c_void,
     pub prov: ProviderQp,
@@ -416,6 +419,12 @@ unsafe impl rxe::RxeHost for Objects {
             ProviderCq::Rxe(r) => Some(r),
             _ => None,
         }
+    }
+
+    #[inline(always)]
+    unsafe fn qp_wr_room(qp: *mut ibv_qp) -> *mut u32 {
+        // SAFETY: host contract: every QP of a native context is our `Qp`.
+        unsafe { std::ptr::addr_of_mut!((*qp.cast::<Qp>()).wr_room) }
     }
 
     #[inline(always)]

@@ -59,6 +59,15 @@ pub unsafe trait RxeHost: 'static {
     /// # Safety
     /// `cq` is a live CQ of this provider.
     unsafe fn cq<'a>(cq: *mut ibv_cq) -> Option<&'a RxeCq>;
+    /// How many more WQEs the `ibv_qp_ex` batch of the QP `qp` may build with no check at all: a `u32` the host
+    /// keeps *beside* the provider state, in every QP of every provider, zeroed at creation and written only by
+    /// [`wr`] under the SQ lock. It is non-zero only inside an rxe batch that has not failed, and never more than
+    /// the free slots the ring had when it was last looked at; a builder that finds 0 (outside a batch, a failed
+    /// one, a full ring as last seen, another provider's QP) goes to the checked path.
+    ///
+    /// # Safety
+    /// `qp` is a live QP (of any provider of this host).
+    unsafe fn qp_wr_room(qp: *mut ibv_qp) -> *mut u32;
     /// The `ibv_cq_ex` polling cursor of the CQ `cq`, which the host keeps *beside* the provider state, in every
     /// CQ of every provider, zeroed at creation and touched by nothing but [`poll`]'s extended functions: a
     /// cursor whose `limit` is 0 (every CQ outside an rxe polling batch, every other provider's CQ) sends
@@ -102,9 +111,12 @@ pub struct Sq {
     pub(crate) max_inline: u32,
     /// Send sequence number written into each WQE (`wqe->ssn`, as rdma-core 44 does; the kernel does not read it, and rdma-core 45 stopped writing it).
     pub(crate) ssn: u32,
-    /// `ibv_qp_ex` batch: the producer index where the batch started, the next free slot, and the first error
-    /// (a positive errno, 0 if none) that `wr_complete` will return.
-    pub(crate) batch_start: u32,
+    /// `ibv_qp_ex` batch: where the WQE built last lies (its byte offset from the start of the ring's memory, so
+    /// never 0), or 0 when a setter has nothing to amend (outside a batch, no WQE built in it yet, or the batch
+    /// failed): the one test `ibv_wr_set_*` makes before amending it.
+    pub(crate) last: u32,
+    /// The next free slot of the batch; the first error (a positive errno, 0 if none) that `wr_complete` will
+    /// return.
     pub(crate) cur_index: u32,
     pub(crate) err: c_int,
 }
@@ -228,15 +240,7 @@ impl RxeQp {
             Some(q) => Rq::new(q, caps.max_recv_sge)?,
         };
         Ok(RxeQp {
-            sq: SpinLock::new(Sq {
-                queue: sq,
-                max_sge,
-                max_inline,
-                ssn: 0,
-                batch_start: start,
-                cur_index: start,
-                err: 0,
-            }),
+            sq: SpinLock::new(Sq { queue: sq, max_sge, max_inline, ssn: 0, last: 0, cur_index: start, err: 0 }),
             rq: SpinLock::new(rq),
             qp_type,
             batch_owner: AtomicU32::new(0),

@@ -257,6 +257,23 @@ impl RxeQueue {
         self.geo().slot(index)
     }
 
+    /// Offset of the slot for `index` from the start of the queue's memory (masked: the slot is inside the
+    /// mapping; at least the header's length, so never 0).
+    #[inline(always)]
+    pub fn slot_offset(&self, index: u32) -> u32 {
+        QUEUE_DATA_OFFSET as u32 + ((index & self.index_mask) << self.log2_elem_size)
+    }
+
+    /// Address at byte offset `off` from the start of the queue's memory.
+    ///
+    /// # Safety
+    /// `off` is a [`RxeQueue::slot_offset`] of this queue.
+    #[inline(always)]
+    pub unsafe fn at_offset(&self, off: u32) -> *mut u8 {
+        // SAFETY: caller's contract: inside the mapping.
+        unsafe { self.geo().base.as_ptr().add(off as usize) }
+    }
+
     /// This queue seen from the side that fills it (SQ, RQ, SRQ).
     #[inline(always)]
     pub fn producer_side(&self) -> Producer<'_> {
@@ -299,6 +316,12 @@ impl<'q> Producer<'q> {
     pub fn is_full_at(self, prod: u32) -> bool {
         let cons = self.geo.consumer().load(Ordering::Acquire) & self.geo.index_mask;
         self.geo.next(prod) == cons
+    }
+
+    /// The kernel's consumer index, masked (`Acquire`, as in [`Producer::is_full_at`]).
+    #[inline(always)]
+    pub fn consumer(self) -> u32 {
+        self.geo.consumer().load(Ordering::Acquire) & self.geo.index_mask
     }
 
     /// Slot for index `prod` (to fill before [`Producer::publish`]).

@@ -634,12 +634,10 @@ pub unsafe extern "C" fn wr_set_sge<H: RxeHost>(ibqp: *mut ibv_qp_ex, lkey: u32,
     let sge = ibv_sge { addr, length, lkey };
     // SAFETY: caller's contract.
     unsafe {
-        amend::<H>(ibqp, |sq, wqe| {
+        amend::<H>(ibqp, |_, wqe| {
             set_inline_flag(wqe, false);
             if length != 0 {
-                if send_data_room(sq) < size_of::<ibv_sge>() {
-                    return Err(Errno::ENOSPC);
-                }
+                // Every send slot has room for one SGE (asserted below `wr_set_sge`).
                 (*wqe).dma.length = length;
                 (*wqe).dma.resid = length;
                 (*wqe).dma.num_sge = 1;
@@ -650,9 +648,9 @@ pub unsafe extern "C" fn wr_set_sge<H: RxeHost>(ibqp: *mut ibv_qp_ex, lkey: u32,
     }
 }
 
-fn send_data_room(sq: &Sq) -> usize {
-    sq.queue.elem_size().saturating_sub(SEND_WQE_DATA_OFFSET)
-}
+// A send slot is a power of two (checked when the ring is mapped) and at least a WQE header long (checked by
+// `RxeQp::new`), so it always has room for one SGE after the header: `wr_set_sge` need not look.
+const _: () = assert!(size_of::<rxe_send_wqe>().next_power_of_two() >= SEND_WQE_DATA_OFFSET + size_of::<ibv_sge>());
 
 /// `ibv_wr_set_sge_list(3)`: the last WR's data is the concatenation of `sg_list`. `ENOSPC` (recorded) beyond
 /// the QP's `max_send_sge`; `EINVAL` for a NULL list.

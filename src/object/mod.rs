@@ -141,8 +141,9 @@ pub struct CompChannel {
 pub struct Cq {
     pub cq_ex: ibv_cq_ex,
     pub prov: ProviderCq,
-    /// Created with `ibv_create_cq_ex(3)`.
-    pub extended: bool,
+    /// rxe's `ibv_cq_ex` polling cursor, beside the provider state so that every CQ has one (zeroed at creation,
+    /// and so 0 for good in every CQ that is not in an rxe polling batch): see [`rxe::RxeHost::cq_cursor`].
+    pub cursor: rxe::PollCursor,
 }
 
 // Heap per CQ is a `make bench` row held to rdma-core's (352-byte malloc chunk: 344 bytes of object at most). The
@@ -158,6 +159,9 @@ pub struct Qp {
     pub qp_ex: ibv_qp_ex,
     /// `VERBS_QP_EX` when created through the extended op: `ibv_qp_to_qp_ex(3)` answers the `ibv_qp_ex`.
     pub comp_mask: u32,
+    /// rxe's `ibv_qp_ex` room counter, in the padding before `xrcd` so that every QP has one (zeroed at
+    /// creation, and so 0 for good in every QP that is not in an rxe batch): see [`rxe::RxeHost::qp_wr_room`].
+    pub wr_room: u32,
     /// `struct verbs_xrcd *` (never set natively).
     pub xrcd: *mut std::ffi::c_void,
     pub prov: ProviderQp,
@@ -415,6 +419,18 @@ unsafe impl rxe::RxeHost for Objects {
             ProviderCq::Rxe(r) => Some(r),
             _ => None,
         }
+    }
+
+    #[inline(always)]
+    unsafe fn qp_wr_room(qp: *mut ibv_qp) -> *mut u32 {
+        // SAFETY: host contract: every QP of a native context is our `Qp`.
+        unsafe { std::ptr::addr_of_mut!((*qp.cast::<Qp>()).wr_room) }
+    }
+
+    #[inline(always)]
+    unsafe fn cq_cursor(cq: *mut ibv_cq) -> *mut rxe::PollCursor {
+        // SAFETY: host contract: every CQ of a native context is our `Cq`.
+        unsafe { std::ptr::addr_of_mut!((*cq.cast::<Cq>()).cursor) }
     }
 
     #[inline(always)]

@@ -305,7 +305,6 @@ impl Driver for Native {
             let st = ctx.provider.create_cq(ctx.ibv(), cqx, attr, extended)?;
             init_cq(ctx, cqx.cast(), (*attr).channel, (*attr).cq_context);
             addr_of_mut!((*p).prov).write(st);
-            addr_of_mut!((*p).extended).write(extended);
             obj.finish();
             Ok(cqx)
         }

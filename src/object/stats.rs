@@ -498,6 +498,16 @@ unsafe impl rxe::RxeHost for StatsObjects {
         unsafe { <Objects as rxe::RxeHost>::cq(cq) }
     }
     #[inline(always)]
+    unsafe fn qp_wr_room(qp: *mut ibv_qp) -> *mut u32 {
+        // SAFETY: forwarded.
+        unsafe { <Objects as rxe::RxeHost>::qp_wr_room(qp) }
+    }
+    #[inline(always)]
+    unsafe fn cq_cursor(cq: *mut ibv_cq) -> *mut rxe::PollCursor {
+        // SAFETY: forwarded.
+        unsafe { <Objects as rxe::RxeHost>::cq_cursor(cq) }
+    }
+    #[inline(always)]
     unsafe fn srq<'a>(srq: *mut ibv_srq) -> Option<&'a RxeSrq> {
         // SAFETY: forwarded.
         unsafe { <Objects as rxe::RxeHost>::srq(srq) }

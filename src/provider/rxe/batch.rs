@@ -52,9 +52,8 @@ pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     if mine(qp) {
         // SAFETY: this thread holds the SQ lock (it is the batch's owner), so the SQ state is ours.
         let sq = unsafe { &mut *qp.sq.data_ptr() };
-        if sq.err == 0 {
-            sq.err = Errno::EINVAL.0;
-        }
+        // SAFETY: this thread's batch.
+        unsafe { wr::fail::<H>(ibqp, sq, Errno::EINVAL.0) };
         // SAFETY: a live QP (caller's contract).
         let qpn = unsafe { (*ibqp).qp_base.qp_num };
         log::error!(

@@ -113,7 +113,7 @@ impl<H: ProviderHost> Provider for Rxe<H> {
                 }
             };
             if extended {
-                set_cq_ex_ops::<H>(&mut *cq, (*attr).wc_flags);
+                set_cq_ex_ops::<H>(&mut *cq, (*attr).wc_flags, st.elem_size());
             }
             Ok(ProviderCq::Rxe(st))
         }

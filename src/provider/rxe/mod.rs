@@ -59,6 +59,23 @@ pub unsafe trait RxeHost: 'static {
     /// # Safety
     /// `cq` is a live CQ of this provider.
     unsafe fn cq<'a>(cq: *mut ibv_cq) -> Option<&'a RxeCq>;
+    /// How many more WQEs the `ibv_qp_ex` batch of the QP `qp` may build with no check at all: a `u32` the host
+    /// keeps *beside* the provider state, in every QP of every provider, zeroed at creation and written only by
+    /// [`wr`] under the SQ lock. It is non-zero only inside an rxe batch that has not failed, and never more than
+    /// the free slots the ring had when it was last looked at; a builder that finds 0 (outside a batch, a failed
+    /// one, a full ring as last seen, another provider's QP) goes to the checked path.
+    ///
+    /// # Safety
+    /// `qp` is a live QP (of any provider of this host).
+    unsafe fn qp_wr_room(qp: *mut ibv_qp) -> *mut u32;
+    /// The `ibv_cq_ex` polling cursor of the CQ `cq`, which the host keeps *beside* the provider state, in every
+    /// CQ of every provider, zeroed at creation and touched by nothing but [`poll`]'s extended functions: a
+    /// cursor whose `limit` is 0 (every CQ outside an rxe polling batch, every other provider's CQ) sends
+    /// `ibv_next_poll` to its checked path.
+    ///
+    /// # Safety
+    /// `cq` is a live CQ (of any provider of this host).
+    unsafe fn cq_cursor(cq: *mut ibv_cq) -> *mut PollCursor;
     /// The state of the SRQ `srq`.
     ///
     /// # Safety
@@ -94,9 +111,12 @@ pub struct Sq {
     pub(crate) max_inline: u32,
     /// Send sequence number written into each WQE (`wqe->ssn`, as rdma-core 44 does; the kernel does not read it, and rdma-core 45 stopped writing it).
     pub(crate) ssn: u32,
-    /// `ibv_qp_ex` batch: the producer index where the batch started, the next free slot, and the first error
-    /// (a positive errno, 0 if none) that `wr_complete` will return.
-    pub(crate) batch_start: u32,
+    /// `ibv_qp_ex` batch: where the WQE built last lies (its byte offset from the start of the ring's memory, so
+    /// never 0), or 0 when a setter has nothing to amend (outside a batch, no WQE built in it yet, or the batch
+    /// failed): the one test `ibv_wr_set_*` makes before amending it.
+    pub(crate) last: u32,
+    /// The next free slot of the batch; the first error (a positive errno, 0 if none) that `wr_complete` will
+    /// return.
     pub(crate) cur_index: u32,
     pub(crate) err: c_int,
 }
@@ -135,11 +155,22 @@ pub struct RxeCq {
 pub struct CqState {
     /// `None` after a failed re-map (resize): polling then fails with `EINVAL`.
     pub(crate) queue: Option<RxeQueue>,
-    /// Extended API: index of the CQE the `read_*` functions look at.
-    pub(crate) cur_index: u32,
-    /// Extended API: the kernel's producer index as last read in this batch (CQEs before it are published), so
-    /// that `next_poll` reads the shared index again only when it has caught up with it.
-    pub(crate) seen_prod: u32,
+    /// The ring's slot size in bytes (`ibv_next_poll` steps its cursor by it).
+    pub(crate) elem_size: u32,
+}
+
+/// Where an `ibv_cq_ex` polling batch stands (see [`RxeHost::cq_cursor`] for where it lives). Byte offsets from
+/// the ring's first slot, both at most the ring's length in bytes.
+#[repr(C)]
+#[derive(Debug, Default)]
+pub struct PollCursor {
+    /// The slot after the CQE the batch exposes: the one `ibv_next_poll` exposes next, and where `ibv_end_poll`
+    /// hands the ring back up to. May equal the ring's length (the next CQE is then slot 0).
+    pub(crate) next: u32,
+    /// 0 outside a batch. Inside one (never 0 there): slots from `next` up to this offset are known to be
+    /// published (the kernel's producer index as last read, or the ring's end when that index has wrapped), so
+    /// `ibv_next_poll` exposes the one at `next` without looking at anything else while `next < limit`.
+    pub(crate) limit: u32,
 }
 
 /// Provider state of an SRQ (rdma-core's `struct rxe_srq` without the `verbs_srq`).
@@ -209,15 +240,7 @@ impl RxeQp {
             Some(q) => Rq::new(q, caps.max_recv_sge)?,
         };
         Ok(RxeQp {
-            sq: SpinLock::new(Sq {
-                queue: sq,
-                max_sge,
-                max_inline,
-                ssn: 0,
-                batch_start: start,
-                cur_index: start,
-                err: 0,
-            }),
+            sq: SpinLock::new(Sq { queue: sq, max_sge, max_inline, ssn: 0, last: 0, cur_index: start, err: 0 }),
             rq: SpinLock::new(rq),
             qp_type,
             batch_owner: AtomicU32::new(0),
@@ -262,21 +285,30 @@ impl RxeCq {
         if queue.elem_size() < size_of::<abi::ib_uverbs_wc>() {
             return Err(Errno::EINVAL);
         }
-        let cur = queue.consumer_side().index();
-        Ok(RxeCq { inner: SpinLock::new(CqState { queue: Some(queue), cur_index: cur, seen_prod: cur }) })
+        let ring_bytes = u64::from(queue.num_slots()) << queue.elem_size().trailing_zeros();
+        if ring_bytes > u64::from(u32::MAX) {
+            return Err(Errno::EINVAL);
+        }
+        let elem_size = queue.elem_size() as u32;
+        Ok(RxeCq { inner: SpinLock::new(CqState { queue: Some(queue), elem_size }) })
+    }
+
+    /// The ring's slot size in bytes, fixed for the CQ's life.
+    pub fn elem_size(&self) -> u32 {
+        self.inner.lock().elem_size
     }
 
     /// Resize support (`ibv_resize_cq`): runs `remap` under the CQ lock (rdma-core's `rxe_resize_cq`). A new
-    /// ring must hold `ib_uverbs_wc` slots; see [`RxeSrq::with_queue_locked`] for the failure convention.
+    /// ring must hold `ib_uverbs_wc` slots of the size the old one had (the kernel never changes it: the size of
+    /// its `struct rxe_cqe`; `ibv_next_poll` was chosen for it, [`set_cq_ex_ops`]); otherwise it is dropped and
+    /// the CQ left without a ring. See [`RxeSrq::with_queue_locked`] for the failure convention.
     pub fn with_queue_locked<R>(&self, remap: impl FnOnce(&mut Option<RxeQueue>) -> R) -> R {
         let mut st = self.inner.lock();
         let r = remap(&mut st.queue);
         if let Some(q) = &st.queue {
-            if q.elem_size() < size_of::<abi::ib_uverbs_wc>() {
+            let ring_bytes = u64::from(q.num_slots()) << q.elem_size().trailing_zeros();
+            if q.elem_size() != st.elem_size as usize || ring_bytes > u64::from(u32::MAX) {
                 st.queue = None;
-            } else {
-                st.cur_index = q.consumer_side().index();
-                st.seen_prod = st.cur_index;
             }
         }
         r
@@ -487,10 +519,19 @@ pub fn set_qp_send_ops<H: RxeHost>(qpx: &mut ibv_qp_ex, flags: u64) {
 /// Fills the `ibv_cq_ex` polling pointers (rdma-core's `rxe_create_cq_ex`): `start_poll`, `next_poll`,
 /// `end_poll`, `read_opcode`, `read_vendor_err`, `read_wc_flags` always, and one `read_*` per requested
 /// `wc_flags` bit. The others stay NULL, as in rdma-core. Call after [`check_cq_wc_flags`] accepted `wc_flags`.
-pub fn set_cq_ex_ops<H: RxeHost>(cqx: &mut ibv_cq_ex, wc_flags: u64) {
+///
+/// `elem_size` is the CQ ring's slot size ([`RxeCq::elem_size`]), fixed for the CQ's life: `next_poll` is the
+/// one made for it when it is one the kernel uses (128 bytes for `struct rxe_cqe` on every kernel so far; 64 and
+/// 256 too), so that its step is a constant.
+pub fn set_cq_ex_ops<H: RxeHost>(cqx: &mut ibv_cq_ex, wc_flags: u64, elem_size: u32) {
     use poll::*;
     cqx.start_poll = Some(cq_start_poll::<H>);
-    cqx.next_poll = Some(cq_next_poll::<H>);
+    cqx.next_poll = Some(match elem_size {
+        64 => cq_next_poll::<H, 64>,
+        128 => cq_next_poll::<H, 128>,
+        256 => cq_next_poll::<H, 256>,
+        _ => cq_next_poll::<H, 0>,
+    });
     cqx.end_poll = Some(cq_end_poll::<H>);
     cqx.read_opcode = Some(cq_read_opcode::<H>);
     cqx.read_vendor_err = Some(cq_read_vendor_err::<H>);

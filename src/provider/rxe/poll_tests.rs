@@ -7,6 +7,7 @@ use super::testing::*;
 use super::{check_cq_wc_flags, set_cq_ex_ops};
 use crate::provider::verbs::*;
 use rdma_common::Errno;
+use std::ffi::c_int;
 use std::mem::MaybeUninit;
 use std::ptr::null_mut;
 
@@ -111,14 +112,28 @@ fn req_notify_goes_to_the_kernel() {
 
 fn ex_cq(flags: u64) -> Box<TestCq> {
     let mut cq = TestCq::new(2); // 4 slots, 3 CQEs
-    set_cq_ex_ops::<H>(&mut cq.cq_ex, flags);
+    set_cq_ex_ops::<H>(&mut cq.cq_ex, flags, 64);
     cq
 }
 
+type NextPoll = unsafe extern "C" fn(*mut ibv_cq_ex) -> c_int;
+
 #[test]
 fn extended_poll_batch() {
+    let cq = ex_cq(0);
+    let installed = cq.cq_ex.next_poll.unwrap();
+    assert_eq!(installed as usize, cq_next_poll::<H, 64> as NextPoll as usize, "the constant step for 64-byte slots");
+    extended_poll_batch_with(installed);
+    extended_poll_batch_with(cq_next_poll::<H, 0>);
+}
+
+fn extended_poll_batch_with(next_poll: NextPoll) {
     let mut cq = ex_cq(crate::provider::rxe::RXE_SUP_WC_EX_FLAGS);
     let x = cq.cqx();
+    // Outside a batch: refused, nothing moves.
+    assert_eq!(unsafe { next_poll(x) }, libc::EINVAL);
+    unsafe { cq_end_poll::<H>(x) };
+    assert!(!cq.rxe.inner.is_locked());
     let status = |x: *mut ibv_cq_ex| unsafe { std::ptr::addr_of!((*x).status).cast::<u32>().read() };
     unsafe {
         // Empty: ENOENT, lock released, end_poll must not be called.
@@ -133,7 +148,7 @@ fn extended_poll_batch() {
         assert!(cq.rxe.inner.is_locked());
         for i in 0..3u64 {
             if i > 0 {
-                assert_eq!(cq_next_poll::<H>(x), 0);
+                assert_eq!(next_poll(x), 0);
             }
             let want = cqe(i);
             assert_eq!(((*x).wr_id, status(x)), (want.wr_id, want.status));
@@ -149,7 +164,7 @@ fn extended_poll_batch() {
             assert_eq!(cq_read_dlid_path_bits::<H>(x), want.dlid_path_bits);
         }
         // No fourth: ENOENT, batch stays open, end_poll hands back exactly the three.
-        assert_eq!(cq_next_poll::<H>(x), libc::ENOENT);
+        assert_eq!(next_poll(x), libc::ENOENT);
         assert!(cq.rxe.inner.is_locked());
         cq_end_poll::<H>(x);
         assert!(!cq.rxe.inner.is_locked());
@@ -169,6 +184,42 @@ fn extended_poll_batch() {
         // And the legacy poll sees an empty CQ, not a stale entry.
         let mut out = wcs(1);
         assert_eq!(poll_cq::<H>(cq.ibcq(), 1, out.as_mut_ptr().cast()), 0);
+
+        // Consumer at slot 1: two CQEs (slots 1, 2), then a CQE that arrives while the batch is caught up.
+        assert!(cq.complete(&cqe(5)));
+        assert!(cq.complete(&cqe(6)));
+        assert_eq!(cq_start_poll::<H>(x, null_mut()), 0);
+        assert_eq!(next_poll(x), 0);
+        assert_eq!((*x).wr_id, cqe(6).wr_id);
+        assert_eq!(next_poll(x), libc::ENOENT);
+        assert!(cq.complete(&cqe(7)));
+        assert_eq!(next_poll(x), 0, "looks at the kernel's index again");
+        assert_eq!((*x).wr_id, cqe(7).wr_id);
+        assert_eq!(cq_read_byte_len::<H>(x), cqe(7).byte_len);
+        // Slot 3 was the last: caught up at the ring's end, the batch hands back up to slot 0.
+        assert_eq!(next_poll(x), libc::ENOENT);
+        cq_end_poll::<H>(x);
+        assert_eq!(cq.kernel().indices(), (0, 0));
+        assert_eq!(next_poll(x), libc::EINVAL, "after end_poll");
+        // A batch that reaches the last slot on its fast path (the producer has wrapped: the limit is the ring's
+        // end) and goes on at slot 0.
+        for i in 9..12 {
+            assert!(cq.complete(&cqe(i)));
+        }
+        let mut out = wcs(2);
+        assert_eq!(poll_cq::<H>(cq.ibcq(), 2, out.as_mut_ptr().cast()), 2);
+        assert!(cq.complete(&cqe(12)));
+        assert!(cq.complete(&cqe(13)));
+        assert_eq!(cq_start_poll::<H>(x, null_mut()), 0);
+        for i in 11..14u64 {
+            if i > 11 {
+                assert_eq!(next_poll(x), 0);
+            }
+            assert_eq!((*x).wr_id, cqe(i).wr_id);
+        }
+        assert_eq!(next_poll(x), libc::ENOENT);
+        cq_end_poll::<H>(x);
+        assert_eq!(cq.kernel().indices(), (1, 1));
     }
 }
 

@@ -217,6 +217,29 @@ impl RxeQueue {
         self.index_mask
     }
 
+    /// `log2` of the slot size.
+    #[inline(always)]
+    pub fn log2_elem_size(&self) -> u32 {
+        self.log2_elem_size
+    }
+
+    /// The slots' length in bytes, `num_slots << log2_elem_size`, as a `u32` (wrapping: callers that need it
+    /// exact check `u64::from(num_slots()) << log2 <= u32::MAX` once, as a CQ does at creation).
+    #[inline(always)]
+    pub fn ring_bytes(&self) -> u32 {
+        self.index_mask.wrapping_add(1).wrapping_shl(self.log2_elem_size)
+    }
+
+    /// Address of the slot at byte offset `off` from the first slot.
+    ///
+    /// # Safety
+    /// `off < ring_bytes()` (and exact: see there).
+    #[inline(always)]
+    pub unsafe fn slot_at(&self, off: u32) -> *mut u8 {
+        // SAFETY: caller's contract; the slots fit in the memory (checked when the queue was made).
+        unsafe { self.geo().data().add(off as usize) }
+    }
+
     /// Length of the underlying memory.
     pub fn mapped_len(&self) -> usize {
         self.mem.size()
@@ -232,6 +255,23 @@ impl RxeQueue {
     #[inline(always)]
     pub fn slot(&self, index: u32) -> *mut u8 {
         self.geo().slot(index)
+    }
+
+    /// Offset of the slot for `index` from the start of the queue's memory (masked: the slot is inside the
+    /// mapping; at least the header's length, so never 0).
+    #[inline(always)]
+    pub fn slot_offset(&self, index: u32) -> u32 {
+        QUEUE_DATA_OFFSET as u32 + ((index & self.index_mask) << self.log2_elem_size)
+    }
+
+    /// Address at byte offset `off` from the start of the queue's memory.
+    ///
+    /// # Safety
+    /// `off` is a [`RxeQueue::slot_offset`] of this queue.
+    #[inline(always)]
+    pub unsafe fn at_offset(&self, off: u32) -> *mut u8 {
+        // SAFETY: caller's contract: inside the mapping.
+        unsafe { self.geo().base.as_ptr().add(off as usize) }
     }
 
     /// This queue seen from the side that fills it (SQ, RQ, SRQ).
@@ -276,6 +316,12 @@ impl<'q> Producer<'q> {
     pub fn is_full_at(self, prod: u32) -> bool {
         let cons = self.geo.consumer().load(Ordering::Acquire) & self.geo.index_mask;
         self.geo.next(prod) == cons
+    }
+
+    /// The kernel's consumer index, masked (`Acquire`, as in [`Producer::is_full_at`]).
+    #[inline(always)]
+    pub fn consumer(self) -> u32 {
+        self.geo.consumer().load(Ordering::Acquire) & self.geo.index_mask
     }
 
     /// Slot for index `prod` (to fill before [`Producer::publish`]).

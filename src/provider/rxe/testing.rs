@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub struct TestQp {
     pub qp_ex: ibv_qp_ex,
     pub rxe: RxeQp,
+    pub wr_room: u32,
     pub doorbells: AtomicU32,
 }
 
@@ -23,6 +24,7 @@ pub struct TestQp {
 pub struct TestCq {
     pub cq_ex: ibv_cq_ex,
     pub rxe: RxeCq,
+    pub cursor: PollCursor,
     pub notifies: AtomicU32,
     pub last_solicited: AtomicU32,
 }
@@ -47,6 +49,12 @@ unsafe impl RxeHost for Host {
     }
     unsafe fn cq<'a>(cq: *mut ibv_cq) -> Option<&'a RxeCq> {
         Some(unsafe { &(*cq.cast::<TestCq>()).rxe })
+    }
+    unsafe fn qp_wr_room(qp: *mut ibv_qp) -> *mut u32 {
+        unsafe { addr_of_mut!((*qp.cast::<TestQp>()).wr_room) }
+    }
+    unsafe fn cq_cursor(cq: *mut ibv_cq) -> *mut PollCursor {
+        unsafe { addr_of_mut!((*cq.cast::<TestCq>()).cursor) }
     }
     unsafe fn srq<'a>(srq: *mut ibv_srq) -> Option<&'a RxeSrq> {
         Some(unsafe { &(*srq.cast::<TestSrq>()).rxe })
@@ -101,6 +109,7 @@ impl TestQp {
             addr_of_mut!((*p).qp_ex.qp_base.qp_type).write(qp_type);
             addr_of_mut!((*p).qp_ex.qp_base.state).write(ibv_qp_state::IBV_QPS_RTS);
             addr_of_mut!((*p).rxe).write(rxe);
+            addr_of_mut!((*p).wr_room).write(0);
             addr_of_mut!((*p).doorbells).write(AtomicU32::new(0));
             b.assume_init()
         }
@@ -140,6 +149,7 @@ impl TestCq {
         unsafe {
             std::ptr::write_bytes(addr_of_mut!((*p).cq_ex), 0, 1);
             addr_of_mut!((*p).rxe).write(rxe);
+            addr_of_mut!((*p).cursor).write(PollCursor::default());
             addr_of_mut!((*p).notifies).write(AtomicU32::new(0));
             addr_of_mut!((*p).last_solicited).write(AtomicU32::new(0));
             b.assume_init()

@@ -26,12 +26,23 @@ fn zeroed_send_wqe() -> rxe_send_wqe {
 
 // `wr_start` takes the SQ lock and leaves it held (the guard is forgotten) until `wr_complete`/`wr_abort`, which
 // release it with `force_unlock`: the C API makes these calls one critical section (`ibv_wr_post(3)`,
-// CONCURRENCY). In between, builders and setters reach the SQ state through the mutex's data pointer; each first
-// checks that the lock is held, so a call outside a critical section does nothing.
+// CONCURRENCY). In between, builders and setters reach the SQ state through the mutex's data pointer.
 //
 // Builders write a zeroed WQE header into the slot at `cur_index` and advance it (nothing is published); setters
-// amend the WQE before `cur_index`. The first error is kept in `err`, later calls are ignored, and
-// `wr_complete` returns it and drops the batch.
+// amend the WQE built last. The first error is kept in `err`, later calls are ignored, and `wr_complete` returns
+// it and drops the batch.
+//
+// The checks a call makes are one comparison each on its usual path, every other check on an out-of-line path
+// that comparison sends everything else to:
+// * a builder tests the host's room counter ([`RxeHost::qp_wr_room`]), which is non-zero only inside an rxe batch
+//   that has not failed and with a slot it may fill (counted from the kernel's consumer index as last read);
+//   at 0 the checked path refuses a call outside a batch, on another provider's QP or after an error, looks at
+//   the ring again when it was full, and records `ENOSPC` when it still is;
+// * a setter, once the QP is known to be rxe's, tests `Sq::last`, non-zero only when a WQE was built in a batch
+//   that has not failed; at 0 the checked path refuses a call outside a batch and records `EINVAL` inside one.
+// Every way out of a batch (complete, abort, the first error) zeroes both, so a call after it is refused as
+// before; a call while *another* thread's batch is open is not refused, as it was not before (the lock being
+// held was all the old check could see).
 
 /// The QP state and its SQ, if inside a `wr_start` critical section.
 ///
@@ -48,17 +59,52 @@ unsafe fn batch<'a, H: RxeHost>(ibqp: *mut ibv_qp_ex) -> Option<(&'a RxeQp, &'a 
     Some((qp, unsafe { &mut *qp.sq.data_ptr() }))
 }
 
-/// rdma-core's `check_qp_queue_full`: the batch's error so far, or `ENOSPC` once the slot at `cur_index` cannot
-/// be used (recorded).
+/// Records the batch's first error `e` (a later one is ignored) and closes both fast paths for the rest of it.
+///
+/// # Safety
+/// `ibqp` is the live rxe QP whose batch `sq` is (lock held).
 #[inline(always)]
-fn check_full(sq: &mut Sq) -> c_int {
+pub(crate) unsafe fn fail<H: RxeHost>(ibqp: *mut ibv_qp_ex, sq: &mut Sq, e: c_int) {
+    if sq.err == 0 {
+        sq.err = e;
+    }
+    sq.last = 0;
+    // SAFETY: the host's counter of a live QP; written under the SQ lock, which the batch holds.
+    unsafe { *H::qp_wr_room(ibqp.cast()) = 0 };
+}
+
+/// How many slots from `sq.cur_index` on may be filled, from the kernel's consumer index (rdma-core's
+/// `check_qp_queue_full`, for all of them at once).
+#[inline(always)]
+fn free_slots(sq: &Sq) -> u32 {
+    let p = sq.queue.producer_side();
+    // The slot before the consumer's always stays empty (queue.rs): free = (cons - 1 - cur) & mask.
+    p.consumer().wrapping_sub(1).wrapping_sub(sq.cur_index) & sq.queue.index_mask()
+}
+
+/// A builder's checked path, taken when the room counter is 0: whether a WQE may be built now (the room counter
+/// is then non-zero again), after refusing a call outside a batch or on another provider's QP, ignoring one
+/// after an error, and recording `ENOSPC` when the ring is still full.
+///
+/// # Safety
+/// As [`batch`].
+#[cold]
+#[inline(never)]
+unsafe fn admit<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> bool {
+    // SAFETY: caller's contract.
+    let Some((_, sq)) = (unsafe { batch::<H>(ibqp) }) else { return false };
     if sq.err != 0 {
-        return sq.err;
+        return false;
     }
-    if sq.queue.producer_side().is_full_at(sq.cur_index) {
-        sq.err = Errno::ENOSPC.0;
+    let free = free_slots(sq);
+    if free == 0 {
+        // SAFETY: our batch.
+        unsafe { fail::<H>(ibqp, sq, Errno::ENOSPC.0) };
+        return false;
     }
-    sq.err
+    // SAFETY: the host's counter of a live QP; the batch holds the lock.
+    unsafe { *H::qp_wr_room(ibqp.cast()) = free };
+    true
 }
 
 /// A builder: a new WQE with `opcode`, the QP's `wr_id`/`wr_flags`, amended by `fill`, at `cur_index`.
@@ -66,16 +112,52 @@ fn check_full(sq: &mut Sq) -> c_int {
 /// # Safety
 /// As [`batch`].
 #[inline(always)]
-unsafe fn build<H: RxeHost>(
+unsafe fn build<H: RxeHost, F: FnOnce(&mut rxe_send_wqe, *mut u8) -> Result<()>>(
     ibqp: *mut ibv_qp_ex,
     opcode: u32,
-    fill: impl FnOnce(&mut rxe_send_wqe, *mut u8) -> Result<()>,
+    fill: F,
+) {
+    // SAFETY: the host's counter of a live QP (caller's contract).
+    if unsafe { *H::qp_wr_room(ibqp.cast()) } == 0 {
+        // SAFETY: caller's contract.
+        return unsafe { build_checked::<H, F>(ibqp, opcode, fill) };
+    }
+    // SAFETY: caller's contract; the room is non-zero.
+    unsafe { build_admitted::<H, F>(ibqp, opcode, fill) }
+}
+
+/// [`build`] when the room counter is 0: [`admit`], then the WQE. Out of line (a tail call), so that the usual
+/// path keeps nothing across a call.
+///
+/// # Safety
+/// As [`batch`].
+#[cold]
+#[inline(never)]
+unsafe fn build_checked<H: RxeHost, F: FnOnce(&mut rxe_send_wqe, *mut u8) -> Result<()>>(
+    ibqp: *mut ibv_qp_ex,
+    opcode: u32,
+    fill: F,
 ) {
     // SAFETY: caller's contract.
-    let Some((_, sq)) = (unsafe { batch::<H>(ibqp) }) else { return };
-    if check_full(sq) != 0 {
-        return;
+    if unsafe { admit::<H>(ibqp) } {
+        // SAFETY: admitted: the room is non-zero.
+        unsafe { build_admitted::<H, F>(ibqp, opcode, fill) }
     }
+}
+
+/// The WQE itself, once the room counter is non-zero: inside an rxe batch that has not failed, with the slot at
+/// `cur_index` free.
+///
+/// # Safety
+/// As [`batch`], with the room counter non-zero.
+#[inline(always)]
+unsafe fn build_admitted<H: RxeHost, F: FnOnce(&mut rxe_send_wqe, *mut u8) -> Result<()>>(
+    ibqp: *mut ibv_qp_ex,
+    opcode: u32,
+    fill: F,
+) {
+    // SAFETY: an rxe QP (only then is the room non-zero), whose SQ lock this batch holds.
+    let sq = unsafe { &mut *H::qp(ibqp.cast()).unwrap_unchecked().sq.data_ptr() };
     let mut wqe = zeroed_send_wqe();
     // SAFETY: live ibv_qp_ex; the application sets these public fields before calling the builder.
     unsafe {
@@ -83,18 +165,24 @@ unsafe fn build<H: RxeHost>(
         wqe.wr.send_flags = (*ibqp).wr_flags;
     }
     wqe.wr.opcode = opcode;
-    let slot = sq.queue.slot(sq.cur_index);
-    // SAFETY: the slot is unpublished (not full: checked) and longer than the WQE header.
+    let off = sq.queue.slot_offset(sq.cur_index);
+    // SAFETY: a slot offset of this ring.
+    let slot = unsafe { sq.queue.at_offset(off) };
+    // SAFETY: the slot is unpublished (free: counted) and longer than the WQE header.
     let data = unsafe { slot.add(SEND_WQE_DATA_OFFSET) };
     if let Err(e) = fill(&mut wqe, data) {
-        sq.err = e.0;
+        // SAFETY: our batch.
+        unsafe { fail::<H>(ibqp, sq, e.0) };
         return;
     }
     wqe.ssn = sq.ssn;
     sq.ssn = sq.ssn.wrapping_add(1);
     // SAFETY: unpublished slot of this batch, 8-aligned, at least a WQE header long.
     unsafe { ptr::write(slot.cast::<rxe_send_wqe>(), wqe) };
+    sq.last = off;
     sq.cur_index = sq.queue.next(sq.cur_index);
+    // SAFETY: the host's counter of a live QP, under the SQ lock; non-zero (caller's contract).
+    unsafe { *H::qp_wr_room(ibqp.cast()) -= 1 };
 }
 
 /// A setter: `f` amends the last WQE built in this batch (and may write its data area, which has
@@ -105,18 +193,37 @@ unsafe fn build<H: RxeHost>(
 #[inline(always)]
 unsafe fn amend<H: RxeHost>(ibqp: *mut ibv_qp_ex, f: impl FnOnce(&Sq, *mut rxe_send_wqe) -> Result<()>) {
     // SAFETY: caller's contract.
-    let Some((_, sq)) = (unsafe { batch::<H>(ibqp) }) else { return };
-    if sq.err != 0 {
-        return;
+    let Some(qp) = (unsafe { H::qp(ibqp.cast()) }) else { return };
+    let sq = qp.sq.data_ptr();
+    // A plain read: non-zero only inside this thread's batch (see the module's notes); 0 outside any.
+    // SAFETY: the SQ state of a live QP.
+    let last = unsafe { ptr::addr_of!((*sq).last).read() };
+    if last == 0 {
+        // SAFETY: caller's contract.
+        return unsafe { amend_refused::<H>(ibqp) };
     }
-    if sq.cur_index == sq.batch_start {
-        sq.err = Errno::EINVAL.0;
-        return;
-    }
-    let last = sq.cur_index.wrapping_sub(1);
-    let wqe = sq.queue.slot(last).cast::<rxe_send_wqe>();
+    // SAFETY: inside this batch (last non-zero), whose lock is held.
+    let sq = unsafe { &mut *sq };
+    // SAFETY: `last` is a slot offset of this ring (set by `build`).
+    let wqe = unsafe { sq.queue.at_offset(last) }.cast::<rxe_send_wqe>();
     if let Err(e) = f(sq, wqe) {
-        sq.err = e.0;
+        // SAFETY: our batch.
+        unsafe { fail::<H>(ibqp, sq, e.0) };
+    }
+}
+
+/// A setter's checked path (`Sq::last` is 0): nothing outside a batch or after an error; `EINVAL` recorded
+/// inside one where no WQE was built yet.
+///
+/// # Safety
+/// As [`batch`].
+#[cold]
+#[inline(never)]
+unsafe fn amend_refused<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
+    // SAFETY: caller's contract.
+    if let Some((_, sq)) = unsafe { batch::<H>(ibqp) } {
+        // SAFETY: our batch.
+        unsafe { fail::<H>(ibqp, sq, Errno::EINVAL.0) };
     }
 }
 
@@ -132,8 +239,10 @@ pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: just locked.
     let sq = unsafe { &mut *qp.sq.data_ptr() };
     sq.err = 0;
-    sq.batch_start = sq.queue.producer_side().index();
-    sq.cur_index = sq.batch_start;
+    sq.last = 0;
+    sq.cur_index = sq.queue.producer_side().index();
+    // SAFETY: the host's counter of a live QP, under the SQ lock.
+    unsafe { *H::qp_wr_room(ibqp.cast()) = free_slots(sq) };
 }
 
 /// `ibv_wr_complete(3)`: publishes the batch and rings the doorbell, or drops the batch if any call in it failed.
@@ -149,6 +258,9 @@ pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int 
     if err == 0 {
         sq.queue.producer_side().publish(sq.cur_index);
     }
+    sq.last = 0;
+    // SAFETY: the host's counter of a live QP, under the SQ lock.
+    unsafe { *H::qp_wr_room(ibqp.cast()) = 0 };
     // SAFETY: held since wr_start by this critical section.
     unsafe { qp.sq.force_unlock() };
     if err != 0 {
@@ -167,7 +279,10 @@ pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int 
 /// As [`wr_start`], same thread.
 pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
-    if let Some((qp, _)) = unsafe { batch::<H>(ibqp) } {
+    if let Some((qp, sq)) = unsafe { batch::<H>(ibqp) } {
+        sq.last = 0;
+        // SAFETY: the host's counter of a live QP, under the SQ lock.
+        unsafe { *H::qp_wr_room(ibqp.cast()) = 0 };
         // SAFETY: held since wr_start by this critical section.
         unsafe { qp.sq.force_unlock() };
     }
@@ -186,7 +301,7 @@ pub unsafe extern "C" fn wr_atomic_cmp_swp<H: RxeHost>(
 ) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_ATOMIC_CMP_AND_SWP, |w, _| {
+        build::<H, _>(ibqp, WR_ATOMIC_CMP_AND_SWP, move |w, _| {
             w.wr.wr.atomic.remote_addr = remote_addr;
             w.wr.wr.atomic.compare_add = compare;
             w.wr.wr.atomic.swap = swap;
@@ -204,7 +319,7 @@ pub unsafe extern "C" fn wr_atomic_cmp_swp<H: RxeHost>(
 pub unsafe extern "C" fn wr_atomic_fetch_add<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64, add: u64) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_ATOMIC_FETCH_AND_ADD, |w, _| {
+        build::<H, _>(ibqp, WR_ATOMIC_FETCH_AND_ADD, move |w, _| {
             w.wr.wr.atomic.remote_addr = remote_addr;
             w.wr.wr.atomic.compare_add = add;
             w.wr.wr.atomic.rkey = rkey;
@@ -227,7 +342,7 @@ pub unsafe extern "C" fn wr_bind_mw<H: RxeHost>(
 ) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_BIND_MW, |w, _| {
+        build::<H, _>(ibqp, WR_BIND_MW, move |w, _| {
             if mw.is_null() || info.is_null() {
                 return Err(Errno::EINVAL);
             }
@@ -258,7 +373,7 @@ pub unsafe extern "C" fn wr_bind_mw<H: RxeHost>(
 pub unsafe extern "C" fn wr_local_inv<H: RxeHost>(ibqp: *mut ibv_qp_ex, invalidate_rkey: u32) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_LOCAL_INV, |w, _| {
+        build::<H, _>(ibqp, WR_LOCAL_INV, move |w, _| {
             w.wr.ex.invalidate_rkey = invalidate_rkey;
             Ok(())
         })
@@ -271,7 +386,7 @@ pub unsafe extern "C" fn wr_local_inv<H: RxeHost>(ibqp: *mut ibv_qp_ex, invalida
 /// As [`wr_start`], inside its critical section.
 pub unsafe extern "C" fn wr_rdma_read<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64) {
     // SAFETY: caller's contract.
-    unsafe { build::<H>(ibqp, WR_RDMA_READ, |w, _| rdma(w, rkey, remote_addr)) }
+    unsafe { build::<H, _>(ibqp, WR_RDMA_READ, move |w, _| rdma(w, rkey, remote_addr)) }
 }
 
 /// `ibv_wr_rdma_write(3)`.
@@ -280,7 +395,7 @@ pub unsafe extern "C" fn wr_rdma_read<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u3
 /// As [`wr_start`], inside its critical section.
 pub unsafe extern "C" fn wr_rdma_write<H: RxeHost>(ibqp: *mut ibv_qp_ex, rkey: u32, remote_addr: u64) {
     // SAFETY: caller's contract.
-    unsafe { build::<H>(ibqp, WR_RDMA_WRITE, |w, _| rdma(w, rkey, remote_addr)) }
+    unsafe { build::<H, _>(ibqp, WR_RDMA_WRITE, move |w, _| rdma(w, rkey, remote_addr)) }
 }
 
 /// `ibv_wr_rdma_write_imm(3)`; `imm_data` is big-endian, as given.
@@ -295,7 +410,7 @@ pub unsafe extern "C" fn wr_rdma_write_imm<H: RxeHost>(
 ) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_RDMA_WRITE_WITH_IMM, |w, _| {
+        build::<H, _>(ibqp, WR_RDMA_WRITE_WITH_IMM, move |w, _| {
             w.wr.ex.imm_data = imm_data;
             rdma(w, rkey, remote_addr)
         })
@@ -324,9 +439,8 @@ pub unsafe extern "C" fn wr_atomic_write<H: RxeHost>(
     if atomic_wr.is_null() {
         // SAFETY: caller's contract.
         if let Some((_, sq)) = unsafe { batch::<H>(ibqp) } {
-            if sq.err == 0 {
-                sq.err = Errno::EINVAL.0;
-            }
+            // SAFETY: our batch.
+            unsafe { fail::<H>(ibqp, sq, Errno::EINVAL.0) };
         }
         return;
     }
@@ -334,7 +448,7 @@ pub unsafe extern "C" fn wr_atomic_write<H: RxeHost>(
     let value: [u8; 8] = unsafe { atomic_wr.cast::<[u8; 8]>().read_unaligned() };
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_ATOMIC_WRITE, |w, data| {
+        build::<H, _>(ibqp, WR_ATOMIC_WRITE, move |w, data| {
             rdma(w, rkey, remote_addr)?;
             // `dma.atomic_wr` (6.2+) is the start of the data area.
             ptr::write_unaligned(data.cast::<[u8; 8]>(), value);
@@ -362,7 +476,7 @@ pub unsafe extern "C" fn wr_flush<H: RxeHost>(
 ) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_FLUSH, |w, _| {
+        build::<H, _>(ibqp, WR_FLUSH, move |w, _| {
             let flush = FlushWr { remote_addr, length: length as u32, rkey, type_, level };
             // wr.flush overlays the start of the wr union (asserted in abi.rs).
             ptr::write(ptr::addr_of_mut!(w.wr.wr).cast::<FlushWr>(), flush);
@@ -380,7 +494,7 @@ pub unsafe extern "C" fn wr_flush<H: RxeHost>(
 /// As [`wr_start`], inside its critical section.
 pub unsafe extern "C" fn wr_send<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
-    unsafe { build::<H>(ibqp, WR_SEND, |_, _| Ok(())) }
+    unsafe { build::<H, _>(ibqp, WR_SEND, move |_, _| Ok(())) }
 }
 
 /// `ibv_wr_send_imm(3)`; `imm_data` is big-endian, as given.
@@ -390,7 +504,7 @@ pub unsafe extern "C" fn wr_send<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
 pub unsafe extern "C" fn wr_send_imm<H: RxeHost>(ibqp: *mut ibv_qp_ex, imm_data: u32) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_SEND_WITH_IMM, |w, _| {
+        build::<H, _>(ibqp, WR_SEND_WITH_IMM, move |w, _| {
             w.wr.ex.imm_data = imm_data;
             Ok(())
         })
@@ -404,7 +518,7 @@ pub unsafe extern "C" fn wr_send_imm<H: RxeHost>(ibqp: *mut ibv_qp_ex, imm_data:
 pub unsafe extern "C" fn wr_send_inv<H: RxeHost>(ibqp: *mut ibv_qp_ex, invalidate_rkey: u32) {
     // SAFETY: caller's contract.
     unsafe {
-        build::<H>(ibqp, WR_SEND_WITH_INV, |w, _| {
+        build::<H, _>(ibqp, WR_SEND_WITH_INV, move |w, _| {
             w.wr.ex.invalidate_rkey = invalidate_rkey;
             Ok(())
         })
@@ -520,12 +634,10 @@ pub unsafe extern "C" fn wr_set_sge<H: RxeHost>(ibqp: *mut ibv_qp_ex, lkey: u32,
     let sge = ibv_sge { addr, length, lkey };
     // SAFETY: caller's contract.
     unsafe {
-        amend::<H>(ibqp, |sq, wqe| {
+        amend::<H>(ibqp, |_, wqe| {
             set_inline_flag(wqe, false);
             if length != 0 {
-                if send_data_room(sq) < size_of::<ibv_sge>() {
-                    return Err(Errno::ENOSPC);
-                }
+                // Every send slot has room for one SGE (asserted below `wr_set_sge`).
                 (*wqe).dma.length = length;
                 (*wqe).dma.resid = length;
                 (*wqe).dma.num_sge = 1;
@@ -536,9 +648,9 @@ pub unsafe extern "C" fn wr_set_sge<H: RxeHost>(ibqp: *mut ibv_qp_ex, lkey: u32,
     }
 }
 
-fn send_data_room(sq: &Sq) -> usize {
-    sq.queue.elem_size().saturating_sub(SEND_WQE_DATA_OFFSET)
-}
+// A send slot is a power of two (checked when the ring is mapped) and at least a WQE header long (checked by
+// `RxeQp::new`), so it always has room for one SGE after the header: `wr_set_sge` need not look.
+const _: () = assert!(size_of::<rxe_send_wqe>().next_power_of_two() >= SEND_WQE_DATA_OFFSET + size_of::<ibv_sge>());
 
 /// `ibv_wr_set_sge_list(3)`: the last WR's data is the concatenation of `sg_list`. `ENOSPC` (recorded) beyond
 /// the QP's `max_send_sge`; `EINVAL` for a NULL list.

@@ -66,6 +66,12 @@ unsafe impl RxeHost for Host {
     unsafe fn cq<'a>(_: *mut ibv_cq) -> Option<&'a RxeCq> {
         unreachable!("no rxe objects in the siw tests")
     }
+    unsafe fn qp_wr_room(_: *mut ibv_qp) -> *mut u32 {
+        unreachable!("no rxe objects in the siw tests")
+    }
+    unsafe fn cq_cursor(_: *mut ibv_cq) -> *mut super::super::rxe::PollCursor {
+        unreachable!("no rxe objects in the siw tests")
+    }
     unsafe fn srq<'a>(_: *mut ibv_srq) -> Option<&'a RxeSrq> {
         unreachable!("no rxe objects in the siw tests")
     }

@@ -705,6 +705,40 @@ fn wr_api_errors_drop_the_batch() {
 }
 
 #[test]
+fn wr_api_looks_at_the_ring_again_when_it_seemed_full() {
+    let mut qp = ex_qp(ibv_qp_type::IBV_QPT_RC, ALL_RC);
+    let x = qp.qpx();
+    unsafe {
+        // Two published, none consumed: the next batch has room for one (4 slots hold 3).
+        wr_start::<H>(x);
+        wr_send::<H>(x);
+        wr_send::<H>(x);
+        assert_eq!(wr_complete::<H>(x), 0);
+        wr_start::<H>(x);
+        wr_send::<H>(x);
+        // The kernel takes the two: the next builders look at its index again and find two more slots.
+        assert!(qp.sq_kernel().consume().is_some() && qp.sq_kernel().consume().is_some());
+        wr_send::<H>(x);
+        wr_set_sge::<H>(x, 1, 2, 3);
+        wr_send::<H>(x);
+        assert_eq!(wr_complete::<H>(x), 0);
+        assert_eq!(qp.sq_kernel().count_from_client(), 3);
+        // Full now: the batch fails with ENOSPC and publishes nothing.
+        wr_start::<H>(x);
+        wr_send::<H>(x);
+        wr_set_sge::<H>(x, 1, 2, 3);
+        assert_eq!(wr_complete::<H>(x), libc::ENOSPC);
+        assert_eq!(qp.sq_kernel().count_from_client(), 3);
+        // Outside a batch, a builder and a setter do nothing.
+        wr_send::<H>(x);
+        wr_set_sge::<H>(x, 1, 2, 3);
+    }
+    assert_eq!(qp.sq_kernel().count_from_client(), 3);
+    assert_eq!(qp.wr_room, 0);
+    assert!(!qp.rxe.sq.is_locked());
+}
+
+#[test]
 fn send_ops_follow_flags_and_qp_type() {
     let mut qp = TestQp::new(ibv_qp_type::IBV_QPT_UD, CAPS, 2, false);
     set_qp_send_ops::<H>(&mut qp.qp_ex, IBV_QP_EX_WITH_SEND);

@@ -52,6 +52,8 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rsocket.h>
 
+#include "rsockutil.h"
+
 extern char **environ;
 
 /* ---- the rsocket wire, as facts (rdma-core's rsocket.c; our rdmacm/src/rsocket/wire.rs) ---------------------- */
@@ -120,7 +122,6 @@ static int cd_get(const void *p, int len, struct cdata *c)
 
 /* ---- common --------------------------------------------------------------------------------------------------- */
 
-static const char *ip0, *ip1;
 static int base_port, deadline_ms = 3000;
 
 static uint64_t now_ms(void)
@@ -129,17 +130,6 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static struct sockaddr_in sin_of(const char *ip, int port)
-{
-	struct sockaddr_in s;
-
-	memset(&s, 0, sizeof(s));
-	s.sin_family = AF_INET;
-	s.sin_port = htons((uint16_t)port);
-	inet_pton(AF_INET, ip, &s.sin_addr);
-	return s;
 }
 
 static const char *ename(int e)
@@ -558,7 +548,7 @@ static void liar_free(struct liar *l)
 /* The liar as a client of the victim's listener (port). */
 static int liar_client(struct liar *l, const char *s, int port)
 {
-	struct sockaddr_in src = sin_of(ip1, 0), dst = sin_of(ip0, port);
+	struct sockaddr_in src = addr_of(ip1, 0), dst = addr_of(ip0, port);
 	struct rdma_conn_param p;
 	uint8_t pd[256], mine[64];
 	int plen = 0, r;
@@ -618,7 +608,7 @@ static int liar_client(struct liar *l, const char *s, int port)
 /* The liar as the server the victim connects to (port, on ip1). */
 static int liar_server(struct liar *l, const char *s, int port)
 {
-	struct sockaddr_in me = sin_of(ip1, port);
+	struct sockaddr_in me = addr_of(ip1, port);
 	struct rdma_conn_param p;
 	enum rdma_cm_event_type t;
 	struct rdma_cm_id *nid = NULL;
@@ -693,7 +683,7 @@ static struct ud_hdr udp_hdr(uint8_t op, uint32_t qpn, const char *ip)
 /* A UDP message of header + data to the victim's datagram rsocket. */
 static int udp_to(int fd, int port, const void *hdr, size_t hlen, const void *data, size_t dlen)
 {
-	struct sockaddr_in dst = sin_of(ip0, port);
+	struct sockaddr_in dst = addr_of(ip0, port);
 	uint8_t b[8192];
 
 	memcpy(b, hdr, hlen);
@@ -716,7 +706,7 @@ struct udliar {
 /* A UD QP on an RDMA_PS_UDP id bound to ip1, and a UDP socket on ip1 (two: the second is a stranger). */
 static int ud_setup(struct udliar *u)
 {
-	struct sockaddr_in me = sin_of(ip1, 0);
+	struct sockaddr_in me = addr_of(ip1, 0);
 	struct ibv_qp_init_attr a;
 
 	u->udp = socket(AF_INET, SOCK_DGRAM, 0);
@@ -745,7 +735,7 @@ static int ud_setup(struct udliar *u)
 /* The victim's address handle: resolved from ip1 to ip0 on a temporary id, with a GRH (RoCE). */
 static int ud_ah(struct udliar *u)
 {
-	struct sockaddr_in s = sin_of(ip1, 0), d = sin_of(ip0, 0);
+	struct sockaddr_in s = addr_of(ip1, 0), d = addr_of(ip0, 0);
 	struct rdma_event_channel *ec = rdma_create_event_channel();
 	struct rdma_cm_id *id = NULL;
 	struct rdma_cm_event *e;
@@ -940,33 +930,7 @@ static int liar_main(const char *s, int port)
 
 /* ---- the victim ---------------------------------------------------------------------------------------------- */
 
-static int passed, failed, expect_ours = 1;
-
-static void check(const char *name, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void check(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%s %s%s", ok ? "PASS" : "FAIL", name, ok ? " (" : ": ");
-	vprintf(fmt, ap);
-	printf("%s\n", ok ? ")" : "");
-	fflush(stdout);
-	va_end(ap);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	static const char m[] = "FAIL watchdog: the victim hung past its time limit\n";
-	if (write(1, m, sizeof(m) - 1) < 0)
-		_exit(3);
-	_exit(2);
-}
+static int expect_ours = 1;
 
 /* -- the healthy connection: a client thread sends numbered blocks, a server thread echoes them back -- */
 
@@ -1016,7 +980,7 @@ static void *healthy_server(void *arg)
 
 static void *healthy_client(void *arg)
 {
-	struct sockaddr_in src = sin_of(ip1, 0), dst = sin_of(ip0, base_port + 1);
+	struct sockaddr_in src = addr_of(ip1, 0), dst = addr_of(ip0, base_port + 1);
 	static unsigned char out[4096], in[4096];
 	int s = -1;
 	unsigned seq = 0;
@@ -1252,7 +1216,7 @@ static int accept_within(int l, int ms)
  * (the liar may not listen yet). Returns the rsocket, or -1 with the final errno in *err. */
 static int connect_liar(int port, int *err)
 {
-	struct sockaddr_in src = sin_of(ip0, 0), dst = sin_of(ip1, port);
+	struct sockaddr_in src = addr_of(ip0, 0), dst = addr_of(ip1, port);
 	uint64_t end = now_ms() + 6000;
 
 	*err = ETIMEDOUT;
@@ -1345,12 +1309,13 @@ static int pass_outcome(const struct scen *s, const char *o)
 
 static int victim_main(int argc, char **argv)
 {
-	struct sockaddr_in me = sin_of(ip0, base_port), hl = sin_of(ip0, base_port + 1), dm = sin_of(ip0, base_port + 2);
+	struct sockaddr_in me = addr_of(ip0, base_port), hl = addr_of(ip0, base_port + 1), dm = addr_of(ip0, base_port + 2);
 	int one = 1, four = 4, rq = 32, l, d, fl;
 	pthread_t hs, hc;
 	int nlist = argc > 0 ? argc : NSCEN;
 
 	signal(SIGPIPE, SIG_IGN);
+	who = "victim"; /* a hang: "FAIL victim-watchdog" */
 	signal(SIGALRM, on_alarm);
 	alarm((unsigned)(30 + nlist * 15));
 	l = rsocket(AF_INET, SOCK_STREAM, 0);

@@ -316,8 +316,9 @@ static long run_case(int i)
 }
 
 /* What our libraries answer to issue 25's kinds (checked only when they run: rdma-core's answers are recorded, see
- * docs/testing.md "Our bad-input sweep"): the errno. Not listed: "ibv_post_send(UD, ah of another context)", which
- * our rxe provider still posts (the kernel fails the WQE: the AH's PD is not the QP's); only recorded. */
+ * docs/testing.md "Our bad-input sweep"): the errno. Not listed: "ibv_post_send(UD, ah of another context)": in this
+ * forked child the send doorbell's write() is refused (EACCES, with rdma-core too), and the doorbell's error wins
+ * over our provider's EINVAL for the WR; only recorded here, asserted by verbs_misuse/ud_ah_foreign (case 25). */
 static const struct {
 	const char *name;
 	int err;

@@ -58,25 +58,6 @@ static int listener(int port, int iomap)
 	return rs;
 }
 
-/* A client rsocket bound to ip1, connected to ip0:port (retrying while refused: the server may be starting). */
-static int client(int port, int iomap)
-{
-	struct sockaddr_in dst = addr_of(ip0, port), src = addr_of(ip1, 0);
-
-	for (int attempt = 0; attempt < 50; attempt++) {
-		int rs = rsocket(AF_INET, SOCK_STREAM, 0);
-		if (rs < 0)
-			return -1;
-		if (iomap)
-			rsetsockopt(rs, SOL_RDMA, RDMA_IOMAPSIZE, &iomap, sizeof(iomap));
-		if (!rbind(rs, (struct sockaddr *)&src, sizeof(src)) && !rconnect(rs, (struct sockaddr *)&dst, sizeof(dst)))
-			return rs;
-		rclose(rs);
-		usleep(200000);
-	}
-	return -1;
-}
-
 static int recv_all(int rs, void *buf, size_t len)
 {
 	size_t got = 0;
@@ -88,21 +69,6 @@ static int recv_all(int rs, void *buf, size_t len)
 		got += (size_t)n;
 	}
 	return 0;
-}
-
-/* Forks a server running fn(port); the parent gets its pid. */
-static pid_t server(void (*fn)(int), int port)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		who = "server";
-		alarm(120);
-		fn(port);
-		fflush(stdout);
-		_exit(failed ? 1 : 0);
-	}
-	return pid;
 }
 
 static void reap(const char *name, pid_t pid)
@@ -279,7 +245,7 @@ static void data_client(int port)
 	struct msghdr msg;
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
-	int p[2], rc, rs = client(port, 0);
+	int p[2], rc, rs = rs_connect(port, 0);
 	ssize_t n;
 	char b[8];
 
@@ -415,7 +381,7 @@ static void iomap_server(int port)
 
 static void iomap_client(int port)
 {
-	int rs = client(port, 4);
+	int rs = rs_connect(port, 4);
 	unsigned char out[5000];
 	char b;
 	size_t n;
@@ -455,7 +421,7 @@ static void dying_server(int port)
 
 static void dying_client(int port, pid_t pid)
 {
-	int rs = client(port, 0), n, st;
+	int rs = rs_connect(port, 0), n, st;
 	char b[2];
 	struct timespec t0, t1;
 

@@ -113,20 +113,6 @@ static void echo_server(int port)
 	check("server-close", d == 0 && r == 0, "EPOLL_CTL_DEL of the listener %d, rclose of the emptied instance %d", d, r);
 }
 
-static pid_t server(void (*fn)(int), int port)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		who = "server";
-		alarm(120);
-		fn(port);
-		fflush(stdout);
-		_exit(failed ? 1 : 0);
-	}
-	return pid;
-}
-
 /* ---- the client ------------------------------------------------------------------------------------------- */
 
 static void rules(void)
@@ -235,20 +221,10 @@ static void wake_on_ctl(void)
 
 static void rsockets(int port)
 {
-	struct sockaddr_in dst = addr_of(ip0, port), src = addr_of(ip1, 0);
 	struct epoll_event evs[4];
 	char buf[64];
-	int rs = -1, p[2];
+	int rs = rs_connect(port, 0), p[2];
 
-	for (int attempt = 0; attempt < 50; attempt++) {
-		rs = rsocket(AF_INET, SOCK_STREAM, 0);
-		if (rs >= 0 && !rbind(rs, (struct sockaddr *)&src, sizeof(src)) &&
-		    !rconnect(rs, (struct sockaddr *)&dst, sizeof(dst)))
-			break;
-		rclose(rs);
-		rs = -1;
-		usleep(200000);
-	}
 	check("connect", rs >= 0, "rsocket %d connected to the server", rs);
 	if (rs < 0 || pipe(p))
 		return;

@@ -11,6 +11,10 @@
  *   qp_ex_foreign_{pd,cq,srq}  ibv_create_qp_ex with a PD, CQ or SRQ of another context (rdma-core sends the other
  *                        context's handle numbers to the kernel, which resolves them in this context)
  *   gid_ex_entry_size    _ibv_query_gid_ex / _ibv_query_gid_table with entry_size < sizeof(struct ibv_gid_entry)
+ *   ud_ah_foreign*       a UD send on rxe0 through an AH made on rxe1's context, by ibv_post_send (alone, and second
+ *                        in a list) and by ibv_wr_set_ud_addr (our rxe provider: EINVAL, that WR not posted, no
+ *                        completion, the QP still sends; rdma-core's posts rxe1's AH number, recorded). Outside a
+ *                        forked child: there the doorbell's write() is refused (EACCES) before anything is judged.
  * No deadlock (each in a forked child with a 5 s limit; rdma-core hangs):
  *   wr_start_twice       ibv_wr_start twice: the second is refused (logged), ibv_wr_complete returns EINVAL, the
  *                        QP's batch API works again afterwards
@@ -214,6 +218,181 @@ static void qp_ex_foreign(void)
 		qp_ex_foreign_one("qp_ex_foreign_cq", &a, &b, 1);
 		qp_ex_foreign_one("qp_ex_foreign_srq", &a, &b, 2);
 	}
+	tu_ep_close(&a);
+	tu_ep_close(&b);
+}
+
+/* ---- A UD send through another context's AH --------------------------------------------------------------------- */
+
+/* Completions on cq within ms (0: none arrived). */
+static int cq_count(struct ibv_cq *cq, unsigned ms)
+{
+	struct ibv_wc wc[8];
+
+	return tu_poll(cq, wc, 8, ms);
+}
+
+/* One signalled UD send of 64 bytes of a's buffer to b's QP through ah, by ibv_post_send; *bad gets bad_wr. */
+static int ud_post(struct tu_ep *a, struct tu_ep *b, struct ibv_ah *ah, uint64_t wr_id, struct ibv_send_wr **bad)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)a->buf, .length = 64, .lkey = a->mr->lkey };
+	struct ibv_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.opcode = IBV_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = b->qp->qp_num;
+	wr.wr.ud.remote_qkey = 0x11111111;
+	*bad = NULL;
+	return ibv_post_send(a->qp, &wr, bad);
+}
+
+/* The same send as a batch of the extended API (ibv_wr_set_ud_addr). */
+static int ud_wr(struct tu_ep *a, struct tu_ep *b, struct ibv_ah *ah, uint64_t wr_id)
+{
+	struct ibv_qp_ex *qx = ibv_qp_to_qp_ex(a->qp);
+
+	ibv_wr_start(qx);
+	qx->wr_id = wr_id;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(qx);
+	ibv_wr_set_ud_addr(qx, ah, b->qp->qp_num, 0x11111111);
+	ibv_wr_set_sge(qx, a->mr->lkey, (uintptr_t)a->buf, 64);
+	return ibv_wr_complete(qx);
+}
+
+/* The next send completion on a's CQ within 2 s: its wr_id if it succeeded, else ~0 (none, or an error). */
+static uint64_t ud_done(struct tu_ep *a, char *why, size_t len)
+{
+	struct ibv_wc wc;
+	int n = tu_poll(a->scq, &wc, 1, 2000);
+
+	snprintf(why, len, "%s", n == 1 ? tu_wc_str(&wc) : "no completion");
+	return n == 1 && wc.status == IBV_WC_SUCCESS ? wc.wr_id : ~0ull;
+}
+
+static void ud_ah_foreign(void)
+{
+	struct tu_ep a, b;
+	struct ibv_qp_init_attr_ex ia;
+	struct ibv_ah_attr attr;
+	struct ibv_ah *mine = NULL, *theirs = NULL;
+	struct ibv_send_wr *bad, w[2];
+	struct ibv_sge sge[2];
+	struct ibv_wc wc;
+	const char *why;
+	char what[300];
+	int ret, n, m;
+	uint64_t id;
+
+	if ((why = tu_ep_open(&a, 0)) || (why = tu_ep_open(&b, 1)) || (why = tu_ep_qp(&b, IBV_QPT_UD, NULL, 0)))
+		goto setup;
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = IBV_QPT_UD;
+	ia.send_cq = a.scq;
+	ia.recv_cq = a.rcq;
+	ia.cap.max_send_wr = ia.cap.max_recv_wr = 8;
+	ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+	ia.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	ia.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	ia.pd = a.pd;
+	why = "ibv_create_qp_ex(UD)";
+	if (!(a.qp = ibv_create_qp_ex(a.ctx, &ia)))
+		goto setup;
+	why = "ibv_modify_qp(UD to RTS)";
+	if ((errno = tu_qp_init(a.qp, IBV_QPT_UD)) || (errno = tu_qp_init(b.qp, IBV_QPT_UD)) ||
+	    (errno = tu_qp_ud_ready(a.qp, 1)) || (errno = tu_qp_ud_ready(b.qp, 2)))
+		goto setup;
+	/* rxe0's AH towards rxe1, and one of rxe1 (towards rxe0: a valid AH of that device). */
+	tu_ah_attr(&attr, &b.gid, a.gid_index);
+	why = "ibv_create_ah(rxe0)";
+	if (!(mine = ibv_create_ah(a.pd, &attr)))
+		goto setup;
+	tu_ah_attr(&attr, &a.gid, b.gid_index);
+	why = "ibv_create_ah(rxe1)";
+	if (!(theirs = ibv_create_ah(b.pd, &attr)))
+		goto setup;
+	for (int i = 0; i < 8; i++)
+		tu_post_recv(b.qp, 0x100 + i, b.buf + 1024 * i, 1024, b.mr->lkey);
+
+	if (!tu_native()) {
+		/* rdma-core's rxe writes rxe1's AH number into rxe0's ring; what the kernel makes of it is recorded. */
+		ret = ud_post(&a, &b, theirs, 0x10, &bad);
+		ud_done(&a, what, sizeof(what));
+		n = cq_count(b.rcq, 300);
+		tu_pass("ud_ah_foreign", "%s provider: ibv_post_send %s; sender: %s; receiver: %d completion(s)",
+			provider(), tu_errname(ret), what, n);
+		ret = ud_wr(&a, &b, theirs, 0x11);
+		ud_done(&a, what, sizeof(what));
+		tu_pass("ud_ah_foreign_wr", "%s provider: ibv_wr_complete %s; sender: %s", provider(), tu_errname(ret),
+			what);
+		goto out;
+	}
+
+	/* Alone: refused, bad_wr on it, nothing completes on either side. */
+	ret = ud_post(&a, &b, theirs, 0x10, &bad);
+	n = cq_count(a.scq, 300);
+	m = cq_count(b.rcq, 0);
+	CHECK("ud_ah_foreign", ret == EINVAL && bad && bad->wr_id == 0x10 && n == 0 && m == 0,
+	      "ibv_post_send %s, bad_wr %s, %d sender and %d receiver completion(s); want EINVAL, bad_wr set, none",
+	      tu_errname(ret), bad ? "set" : "NULL", n, m);
+	/* The QP still sends: the next valid WR completes, on both sides, as the only completion. */
+	ret = ud_post(&a, &b, mine, 0x11, &bad);
+	id = ud_done(&a, what, sizeof(what));
+	n = tu_poll(b.rcq, &wc, 1, 2000);
+	CHECK("ud_ah_foreign-qp-usable", ret == 0 && id == 0x11 && n == 1 && wc.status == IBV_WC_SUCCESS &&
+						   wc.wr_id == 0x100 && cq_count(a.scq, 200) == 0 &&
+						   cq_count(b.rcq, 0) == 0,
+	      "post %s, sender %s, receiver %d (%s)", tu_errname(ret), what, n, n == 1 ? tu_wc_str(&wc) : "-");
+
+	/* Second in a list: the first is posted (and completes), the second refused and named by bad_wr. */
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < 2; i++) {
+		sge[i] = (struct ibv_sge){ .addr = (uintptr_t)a.buf, .length = 64, .lkey = a.mr->lkey };
+		w[i].wr_id = 0x12 + i;
+		w[i].opcode = IBV_WR_SEND;
+		w[i].sg_list = &sge[i];
+		w[i].num_sge = 1;
+		w[i].send_flags = IBV_SEND_SIGNALED;
+		w[i].wr.ud.ah = i ? theirs : mine;
+		w[i].wr.ud.remote_qpn = b.qp->qp_num;
+		w[i].wr.ud.remote_qkey = 0x11111111;
+	}
+	w[0].next = &w[1];
+	bad = NULL;
+	ret = ibv_post_send(a.qp, w, &bad);
+	id = ud_done(&a, what, sizeof(what));
+	n = tu_poll(b.rcq, &wc, 1, 2000);
+	CHECK("ud_ah_foreign-second-in-list", ret == EINVAL && bad == &w[1] && id == 0x12 && n == 1 &&
+							wc.wr_id == 0x101 && cq_count(a.scq, 200) == 0 &&
+							cq_count(b.rcq, 0) == 0,
+	      "ibv_post_send %s, bad_wr %s, sender %s, receiver %d; want EINVAL on the second, the first completed",
+	      tu_errname(ret), bad == &w[1] ? "the second" : bad ? "another" : "NULL", what, n);
+
+	/* ibv_wr_set_ud_addr: the batch fails, nothing of it is posted; a valid batch afterwards completes. */
+	ret = ud_wr(&a, &b, theirs, 0x14);
+	n = cq_count(a.scq, 300);
+	m = cq_count(b.rcq, 0);
+	CHECK("ud_ah_foreign_wr", ret == EINVAL && n == 0 && m == 0,
+	      "ibv_wr_complete %s, %d sender and %d receiver completion(s); want EINVAL, none", tu_errname(ret), n, m);
+	ret = ud_wr(&a, &b, mine, 0x15);
+	id = ud_done(&a, what, sizeof(what));
+	n = tu_poll(b.rcq, &wc, 1, 2000);
+	CHECK("ud_ah_foreign_wr-qp-usable", ret == 0 && id == 0x15 && n == 1 && wc.wr_id == 0x102 &&
+						      cq_count(a.scq, 200) == 0 && cq_count(b.rcq, 0) == 0,
+	      "ibv_wr_complete %s, sender %s, receiver %d", tu_errname(ret), what, n);
+	goto out;
+setup:
+	tu_fail("ud_ah_foreign", "setup: %s: %s", why, tu_errname(errno));
+out:
+	if (mine)
+		ibv_destroy_ah(mine);
+	if (theirs)
+		ibv_destroy_ah(theirs);
 	tu_ep_close(&a);
 	tu_ep_close(&b);
 }
@@ -485,6 +664,7 @@ int main(void)
 	opcode_unknown();
 	modify_and_ah();
 	qp_ex_foreign();
+	ud_ah_foreign();
 	gid_entry_size();
 	return tu_finish("verbs_misuse");
 }

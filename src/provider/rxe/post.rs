@@ -7,6 +7,8 @@
 //!
 //! * NULL `sg_list` with `num_sge > 0`, NULL `wr.ud.ah` on a UD send, NULL `bind_mw.mw`, or NULL `bind_info.mr`
 //!   with a non-zero length: `EINVAL` (rdma-core dereferences them);
+//! * a UD send through an AH of another device's context (`wr.ud.ah`, `ibv_wr_set_ud_addr`): `EINVAL` (rdma-core
+//!   posts it with the other device's AH number);
 //! * SGE and inline limits are also clamped to what a ring slot holds, so nothing is written past a slot;
 //! * the inline length is summed in 64 bits (rdma-core 64's fix), `wr_set_sge_list` and `wr_set_inline_data_list`
 //!   sum their lengths (fixed in rdma-core 64);
@@ -122,7 +124,8 @@ fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) ->
 }
 
 /// rdma-core's `init_send_wqe` (with `convert_send_wr`) for the fixed header: writes it into `wqe`, a slot of
-/// the send ring, in place (zeroed, then filled). Fails (`EINVAL`) only for a UD send without an AH or a bind-MW
+/// the send ring, in place (zeroed, then filled). Fails (`EINVAL`) only for a UD send without an AH or with an AH
+/// of another context than `ctx` (the QP's), or a bind-MW
 /// WR without an MW, having written part of the slot, which is harmless: nothing is visible to the kernel before
 /// [`super::queue::Producer::publish`].
 ///
@@ -130,6 +133,7 @@ fn validate_send_wr(qp_type: u32, wr: &ibv_send_wr, opcode: u32, length: u64) ->
 /// `wqe` is an unpublished, 8-aligned slot at least a header long; `wr`'s AH (UD sends) and MW/MR (bind)
 /// pointers, when non-NULL, point to live objects of this provider.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)] // the header's fields, inlined into both post paths (no struct to build)
 unsafe fn write_send_wqe<H: RxeHost>(
     wqe: *mut rxe_send_wqe,
     qp_type: u32,
@@ -138,6 +142,7 @@ unsafe fn write_send_wqe<H: RxeHost>(
     length: u64,
     num_sge: u32,
     ssn: u32,
+    ctx: *mut ibv_context,
 ) -> Result<()> {
     // SAFETY: caller's contract: the slot is ours, so a unique reference to its header is sound.
     let w = unsafe {
@@ -157,7 +162,7 @@ unsafe fn write_send_wqe<H: RxeHost>(
         }
         WR_SEND | WR_SEND_WITH_IMM if qp_type == IBV_QPT_UD => {
             // SAFETY: caller's contract.
-            unsafe { write_ud::<H>(w, wr)? };
+            unsafe { write_ud::<H>(w, wr, ctx)? };
         }
         WR_ATOMIC_CMP_AND_SWP | WR_ATOMIC_FETCH_AND_ADD => {
             let atomic = wr.atomic();
@@ -199,9 +204,10 @@ const _: () = {
 /// # Safety
 /// As [`write_send_wqe`].
 #[inline(always)]
-unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result<()> {
+unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr, ctx: *mut ibv_context) -> Result<()> {
     let ud = wr.ud();
-    if ud.ah.is_null() {
+    // SAFETY: a non-NULL AH is a live AH of this provider (caller's contract).
+    if ud.ah.is_null() || !unsafe { same_context(ud.ah, ctx) } {
         return Err(Errno::EINVAL);
     }
     // SAFETY: a live AH of this provider (caller's contract).
@@ -214,6 +220,20 @@ unsafe fn write_ud<H: RxeHost>(w: &mut rxe_send_wqe, wr: &ibv_send_wr) -> Result
         w.wr.wr.ud.av = ah.av;
     }
     Ok(())
+}
+
+/// Whether AH `ah` was made on context `ctx` (the QP's): an AH of another device holds an address-handle number of
+/// that device, which this device's kernel looks up among its own (rdma-core posts the WQE: on Linux 6.1 it completes
+/// with `IBV_WC_LOC_QP_OP_ERR` and the QP goes to ERROR, or, should this device have an AH of that number on the QP's
+/// PD, the datagram goes where that one points). An AH without a context (none of a real device) is not judged.
+///
+/// # Safety
+/// `ah` is a live AH of this provider.
+#[inline(always)]
+pub(super) unsafe fn same_context(ah: *mut ibv_ah, ctx: *mut ibv_context) -> bool {
+    // SAFETY: caller's contract.
+    let c = unsafe { (*ah).context };
+    c.is_null() || c == ctx
 }
 
 /// The bind-MW part of a send WQE header.
@@ -286,6 +306,7 @@ struct SendCursor<'q> {
     max_sge: u32,
     max_inline: u32,
     qp_type: u32,
+    ctx: *mut ibv_context,
 }
 
 impl<'q> SendCursor<'q> {
@@ -299,9 +320,9 @@ impl<'q> SendCursor<'q> {
 
     /// The cursor at the SQ's producer index (the caller holds the SQ lock).
     #[inline(always)]
-    fn new(sq: &'q Sq, qp_type: u32) -> SendCursor<'q> {
+    fn new(sq: &'q Sq, qp_type: u32, ctx: *mut ibv_context) -> SendCursor<'q> {
         let p = sq.queue.producer_side();
-        SendCursor { p, prod: p.index(), ssn: sq.ssn, max_sge: sq.max_sge, max_inline: sq.max_inline, qp_type }
+        SendCursor { p, prod: p.index(), ssn: sq.ssn, max_sge: sq.max_sge, max_inline: sq.max_inline, qp_type, ctx }
     }
 }
 
@@ -347,7 +368,7 @@ unsafe fn post_one_send<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) ->
         } else {
             copy_sges(data, sges);
         }
-        write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, length, sges.len() as u32, c.ssn)?;
+        write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, length, sges.len() as u32, c.ssn, c.ctx)?;
     }
     c.publish_next();
     Ok(())
@@ -385,7 +406,7 @@ unsafe fn post_fast<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) -> boo
     unsafe {
         let sge = *sge;
         wqe.cast::<u8>().add(SEND_WQE_DATA_OFFSET).cast::<ibv_sge>().write(sge);
-        if write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, u64::from(sge.length), 1, c.ssn).is_err() {
+        if write_send_wqe::<H>(wqe, c.qp_type, wr, opcode, u64::from(sge.length), 1, c.ssn, c.ctx).is_err() {
             return false;
         }
     }
@@ -404,10 +425,11 @@ unsafe fn post_fast<H: RxeHost>(c: &mut SendCursor<'_>, wr: &ibv_send_wr) -> boo
 unsafe fn post_send_list<H: RxeHost>(
     sq: &mut Sq,
     qp_type: u32,
+    ctx: *mut ibv_context,
     mut wr: *mut ibv_send_wr,
     bad_wr: *mut *mut ibv_send_wr,
 ) -> c_int {
-    let mut c = SendCursor::new(sq, qp_type);
+    let mut c = SendCursor::new(sq, qp_type, ctx);
     let mut rc = 0;
     while !wr.is_null() {
         // SAFETY: caller's contract: every WR in the list is readable.
@@ -459,7 +481,8 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
             // in registers; a list, or any other WR, goes through the out-of-line loop (with a cursor of its own).
             // SAFETY: caller's contract: the list's WRs are readable.
             let single = unsafe { (*wr_list).next.is_null() } && {
-                let mut c = SendCursor::new(&sq, qp.qp_type);
+                // SAFETY: a live QP (caller's contract).
+                let mut c = SendCursor::new(&sq, qp.qp_type, unsafe { (*ibqp).context });
                 // SAFETY: as above; the SQ lock is held.
                 let posted = unsafe { post_fast::<H>(&mut c, &*wr_list) };
                 if posted {
@@ -468,7 +491,11 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
                 posted
             };
             // SAFETY: caller's contract.
-            let rc = if single { 0 } else { unsafe { post_send_list::<H>(&mut sq, qp.qp_type, wr_list, bad_wr) } };
+            let rc = if single {
+                0
+            } else {
+                unsafe { post_send_list::<H>(&mut sq, qp.qp_type, (*ibqp).context, wr_list, bad_wr) }
+            };
             // Only the refusal's explanation needs them.
             let caps = if rc != 0 { (qp.qp_type, sq.max_sge, sq.max_inline) } else { (0, 0, 0) };
             (rc, caps)
@@ -602,7 +629,7 @@ fn send_why(wr: &ibv_send_wr, e: Errno, qp_type: u32, max_sge: u32, max_inline: 
         if wr.ud().ah.is_null() {
             return "UD send without an address handle (wr.ud.ah is NULL)".into();
         }
-        return "wr.ud.ah is not an address handle of this device".into();
+        return "wr.ud.ah is not an address handle of this QP's device (made on another context, or not one)".into();
     }
     format!("{name} refused")
 }

@@ -539,7 +539,7 @@ pub unsafe extern "C" fn wr_set_ud_addr<H: RxeHost>(
     // SAFETY: caller's contract.
     unsafe {
         amend::<H>(ibqp, |_, wqe| {
-            if ah.is_null() {
+            if ah.is_null() || !super::post::same_context(ah, (*ibqp).qp_base.context) {
                 return Err(Errno::EINVAL);
             }
             let ah = H::ah(ah).ok_or(Errno::EIO)?;

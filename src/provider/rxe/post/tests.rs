@@ -235,6 +235,61 @@ fn ud_send_carries_ah_num_or_av() {
 }
 
 #[test]
+fn ud_send_through_another_contexts_ah_is_refused() {
+    // Two contexts (only their addresses matter) and an AH of each; the QP is of the first.
+    let ctxs: Vec<ibv_context> = (0..2).map(|_| unsafe { std::mem::zeroed() }).collect();
+    let (mine_ctx, their_ctx) = (&ctxs[0] as *const _ as *mut ibv_context, &ctxs[1] as *const _ as *mut ibv_context);
+    let mut qp = ex_qp(ibv_qp_type::IBV_QPT_UD, crate::provider::rxe::RXE_SUP_UD_QP_SEND_OPS_FLAGS);
+    qp.qp_ex.qp_base.context = mine_ctx;
+    let (mut mine, mut theirs) = (TestAh::new(5), TestAh::new(5));
+    mine.ah.context = mine_ctx;
+    theirs.ah.context = their_ctx;
+    let ud = |ah: *mut ibv_ah| {
+        let mut w = send_wr(ibv_wr_opcode::IBV_WR_SEND);
+        w.wr.ud = ibv_send_wr_ud { ah, remote_qpn: 0x33, remote_qkey: 0x1111_1111 };
+        w
+    };
+
+    // Alone (the single-WR path): refused, nothing published; the doorbell rings as always.
+    let mut w = ud(theirs.ibah());
+    let p: *mut ibv_send_wr = &mut w;
+    assert_eq!(post(&mut qp, std::slice::from_mut(&mut w)), (libc::EINVAL, p));
+    assert_eq!(qp.sq_queue().producer_side().index(), 0, "nothing published");
+    // Second in a list: the first is posted, the second named by bad_wr.
+    let mut wrs = [ud(mine.ibah()), ud(theirs.ibah())];
+    let second: *mut ibv_send_wr = &mut wrs[1];
+    assert_eq!(post(&mut qp, &mut wrs), (libc::EINVAL, second));
+    let w = consumed(&qp);
+    assert_eq!(w.len(), 1);
+    assert_eq!(u32_at(w[0], UD_AH_NUM), 5);
+
+    // ibv_wr_set_ud_addr: the batch fails whole.
+    let x = qp.qpx();
+    unsafe {
+        wr_start::<H>(x);
+        wr_send::<H>(x);
+        wr_set_ud_addr::<H>(x, mine.ibah(), 0x99, 0x1234);
+        wr_set_sge::<H>(x, 1, 0x1000, 10);
+        wr_send::<H>(x);
+        wr_set_ud_addr::<H>(x, theirs.ibah(), 0x99, 0x1234);
+        wr_set_sge::<H>(x, 1, 0x1000, 10);
+        assert_eq!(wr_complete::<H>(x), libc::EINVAL);
+    }
+    assert!(consumed(&qp).is_empty(), "nothing of the failed batch published");
+    // The QP's own AH still goes, by both paths.
+    let mut w = ud(mine.ibah());
+    assert_eq!(post(&mut qp, std::slice::from_mut(&mut w)), (0, null_mut()));
+    unsafe {
+        wr_start::<H>(x);
+        wr_send::<H>(x);
+        wr_set_ud_addr::<H>(x, mine.ibah(), 0x99, 0x1234);
+        wr_set_sge::<H>(x, 1, 0x1000, 10);
+        assert_eq!(wr_complete::<H>(x), 0);
+    }
+    assert_eq!(consumed(&qp).len(), 2);
+}
+
+#[test]
 fn inline_data_is_copied() {
     let mut qp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 3, false);
     let a = *b"hello, ";
@@ -890,7 +945,7 @@ fn fast_and_general_paths_write_the_same_bytes() {
                 let elem = q.elem_size();
                 unsafe { std::ptr::write_bytes(q.slot(0), 0xa5, elem) };
                 let sq = qp.rxe.sq.lock();
-                let mut c = SendCursor::new(&sq, qpt as u32);
+                let mut c = SendCursor::new(&sq, qpt as u32, std::ptr::null_mut());
                 if fast {
                     assert!(unsafe { post_fast::<H>(&mut c, &w) }, "{qpt:?} {op:?}: the fast path takes it");
                 } else {
@@ -906,7 +961,7 @@ fn fast_and_general_paths_write_the_same_bytes() {
     let qp = TestQp::new(ibv_qp_type::IBV_QPT_RC, CAPS, 3, false);
     let sq = qp.rxe.sq.lock();
     let declined = |w: &ibv_send_wr| {
-        let mut c = SendCursor::new(&sq, IBV_QPT_RC);
+        let mut c = SendCursor::new(&sq, IBV_QPT_RC, std::ptr::null_mut());
         let taken = unsafe { post_fast::<H>(&mut c, w) };
         (taken, c.prod, c.ssn)
     };
@@ -932,7 +987,7 @@ fn fast_and_general_paths_write_the_same_bytes() {
     let mut w = send_wr(ibv_wr_opcode::IBV_WR_SEND);
     w.sg_list = local.as_mut_ptr();
     w.num_sge = 1;
-    let mut c = SendCursor::new(&sq, IBV_QPT_UD);
+    let mut c = SendCursor::new(&sq, IBV_QPT_UD, std::ptr::null_mut());
     assert!(!unsafe { post_fast::<H>(&mut c, &w) }, "UD send without an AH");
     assert_eq!((c.prod, c.ssn), (0, 0));
     assert_eq!(ud.sq_queue().producer_side().index(), 0, "nothing published");

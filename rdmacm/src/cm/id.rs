@@ -164,7 +164,7 @@ pub(crate) fn create(
     ps: rdma_port_space,
     qp_type: ibv_qp_type,
 ) -> Result<Arc<CmId>> {
-    state::init()?;
+    super::init()?;
     let (chan, sync) = match chan {
         Some(c) => (c, false),
         // rdma-core reports any failure to make the private channel as ENOMEM.

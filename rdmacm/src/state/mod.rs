@@ -36,8 +36,9 @@ static AF_IB_SUPPORT: AtomicBool = AtomicBool::new(false);
 /// `ucma_init`: on first use (and again after a failure), checks the kernel's rdma_ucm ABI version (`EPERM` when
 /// rdma-core 44 would not speak it), lists the RDMA devices (`ENODEV` without any) and probes whether the kernel
 /// takes `AF_IB` addresses (which selects the newer BIND / RESOLVE_ADDR / QUERY / JOIN_MCAST commands, as
-/// rdma-core does). Devices are opened lazily, when an id first binds to one.
-pub(crate) fn init() -> Result<()> {
+/// rdma-core does, with `probe_af_ib`). Devices are opened lazily, when an id first binds to one. Called through
+/// `cm::init`.
+pub(crate) fn init(probe_af_ib: fn() -> bool) -> Result<()> {
     if READY.load(Ordering::Acquire) || IN_INIT.get() {
         // IN_INIT: the AF_IB probe below, calling rdma_create_id on this thread.
         return Ok(());
@@ -47,7 +48,7 @@ pub(crate) fn init() -> Result<()> {
         return Ok(());
     }
     IN_INIT.set(true);
-    let r = init_locked();
+    let r = init_locked(probe_af_ib);
     IN_INIT.set(false);
     r
 }
@@ -58,7 +59,7 @@ thread_local! {
 }
 
 /// [`init`] under its lock.
-fn init_locked() -> Result<()> {
+fn init_locked(probe_af_ib: fn() -> bool) -> Result<()> {
     rdma_common::logging::init("librdmacm");
     let v = kernel::abi_version();
     if !kernel::abi_supported(v) {
@@ -67,11 +68,12 @@ fn init_locked() -> Result<()> {
     }
     ABI_VER.store(v, Ordering::Relaxed);
     DEVS.lock().sync()?;
-    // `ucma_set_af_ib_support`, through the library's own create / bind / destroy as rdma-core's: besides the
+    // `ucma_set_af_ib_support` (`cm::id::probe_af_ib`, passed down by `cm::init`: state sits below cm), through the
+    // library's own create / bind / destroy as rdma-core's: besides the
     // answer, this runs those paths once here, not in the application's first timed call (docs/bench.md, "the
     // cmtime finding": under QEMU TCG each process translates the code it runs the first time).
     AF_IB_SUPPORT.store(true, Ordering::Relaxed);
-    AF_IB_SUPPORT.store(crate::cm::id::probe_af_ib(), Ordering::Relaxed);
+    AF_IB_SUPPORT.store(probe_af_ib(), Ordering::Relaxed);
     log::debug!("rdma_ucm ABI {v}, AF_IB support {}", af_ib_support());
     READY.store(true, Ordering::Release);
     Ok(())

@@ -71,7 +71,7 @@ pub unsafe extern "C" fn rdma_getaddrinfo(
         if let Some(h) = hints {
             check_hints(h)?;
         }
-        state::init()?;
+        super::init()?;
         let list = if hints.is_some_and(|h| h.ai_flags & RAI_SA != 0) {
             if !node.is_null() || hints.is_some_and(|h| h.ai_flags & RAI_DNS != 0) {
                 return Err(Errno::EOPNOTSUPP);
@@ -455,7 +455,7 @@ unsafe fn resolve_ai(
     if node.is_null() && service.is_null() && hints.is_none() {
         return Err(Errno::EINVAL);
     }
-    state::init()?;
+    super::init()?;
     // SAFETY: the caller's contract.
     let list = match unsafe { resolve(node, service, hints) }? {
         Ok(list) => list,

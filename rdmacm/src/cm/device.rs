@@ -18,7 +18,7 @@ static LISTS: Registry<()> = Registry::new();
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_get_devices(num_devices: *mut c_int) -> *mut *mut ibv_context {
     let r = ffi::boundary("rdma_get_devices", || -> Result<(*mut *mut ibv_context, c_int)> {
-        state::init()?;
+        super::init()?;
         let devs = state::get_devices()?;
         // SAFETY: malloc of n+1 pointers, checked; the application frees it through rdma_free_devices.
         let list = unsafe { libc::malloc((devs.len() + 1) * std::mem::size_of::<*mut ibv_context>()) }

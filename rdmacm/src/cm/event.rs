@@ -28,7 +28,7 @@ use std::sync::Arc;
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn rdma_create_event_channel() -> *mut rdma_event_channel {
     ffi::boundary("rdma_create_event_channel", || -> Result<*mut rdma_event_channel> {
-        state::init()?;
+        super::init()?;
         Ok(Channel::open(true)?.c())
     })
     .or_null_errno()
@@ -64,7 +64,7 @@ pub unsafe extern "C-unwind" fn rdma_get_cm_event(
 ) -> c_int {
     const NAME: &str = "rdma_get_cm_event";
     let fd = ffi::boundary(NAME, || -> Result<RawFd> {
-        state::init()?;
+        super::init()?;
         ffi::nonnull(event)?;
         Ok(state::lookup_channel_fd(channel)?.fd().as_raw_fd())
     });

@@ -49,6 +49,11 @@ use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
 use std::ffi::c_int;
 use std::mem::size_of;
 
+/// `ucma_init` ([`crate::state::init`]) with the AF_IB probe made through our own entry points ([`id::probe_af_ib`]).
+pub(crate) fn init() -> rdma_common::errno::Result<()> {
+    crate::state::init(id::probe_af_ib)
+}
+
 /// `ucma_addrlen`: the size of a socket address by its family: `sockaddr_in`, `sockaddr_in6`, or `sockaddr_ib` when
 /// the kernel takes `AF_IB`; 0 for NULL and any other family.
 ///

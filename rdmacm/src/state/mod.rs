@@ -25,11 +25,7 @@ pub(crate) use objects::{
 use crate::kernel;
 use device::DEVS;
 use parking_lot::Mutex;
-use rdma_common::abi::ib::{sockaddr_ib, AF_IB};
-use rdma_common::abi::rdma_cma::*;
-use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
-use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 static INIT: Mutex<()> = Mutex::new(());
@@ -40,15 +36,30 @@ static AF_IB_SUPPORT: AtomicBool = AtomicBool::new(false);
 /// `ucma_init`: on first use (and again after a failure), checks the kernel's rdma_ucm ABI version (`EPERM` when
 /// rdma-core 44 would not speak it), lists the RDMA devices (`ENODEV` without any) and probes whether the kernel
 /// takes `AF_IB` addresses (which selects the newer BIND / RESOLVE_ADDR / QUERY / JOIN_MCAST commands, as
-/// rdma-core does). Devices are opened lazily, when an id first binds to one.
-pub(crate) fn init() -> Result<()> {
-    if READY.load(Ordering::Acquire) {
+/// rdma-core does, with `probe_af_ib`). Devices are opened lazily, when an id first binds to one. Called through
+/// `cm::init`.
+pub(crate) fn init(probe_af_ib: fn() -> bool) -> Result<()> {
+    if READY.load(Ordering::Acquire) || IN_INIT.get() {
+        // IN_INIT: the AF_IB probe below, calling rdma_create_id on this thread.
         return Ok(());
     }
     let _g = INIT.lock();
     if READY.load(Ordering::Acquire) {
         return Ok(());
     }
+    IN_INIT.set(true);
+    let r = init_locked(probe_af_ib);
+    IN_INIT.set(false);
+    r
+}
+
+thread_local! {
+    /// This thread is running [`init`] (which calls the library's own entry points for the AF_IB probe).
+    static IN_INIT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// [`init`] under its lock.
+fn init_locked(probe_af_ib: fn() -> bool) -> Result<()> {
     rdma_common::logging::init("librdmacm");
     let v = kernel::abi_version();
     if !kernel::abi_supported(v) {
@@ -57,6 +68,11 @@ pub(crate) fn init() -> Result<()> {
     }
     ABI_VER.store(v, Ordering::Relaxed);
     DEVS.lock().sync()?;
+    // `ucma_set_af_ib_support` (`cm::id::probe_af_ib`, passed down by `cm::init`: state sits below cm), through the
+    // library's own create / bind / destroy as rdma-core's: besides the
+    // answer, this runs those paths once here, not in the application's first timed call (docs/bench.md, "the
+    // cmtime finding": under QEMU TCG each process translates the code it runs the first time).
+    AF_IB_SUPPORT.store(true, Ordering::Relaxed);
     AF_IB_SUPPORT.store(probe_af_ib(), Ordering::Relaxed);
     log::debug!("rdma_ucm ABI {v}, AF_IB support {}", af_ib_support());
     READY.store(true, Ordering::Release);
@@ -71,30 +87,6 @@ pub(crate) fn abi_version() -> i32 {
 /// Whether the kernel takes `AF_IB` addresses (rdma-core's `af_ib_support`; valid after [`init`]).
 pub(crate) fn af_ib_support() -> bool {
     AF_IB_SUPPORT.load(Ordering::Relaxed)
-}
-
-/// `ucma_set_af_ib_support`: an `RDMA_PS_IB` id bound to the `AF_IB` wildcard with the TCP service-id prefix; the
-/// kernel accepting that (and answering the ADDR and GID queries rdma-core's bind makes) means `AF_IB` works.
-fn probe_af_ib() -> bool {
-    let Ok(fd) = kernel::open() else { return false };
-    let fd = fd.as_fd();
-    let Ok(h) = kernel::id::create_id(&fd, 0, rdma_port_space::RDMA_PS_IB as u16, ibv_qp_type::IBV_QPT_RC as u8) else {
-        return false;
-    };
-    let sib = sockaddr_ib {
-        sib_family: AF_IB as u16,
-        sib_pkey: 0,
-        sib_flowinfo: 0,
-        sib_addr: rdma_common::abi::ib::ib_addr { ib_u: rdma_common::abi::ib::ib_addr_u { uib_addr8: [0; 16] } },
-        sib_sid: RDMA_IB_IP_PS_TCP.to_be(),
-        sib_sid_mask: RDMA_IB_IP_PS_MASK.to_be(),
-        sib_scope_id: 0,
-    };
-    let ok = kernel::addr::bind(&fd, h, as_bytes(&sib)).is_ok()
-        && kernel::addr::query_addr(&fd, h).is_ok()
-        && kernel::addr::query_gid(&fd, h).is_ok();
-    let _ = kernel::id::destroy_id(&fd, h);
-    ok
 }
 
 /// The bytes of a plain C value (no padding is read uninitialised: callers pass structs without holes or built

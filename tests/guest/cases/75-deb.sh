@@ -473,13 +473,16 @@ v=$(dpkg-query "$ADM" -W -f='${Version} ${db:Status-Abbrev}' libibverbs1)
 [[ $v == "$RELVER ii " ]] || why+="libibverbs1 is now $v "
 if [[ -z $why ]]; then pass "$P/conflict" "dpkg -i libibverbs1 66.0-1: $(grep -m1 'conflicts with' "$WORK/fake66.log" | sed 's/^ *//')"
 else fail "$P/conflict" "$why" "$WORK/fake66.log"; fi
-# The same package in the repository: apt upgrade keeps libibverbs1 back, apt full-upgrade would remove ours (asked
-# with -s only), and then out of the repository again.
+# The same package in the repository (the repacked +rs75 packages out of it, so that it is the only upgrade on
+# offer): apt upgrade keeps libibverbs1 back and upgrades nothing, apt full-upgrade would remove ours (asked with -s
+# only), and then out of the repository again.
+rm -f "$RREPO"/rdma/*_"$NEWVER"_amd64.deb
 cp "$REL_ROOT/tmp/fake66.deb" "$RREPO/rdma/libibverbs1_66.0-1_amd64.deb"
 why=""
 repo_index || why+="apt-get update failed "
 A upgrade > "$WORK/fake66-apt.log" 2>&1 || why+="apt upgrade exit $? "
 grep -A1 'kept back' "$WORK/fake66-apt.log" | grep -q 'libibverbs1' || why+="apt upgrade did not keep libibverbs1 back "
+grep -q '^0 upgraded, 0 newly installed' "$WORK/fake66-apt.log" || why+="apt upgrade changed packages "
 v=$(dpkg-query "$ADM" -W -f='${Version} ${db:Status-Abbrev}' libibverbs1)
 [[ $v == "$RELVER ii " ]] || why+="libibverbs1 is now $v "
 X apt-get -s full-upgrade > "$WORK/fake66-full.log" 2>&1

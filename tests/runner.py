@@ -209,7 +209,7 @@ def fuzz_checks():
 CASES_DIR = os.path.join(ROOT, "tests", "guest", "cases")
 RELEASE_CASE = "70-release"
 # Our Debian packages installed and removed in a Debian root: part of the whole suite (bookworm's root, on the
-# primary cell), and once more in trixie's root on 6.12 (docs/packaging.md).
+# primary cell), and once more in trixie's root on 6.12 and in sid's on 7.2 (docs/packaging.md).
 DEB_CASE = "75-deb"
 
 
@@ -230,7 +230,7 @@ FULL = None   # suite_cases(), computed when the runner starts
 MATRIX = [
     ("6.1", ["bookworm"], FULL, MIN_GUEST_CHECKS),
     ("6.12", ["trixie"], KERNEL_CASES + [RELEASE_CASE + "@trixie", DEB_CASE + "@trixie"], 400),
-    ("7.2", ["sid"], KERNEL_CASES + [RELEASE_CASE + "@sid"], 400),
+    ("7.2", ["sid"], KERNEL_CASES + [RELEASE_CASE + "@sid", DEB_CASE + "@sid"], 400),
 ]
 # The cross product (`make test-matrix`): each kernel boots once for the whole bookworm suite, both release cases and
 # the packages in trixie's root.
@@ -250,7 +250,7 @@ def guest_cell(timeout, series, userlands, cases, floor):
         cases = suite_cases()
     elif cases == FULL_AND_RELEASES:
         cases = (suite_cases() + [f"{RELEASE_CASE}@{u}" for u in userlands if u != "bookworm"]
-                 + [f"{DEB_CASE}@trixie" for u in userlands if u == "trixie"])
+                 + [f"{DEB_CASE}@{u}" for u in userlands if u != "bookworm"])
     label = f"k{series}/{'+'.join(userlands)}"
     env = {"GUEST_KERNEL": series, "SUITE_CASES": " ".join(cases)}
     rc, out, secs = run([os.path.join("tests", "guest", "run"), "--timeout", str(timeout), "-e", "SUITE_CASES", "--",

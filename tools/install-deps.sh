@@ -31,7 +31,8 @@
 #     scratch. RDMA_ROOTS_DIR=DIR uses roots made elsewhere as they are (never modified: only checked for their
 #     binaries; a bookworm root missing there is not an error, only 75-deb@bookworm then fails saying so).
 #   - for each root, the .debs of its rdma-core libraries (libibverbs1, librdmacm1 or librdmacm1t64) at the version
-#     the root has, in build/root-debs/<suite>/ (75-deb reinstalls them while our packages are installed): `apt-get
+#     the root has (and ibverbs-providers, libibverbs-dev, librdmacm-dev, which apt upgrades with them), in
+#     build/root-debs/<suite>/ (75-deb upgrades and downgrades them while our packages are installed): `apt-get
 #     download` with a private configuration per suite (tools/debian-apt.sh: build/apt-<suite>; the roots are not
 #     touched). The archive's newer version when it no longer serves the root's. A failure is a warning: only that
 #     check of 75-deb needs them.
@@ -246,10 +247,17 @@ release_roots() {
 
 # The .debs of each root's rdma-core libraries, at the root's versions (75-deb's upgrade scenario).
 ROOT_DEBS_DIR=$REPO/build/root-debs
-root_deb_names() { # SUITE: "package version" of the root's libibverbs1 and librdmacm1 / librdmacm1t64
+# The packages an update of rdma-core's libraries moves together: the two libraries, and those that depend on them
+# at their exact version (libibverbs-dev, librdmacm-dev) or are pinned with them (ibverbs-providers), or apt keeps
+# the update back.
+root_deb_names() { # SUITE: "package version" of the root's libibverbs1, librdmacm1 / librdmacm1t64 and those
     dpkg-query --admindir="$ROOTS_DIR/$1/var/lib/dpkg" -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' \
-        libibverbs1 'librdmacm1*' 2>/dev/null | awk '$1 == "ii" { print $2, $3 }'
+        libibverbs1 'librdmacm1*' ibverbs-providers libibverbs-dev librdmacm-dev 2>/dev/null | awk '$1 == "ii" { print $2, $3 }'
 }
+# Open MPI for the bookworm root (75-deb runs an MPI job over our libraries, the packages installed with apt from a
+# local repository in the guest): python3-mpi4py and whatever the root lacks of its dependencies (~31 .debs, 19 MB),
+# in build/root-debs/bookworm/mpi/, the list the root's own dpkg database and bookworm's lists give.
+MPI_SUITE=bookworm MPI_PACKAGE=python3-mpi4py
 root_debs_problem() { # prints the roots whose .debs are missing
     local r p v
     for r in "${RELEASES[@]}"; do
@@ -257,7 +265,19 @@ root_debs_problem() { # prints the roots whose .debs are missing
         while read -r p v; do
             compgen -G "$ROOT_DEBS_DIR/$r/${p}_*.deb" > /dev/null || { echo "$r"; break; }
         done < <(root_deb_names "$r")
-    done
+        [[ $r == "$MPI_SUITE" && ! -f $ROOT_DEBS_DIR/$r/mpi/.complete ]] && echo "$r"
+    done | sort -u
+}
+mpi_debs() { # SUITE (suite_apt_ready done): the MPI closure into $ROOT_DEBS_DIR/SUITE/mpi
+    local r=$1 d=$ROOT_DEBS_DIR/$1/mpi want
+    mapfile -t want < <(apt-get "${SUITE_APT_OPTS[@]}" -o "Dir::State::status=$ROOTS_DIR/$r/var/lib/dpkg/status" \
+                            -o Debug::NoLocking=1 -s install --no-install-recommends "$MPI_PACKAGE" |
+                        awk '$1 == "Inst" { v = $3; if (v ~ /^\[/) v = $4; gsub(/[()]/, "", v); print $2 "=" v }')
+    (( ${#want[@]} )) || { echo "install-deps: no $MPI_PACKAGE closure for the $r root" >&2; return 1; }
+    # The index of a flat file repository of them (75-deb's apt source in the guest, where scanning costs ~10 s).
+    mkdir -p "$d" && (cd "$d" && timeout 900 apt-get "${SUITE_APT_OPTS[@]}" -q download "${want[@]}" &&
+                      dpkg-scanpackages . /dev/null > Packages) &&
+        printf '%s\n' "${want[@]}" > "$d/.complete"
 }
 root_debs() {
     local r p v want
@@ -274,6 +294,11 @@ root_debs() {
         (cd "$ROOT_DEBS_DIR/$r" && { timeout 900 apt-get "${SUITE_APT_OPTS[@]}" -q download "${want[@]}" ||
                                      timeout 900 apt-get "${SUITE_APT_OPTS[@]}" -q download "${want[@]%%=*}"; }) >>"$log" 2>&1 ||
             echo "install-deps: WARNING: apt-get download ${want[*]} for the $r root failed (log: $log); 75-deb@$r cannot reinstall rdma-core's .debs" >&2
+        if [[ $r == "$MPI_SUITE" && ! -f $ROOT_DEBS_DIR/$r/mpi/.complete ]]; then
+            echo "install-deps: $MPI_PACKAGE and its dependencies for the $r root into $ROOT_DEBS_DIR/$r/mpi ..." >&2
+            mpi_debs "$r" >>"$log" 2>&1 ||
+                echo "install-deps: WARNING: downloading $MPI_PACKAGE for the $r root failed (log: $log); 75-deb@$r cannot run MPI" >&2
+        fi
     done
 }
 

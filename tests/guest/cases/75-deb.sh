@@ -4,26 +4,37 @@
 # trixie (56.1) or sid (65), chrooted into build/roots/$RELEASE through testlib's rel_mount (a throw-away overlay:
 # dpkg writes only there; the host's own system never gets our packages). Every program runs with no library
 # variable at all (chrooted with LD_LIBRARY_PATH and LD_PRELOAD unset), so which library it gets is the dynamic
-# linker's own choice. Installs and removals run dpkg inside the root (apt calls the same dpkg and maintainer scripts;
-# its cache of the root's package lists alone costs ~20 s per call under TCG); the checks read the root's dpkg
-# database from outside (dpkg-query/dpkg-divert --admindir), which costs no chroot.
+# linker's own choice. The administrator's commands are apt's, as README says: the guest has no network, so the
+# root's apt source is replaced (in the overlay) by a local file repository, /srv/rs75, holding rdma-core's libibverbs1
+# and librdmacm .debs at the root's version (build/root-debs/$RELEASE from tools/install-deps.sh), the same repacked as
+# <version>+rs75 (an upgrade), and for bookworm Open MPI (python3-mpi4py and the dependencies the root lacks,
+# build/root-debs/bookworm/mpi); our own packages are installed as local files (apt install ./lib*-rs_*.deb). dpkg
+# itself only where it is the point (the refusal of a conflicting package, --verify). The checks read the root's
+# dpkg database from outside (dpkg-query/dpkg-divert --admindir), which costs no chroot.
 #   debs      the packages hold the libraries under test: the GNU build IDs of their libraries equal build/lib's
 #   root      the root's rdma-core (packages, versions, the files its SONAME links name) and ours, all known
-#   install   dpkg -i of both .debs: the diversions of rdma-core's SONAME links, rdma-core's packages (and every
+#   apt-repo  the local repository made and apt-get update of it
+#   mpi-install  (bookworm) apt install python3-mpi4py from it: Open MPI, UCX, libfabric, with rdma-core's libraries
+#   install   apt install of both .debs: the diversions of rdma-core's SONAME links, rdma-core's packages (and every
 #             package depending on them) still installed, nothing else changed
 #   ours/*    the corpus (ibv_devinfo, ibv_rc_pingpong, rping, rstream, ib_write_bw pairs, pyverbs, rdma-core's rxe
 #             plug-in under RDMAV_PROVIDER=plugin): /proc/<pid>/maps of each process (server and client) map our
-#             lib*.so.1.<minor>.65.100, owned by our package (dpkg -S), and not rdma-core's file
-#   upgrade   while ours are installed, dpkg -i of rdma-core's own libibverbs1 and librdmacm .debs (the root's
-#             version, build/root-debs/$RELEASE from tools/install-deps.sh) repacked as <version>+rs75: an upgrade;
-#             rdma-core's links go to the diverted names, ours stays the SONAME target and new programs (ibv_devinfo,
-#             rping) still map ours
-#   downgrade dpkg -i of the original .debs: the root's version back, the links as after the upgrade
+#             lib*.so.1.<minor>.65.100, owned by our package (dpkg -S), and not rdma-core's file; rspreload: a plain
+#             TCP server and client (tests/c/rsock_preload) under rdma-core's own librspreload.so, LD_PRELOAD its only
+#             variable, map our librdmacm, and the rxe packet counters show the bytes went over RDMA; mpi (bookworm):
+#             a 2-rank Open MPI job (mpirun, mpi4py), each rank's maps
+#   upgrade   while ours are installed, apt upgrade: rdma-core's libibverbs1, librdmacm, ibverbs-providers and -dev
+#             packages to <version>+rs75; rdma-core's
+#             links go to the diverted names, ours stays the SONAME target and new programs (ibv_devinfo, rping)
+#             still map ours
+#   downgrade apt install --allow-downgrades of the root's version: the links as after the upgrade
 #   plugin    (ours/plugin) rdma-core's rxe plug-in mapped under ours with RDMAV_PROVIDER=plugin
-#   conflict  dpkg -i of a stand-in libibverbs1 66.0 (made here with dpkg-deb) is refused, naming our package
-#   remove    dpkg -r of both: no diversion left, the SHA-256 of every file (the target of every link) of
+#   conflict  dpkg -i of a stand-in libibverbs1 66.0 (made here with dpkg-deb) is refused, naming our package;
+#             conflict-apt: with it in the repository, apt upgrade keeps libibverbs1 back and apt full-upgrade (-s)
+#             would remove ours: never a silent switch
+#   remove    apt remove of both: no diversion left, the SHA-256 of every file (the target of every link) of
 #             libibverbs1, librdmacm1(t64) and ibverbs-providers equal to before the install, dpkg --verify clean,
-#             the installed package list equal to before
+#             the installed package list equal to before; purge: apt purge leaves no trace of ours in dpkg's database
 #   checksums, dpkg-verify: the remove's file checks, each its own line
 #   stock/*   the corpus again: rdma-core's own files mapped
 # CASE_LIBS does not apply: the case installs our packages by definition.
@@ -86,6 +97,17 @@ if [[ -n $why ]]; then
 fi
 pass "$P/root" "rdma-core $RELVER ($RDMA_PKGS: $RDMA_IBV, $RDMA_CM); ours: ${debs[0]##*/} ($OUR_IBV), ${debs[1]##*/} ($OUR_CM)"
 cp "${debs[@]}" "$REL_ROOT/tmp/"
+CBIN=${CM_C_BIN:-$REPO/tests/out/c}
+[[ -x $CBIN/rsock_preload ]] && cp "$CBIN/rsock_preload" "$REL_ROOT/tmp/"
+cat > "$REL_ROOT/tmp/mpi_maps.py" <<'EOF'
+from mpi4py import MPI
+c = MPI.COMM_WORLD
+r = c.Get_rank()
+x = c.sendrecv(b"x" * 100000, dest=1 - r, source=1 - r)
+print("rank", r, "got", len(x), flush=True)
+m = sorted(set(l.split()[-1] for l in open("/proc/self/maps") if any(n in l for n in ("/libibverbs.so", "/librdmacm.so", "/libfabric.so"))))
+print("rank", r, "maps:", " ".join(m), flush=True)
+EOF
 
 # ---- helpers ---------------------------------------------------------------------------------------------------------
 # The SHA-256 of every file of rdma-core's packages (a link: its target), as dpkg lists them; read from outside.
@@ -101,6 +123,16 @@ sums() {
 installed() { dpkg-query "$ADM" -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' | grep '^ii' | sort; }
 diversions() { dpkg-divert "$ADM" --list | grep -E ' by lib(ibverbs|rdmacm)1-rs$' | sort; }
 owner() { local o; o=$(dpkg-query "$ADM" -S "$1" 2>/dev/null | tail -n 1); echo "${o%%:*}"; }
+# A ARGS...: apt in the root, as an administrator runs it (-y; dpkg without fsync: the overlay is thrown away, and
+# under TCG it halves the time of an install).
+A() { X env DEBIAN_FRONTEND=noninteractive apt -y -q -o Dpkg::Use-Pty=0 -o Dpkg::Options::=--force-unsafe-io "$@"; }
+# The rxe ports' sent packets, both devices (as 45-rsocket).
+pkts() {
+    local a b
+    read -r a < "/sys/class/infiniband/$DEV0/ports/1/hw_counters/sent_pkts" || a=0
+    read -r b < "/sys/class/infiniband/$DEV1/ports/1/hw_counters/sent_pkts" || b=0
+    echo $((a + b))
+}
 
 # grab_maps PID FILE LIBS: waits (at most 20 s) until PID has mapped a file of each of LIBS (libibverbs librdmacm),
 # then copies its maps to FILE. 1 when PID exited first. Read from outside the root with bash builtins (no process
@@ -166,7 +198,8 @@ one() {
     rm -f "$f.maps"
 }
 
-# duo NAME WHO LIBS tcp:PORT|cm "SERVER" "CLIENT" CLIENT_RE: a server/client pair; both processes' maps judged.
+# duo NAME WHO LIBS tcp:PORT|cm "SERVER" "CLIENT" CLIENT_RE: a server/client pair; both processes' maps judged
+# (and, when DUO_MAPS_RE is set, must both match it).
 # tcp:PORT: the client starts once the server listens on PORT; cm: an rdma_cm listener (not in /proc/net/tcp), so
 # the client is retried while it is refused (CM_RETRY_RE, testlib) and the server runs, for 15 s.
 duo() {
@@ -199,6 +232,10 @@ duo() {
         grep -Eq -- "$re" "$f.cli" || why+="client output lacks /$re/ "
         [[ -s $f.smaps ]] && why+=$(maps_why "$f.smaps" "$libs" "$who" | sed 's/^./server: &/')
         [[ -s $f.cmaps ]] && why+=$(maps_why "$f.cmaps" "$libs" "$who" | sed 's/^./client: &/')
+        if [[ -n ${DUO_MAPS_RE:-} ]]; then
+            grep -Eq -- "$DUO_MAPS_RE" "$f.smaps" || why+="server maps lack /$DUO_MAPS_RE/ "
+            grep -Eq -- "$DUO_MAPS_RE" "$f.cmaps" || why+="client maps lack /$DUO_MAPS_RE/ "
+        fi
     else
         wait_or_kill "$spid" 1
     fi
@@ -237,16 +274,118 @@ print(open("/proc/self/maps").read())' > "$WORK/pyverbs.$w" 2>&1
     grep -q "'$DEV0'" "$WORK/pyverbs.$w" || why+="no $DEV0 listed "
     if [[ -z $why ]]; then pass "$P/$w/pyverbs" "lists $DEV0, maps $(grep -oE '/libibverbs\.so\.1[^/ ]*$' "$WORK/pyverbs.$w" | sort -u | tr -d /)"
     else fail "$P/$w/pyverbs" "$why" "$WORK/pyverbs.$w"; fi
+    rspreload "$w"
+    mpi "$w"
 }
+
+# rspreload WHO: rsockets as they are used: rdma-core's librspreload.so (librdmacm1's, /usr/lib/.../rsocket) preloaded
+# into a plain TCP server and client (tests/c/rsock_preload, copied into the root), LD_PRELOAD the only variable. Both
+# map librspreload and the librdmacm the dynamic linker gives it; librspreload falls back to kernel TCP silently when
+# rsocket() fails, so the rxe packet counters must grow by one packet per KiB moved.
+PBYTES=4000000
+rspreload() {
+    local w=$1 before delta pl=$SYS/rsocket/librspreload.so
+    if [[ ! -x $REL_ROOT/tmp/rsock_preload ]]; then fail "$P/$w/rspreload" "no $CBIN/rsock_preload (tests/c/compile.sh)"; return; fi
+    cport=$((cport + 1))
+    before=$(pkts)
+    DUO_MAPS_RE="$pl\$" duo "$P/$w/rspreload" "$w" "libibverbs librdmacm" cm \
+        "env LD_PRELOAD=$pl /tmp/rsock_preload server $IP0 $cport $PBYTES" \
+        "env LD_PRELOAD=$pl /tmp/rsock_preload client $IP0 $cport $PBYTES" "^sent $PBYTES bytes, server verified $PBYTES\$"
+    delta=$(( $(pkts) - before ))
+    if (( delta >= PBYTES / 1024 )); then pass "$P/$w/rspreload-rdma" "$delta rxe packets for $PBYTES bytes"
+    else fail "$P/$w/rspreload-rdma" "only $delta rxe packets for $PBYTES bytes: the data went over kernel TCP"; fi
+}
+
+# mpi WHO (when Open MPI is installed, bookworm): a 2-rank job, mpirun with no library variable, mpi4py exchanging
+# 100000 bytes; each rank prints the libibverbs/librdmacm/libfabric files it maps. Open MPI's transport is its OFI
+# MTL over libfabric (which links libibverbs and librdmacm), with libfabric's tcp provider: libfabric's verbs;ofi_rxm
+# and UCX's verbs transports fail on rxe under TCG with rdma-core's own libraries as well (MPI_ERR_OTHER; UCX: "UD
+# endpoint ... unhandled timeout error"), and Open MPI's default (ob1 over shared memory) unloads its verbs
+# components, so no rank maps libibverbs at all.
+MPI=0
+mpi() {
+    local w=$1 r why="" f=$WORK/mpi.$w t0
+    (( MPI )) || return 0
+    t0=$(now)
+    X timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 --mca pml cm --mca mtl ofi \
+        --mca mtl_ofi_provider_exclude shm -x FI_PROVIDER=tcp python3 /tmp/mpi_maps.py > "$f" 2>&1 || why+="mpirun exit $? "
+    for r in 0 1; do
+        grep -q "^rank $r got 100000\$" "$f" || why+="rank $r did not get the 100000 bytes "
+        sed -n "s/^rank $r maps: //p" "$f" | tr ' ' '\n' > "$f.$r"
+        why+=$(maps_why "$f.$r" "libibverbs librdmacm" "$w" | sed "s/^./rank $r: &/")
+    done
+    if [[ -z $why ]]; then pass "$P/$w/mpi" "$(dur "$t0" "$(now)"): 2 ranks exchanged 100000 bytes; each maps $(sed -n 's/^rank 0 maps: //p' "$f" | tr ' ' '\n' | sed 's|.*/||' | tr '\n' ' ')"
+    else fail "$P/$w/mpi" "$why" "$f"; fi
+}
+
+# ---- the local apt repository -----------------------------------------------------------------------------------------
+# rdma-core's libibverbs1 and librdmacm .debs at the root's version (build/root-debs/$RELEASE), the same packages
+# repacked as version <root's>+rs75 (made here: only the control file's Version changes, and the exact-version
+# dependencies among them, as a rebuild's ${binary:Version} would), so that apt upgrade is an
+# upgrade (the old version's files replaced, its maintainer scripts run) and apt install of the root's version
+# afterwards a downgrade back to the root's exact packages; Open MPI's .debs for bookworm (their index made by
+# tools/install-deps.sh: dpkg-scanpackages of 32 .debs costs ~10 s under TCG).
+RREPO=$REL_ROOT/srv/rs75
+mkdir -p "$RREPO/rdma"
+# The packages an update of rdma-core's libraries moves together (apt keeps it back otherwise): the libraries and,
+# where installed, ibverbs-providers, libibverbs-dev and librdmacm-dev (the -dev packages depend on the libraries and
+# on ibverbs-providers at their exact version).
+rdebs=() UPKGS=() why=""
+for p in libibverbs1 "$RDMACM_PKG" ibverbs-providers libibverbs-dev librdmacm-dev; do
+    [[ $(dpkg-query "$ADM" -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) == "ii " ]] || continue
+    UPKGS+=("$p")
+    d=$(compgen -G "$ROOTDEBS/${p}_*.deb" | head -n 1)
+    if [[ -n $d ]]; then rdebs+=("$d"); else why+="no $p .deb in $ROOTDEBS (tools/install-deps.sh downloads them) "; fi
+done
+NEWVER=$RELVER+rs75
+if [[ -z $why ]]; then
+    for d in "${rdebs[@]}"; do
+        b=${d##*/} x=$WORK/repack-${b%%_*}
+        v=$(dpkg-deb -f "$d" Version)
+        [[ $v == "$RELVER" ]] || why+="$b is version $v, the root has $RELVER "
+        cp "$d" "$RREPO/rdma/$b"
+        { dpkg-deb -R "$d" "$x" && sed -i "s/^Version: .*/Version: $NEWVER/; s/(= ${RELVER//./\\.})/(= $NEWVER)/g" "$x/DEBIAN/control" &&
+          dpkg-deb --root-owner-group -Zgzip -z1 -b "$x" "$RREPO/rdma/${b%%_*}_${NEWVER}_amd64.deb"; } >> "$WORK/repack.log" 2>&1 ||
+            why+="repacking $b failed "
+    done
+fi
+# repo_index: the repository's Packages (the rdma-core .debs in rdma/ scanned here, Open MPI's index appended) and apt-get update.
+repo_index() {
+    { (cd "$RREPO" && dpkg-scanpackages -m rdma /dev/null 2>/dev/null) && { [[ ! -f $RREPO/mpi.Packages ]] || cat "$RREPO/mpi.Packages"; }; } \
+        > "$WORK/Packages" && cp "$WORK/Packages" "$RREPO/Packages" && X apt-get -q update >> "$WORK/apt-update.log" 2>&1
+}
+MPIDEBS=$ROOTDEBS/mpi
+if [[ -f $MPIDEBS/Packages ]]; then
+    mkdir -p "$RREPO/mpi" && cp "$MPIDEBS"/*.deb "$RREPO/mpi/" &&
+        sed 's|^Filename: \./|Filename: ./mpi/|' "$MPIDEBS/Packages" > "$RREPO/mpi.Packages"
+fi
+echo 'deb [trusted=yes] file:/srv/rs75 ./' > "$REL_ROOT/etc/apt/sources.list"
+rm -f "$REL_ROOT"/etc/apt/sources.list.d/*
+t0=$(now)
+repo_index || why+="apt-get update of the local repository failed "
+if [[ -z $why ]]; then pass "$P/apt-repo" "$(dur "$t0" "$(now)"): /srv/rs75: $(grep -c '^Package:' "$RREPO/Packages") packages, apt-get update"
+else fail "$P/apt-repo" "$why" "$WORK/repack.log" "$WORK/apt-update.log"; fi
+# Open MPI, as a machine with rdma-core has it (before ours: it is part of the system the removal must give back).
+if [[ $RELEASE == bookworm ]]; then
+    t0=$(now)
+    if [[ ! -f $RREPO/mpi.Packages ]]; then
+        fail "$P/mpi-install" "no $MPIDEBS/Packages (tools/install-deps.sh downloads Open MPI for the bookworm root)"
+    elif A install --no-install-recommends python3-mpi4py > "$WORK/mpi-install.log" 2>&1 && X test -x /usr/bin/mpirun; then
+        MPI=1
+        pass "$P/mpi-install" "$(dur "$t0" "$(now)"): apt install python3-mpi4py: $(grep -c '^Setting up' "$WORK/mpi-install.log") packages ($(grep -oE '^Setting up (libopenmpi3|libfabric1|libucx0)[^ ]* \([^)]*\)' "$WORK/mpi-install.log" | sed 's/^Setting up //' | tr '\n' ' '))"
+    else
+        fail "$P/mpi-install" "apt install python3-mpi4py failed" "$WORK/mpi-install.log"
+    fi
+fi
 
 # ---- install ---------------------------------------------------------------------------------------------------------
 sums > "$WORK/sums.before"
 installed > "$WORK/pkgs.before"
 t0=$(now)
-X dpkg -i "${debs[@]/#$DEBS//tmp}" > "$WORK/install.log" 2>&1; rc=$?
+A install "${debs[@]/#$DEBS//tmp}" > "$WORK/install.log" 2>&1; rc=$?
 installed > "$WORK/pkgs.installed"
 why=""
-(( rc == 0 )) || why+="dpkg -i exit $rc "
+(( rc == 0 )) || why+="apt install exit $rc "
 [[ $(diversions | wc -l) == 2 ]] || why+="diversions: $(diversions | tr '\n' ';') "
 for l in libibverbs:$OUR_IBV librdmacm:$OUR_CM; do
     [[ $(readlink "$REL_ROOT$SYS/${l%%:*}.so.1") == "${l#*:}" ]] || why+="$SYS/${l%%:*}.so.1 is not a link to ${l#*:} "
@@ -274,15 +413,12 @@ if [[ -z $why ]]; then pass "$P/ours/plugin" "RDMAV_PROVIDER=plugin: ibverbs-pro
 else fail "$P/ours/plugin" "$why" "$WORK/plugin.out"; fi
 
 # ---- an upgrade of rdma-core's own packages while ours are installed ------------------------------------------------
-# rdma-core's libibverbs1 and librdmacm .debs at the root's version (build/root-debs/$RELEASE), and the same packages
-# repacked as version <root's>+rs75 (made here: only the control file's Version changes), so that dpkg -i of those is
-# an upgrade (the old version's files replaced, its maintainer scripts run) and dpkg -i of the originals afterwards a
-# downgrade back to the root's exact packages.
+# apt upgrade takes rdma-core's packages to the repository's <root's>+rs75, apt install --allow-downgrades back.
 # links_why NEW-VERSION: empty when both rdma-core packages are at NEW-VERSION, the diversions are in place, the
 # SONAME links name ours and rdma-core's links sit at the diverted names.
 links_why() {
     local why="" n o r l v p
-    for p in libibverbs1 "$RDMACM_PKG"; do
+    for p in "${UPKGS[@]}"; do
         v=$(dpkg-query "$ADM" -W -f='${Version} ${db:Status-Abbrev}' "$p")
         [[ $v == "$1 ii " ]] || why+="$p is '$v', not $1 "
     done
@@ -295,33 +431,18 @@ links_why() {
     done
     echo "$why"
 }
-rdebs=("$ROOTDEBS"/libibverbs1_*.deb "$ROOTDEBS"/"$RDMACM_PKG"_*.deb)
-if [[ ! -f ${rdebs[0]} || ! -f ${rdebs[1]} ]]; then
-    fail "$P/upgrade" "no libibverbs1 / $RDMACM_PKG .deb in $ROOTDEBS (tools/install-deps.sh downloads them)"
+if [[ ! -f $RREPO/rdma/libibverbs1_${NEWVER}_amd64.deb ]]; then
+    fail "$P/upgrade" "no repacked libibverbs1 $NEWVER in the repository (apt-repo)"
 else
-    NEWVER=$RELVER+rs75 why="" up=()
-    for d in "${rdebs[@]}"; do
-        b=${d##*/} x=$WORK/repack-${b%%_*}
-        v=$(dpkg-deb -f "$d" Version)
-        [[ $v == "$RELVER" ]] || why+="$b is version $v, the root has $RELVER "
-        cp "$d" "$REL_ROOT/tmp/$b"
-        { dpkg-deb -R "$d" "$x" && sed -i "s/^Version: .*/Version: $NEWVER/" "$x/DEBIAN/control" &&
-          dpkg-deb --root-owner-group -b "$x" "$REL_ROOT/tmp/${b%%_*}_${NEWVER}_amd64.deb"; } >> "$WORK/repack.log" 2>&1 ||
-            why+="repacking $b failed "
-        up+=("/tmp/${b%%_*}_${NEWVER}_amd64.deb")
-    done
-    t0=$(now)
+    t0=$(now) why=""
+    A upgrade > "$WORK/upgrade.log" 2>&1; rc=$?
+    (( rc == 0 )) || why+="apt upgrade exit $rc "
+    grep -q "^Unpacking libibverbs1.* ($NEWVER) over ($RELVER)" "$WORK/upgrade.log" || why+="apt did not upgrade libibverbs1 from $RELVER "
+    why+=$(links_why "$NEWVER")
     if [[ -z $why ]]; then
-        X dpkg -i "${up[@]}" > "$WORK/upgrade.log" 2>&1; rc=$?
-        (( rc == 0 )) || why+="dpkg -i exit $rc "
-        grep -q "Preparing to unpack .*libibverbs1_${NEWVER}_amd64.deb" "$WORK/upgrade.log" &&
-            grep -q "over ($RELVER)" "$WORK/upgrade.log" || why+="dpkg did not upgrade from $RELVER "
-        why+=$(links_why "$NEWVER")
-    fi
-    if [[ -z $why ]]; then
-        pass "$P/upgrade" "$(dur "$t0" "$(now)"): dpkg -i libibverbs1 and $RDMACM_PKG $RELVER -> $NEWVER: rdma-core's links went to $SYS/rdma-core-rs/, the SONAME links still name ours"
+        pass "$P/upgrade" "$(dur "$t0" "$(now)"): apt upgrade: ${UPKGS[*]} $RELVER -> $NEWVER: rdma-core's links went to $SYS/rdma-core-rs/, the SONAME links still name ours"
     else
-        fail "$P/upgrade" "$why" "$WORK/repack.log" "$WORK/upgrade.log"
+        fail "$P/upgrade" "$why" "$WORK/upgrade.log"
     fi
     one "$P/upgrade/ibv_devinfo" ours libibverbs "hca_id:[[:space:]]+$DEV0" ibv_devinfo -d "$DEV0"
     cport=$((cport + 1))
@@ -329,11 +450,11 @@ else
         "rping -c -v -a $IP0 -I $IP1 -p $cport -C 3" 'ping data: rdma-ping-2: '
     # Back to the root's own packages (a downgrade: the same unpack path): what remove's checks compare with.
     t0=$(now)
-    X dpkg -i "${rdebs[@]/#$ROOTDEBS//tmp}" > "$WORK/downgrade.log" 2>&1; rc=$?
+    A install --allow-downgrades "${UPKGS[@]/%/=$RELVER}" > "$WORK/downgrade.log" 2>&1; rc=$?
     why=$(links_why "$RELVER")
-    (( rc == 0 )) || why+="dpkg -i exit $rc "
+    (( rc == 0 )) || why+="apt install exit $rc "
     if [[ -z $why ]]; then
-        pass "$P/downgrade" "$(dur "$t0" "$(now)"): dpkg -i ${rdebs[*]##*/}: back at $RELVER, the SONAME links still name ours"
+        pass "$P/downgrade" "$(dur "$t0" "$(now)"): apt install --allow-downgrades ${UPKGS[*]/%/=$RELVER}: the SONAME links still name ours"
     else
         fail "$P/downgrade" "$why" "$WORK/downgrade.log"
     fi
@@ -352,14 +473,44 @@ v=$(dpkg-query "$ADM" -W -f='${Version} ${db:Status-Abbrev}' libibverbs1)
 [[ $v == "$RELVER ii " ]] || why+="libibverbs1 is now $v "
 if [[ -z $why ]]; then pass "$P/conflict" "dpkg -i libibverbs1 66.0-1: $(grep -m1 'conflicts with' "$WORK/fake66.log" | sed 's/^ *//')"
 else fail "$P/conflict" "$why" "$WORK/fake66.log"; fi
+# The same package in the repository (the repacked +rs75 packages out of it, so that it is the only upgrade on
+# offer): apt upgrade keeps libibverbs1 back and upgrades nothing, apt full-upgrade would remove ours (asked with -s
+# only), and then out of the repository again.
+rm -f "$RREPO"/rdma/*_"$NEWVER"_amd64.deb
+cp "$REL_ROOT/tmp/fake66.deb" "$RREPO/rdma/libibverbs1_66.0-1_amd64.deb"
+why=""
+repo_index || why+="apt-get update failed "
+A upgrade > "$WORK/fake66-apt.log" 2>&1 || why+="apt upgrade exit $? "
+# (apt 2's words: "kept back", "0 upgraded, 0 newly installed"; apt 3's (sid): "Not upgrading:", "Upgrading: 0,
+# Installing: 0, Removing: 0")
+kept() { grep -A1 -E 'kept back|^Not upgrading' "$1" | grep -q 'libibverbs1$\|libibverbs1 '; }
+kept "$WORK/fake66-apt.log" || why+="apt upgrade did not keep libibverbs1 back "
+grep -Eq '^0 upgraded, 0 newly installed|Upgrading: 0, Installing: 0, Removing: 0' "$WORK/fake66-apt.log" ||
+    why+="apt upgrade changed packages "
+v=$(dpkg-query "$ADM" -W -f='${Version} ${db:Status-Abbrev}' libibverbs1)
+[[ $v == "$RELVER ii " ]] || why+="libibverbs1 is now $v "
+# full-upgrade: apt 2 removes ours for 66 (said, with -s); apt 3's solver keeps 66 back rather than remove a package
+# installed by hand. Either way not silent; what it must not do is install 66 and keep ours.
+X apt-get -s full-upgrade > "$WORK/fake66-full.log" 2>&1
+if grep -q '^Remv libibverbs1-rs ' "$WORK/fake66-full.log" && grep -q '^Inst libibverbs1 .*(66\.0-1 ' "$WORK/fake66-full.log"; then
+    full="apt full-upgrade -s: $(grep '^Remv' "$WORK/fake66-full.log" | cut -d' ' -f2 | tr '\n' ' ')removed"
+elif kept "$WORK/fake66-full.log" && ! grep -q '^Inst libibverbs1 ' "$WORK/fake66-full.log"; then
+    full="apt full-upgrade -s keeps it back too"
+else
+    why+="apt full-upgrade -s neither removes libibverbs1-rs for libibverbs1 66.0-1 nor keeps it back "
+fi
+rm -f "$RREPO/rdma/libibverbs1_66.0-1_amd64.deb"
+repo_index || why+="apt-get update failed "
+if [[ -z $why ]]; then pass "$P/conflict-apt" "libibverbs1 66.0-1 in the repository: apt upgrade keeps it back, $full"
+else fail "$P/conflict-apt" "$why" "$WORK/fake66-apt.log" "$WORK/fake66-full.log"; fi
 
 # ---- remove ----------------------------------------------------------------------------------------------------------
 t0=$(now)
-X dpkg -r librdmacm1-rs libibverbs1-rs > "$WORK/remove.log" 2>&1; rc=$?
+A remove librdmacm1-rs libibverbs1-rs > "$WORK/remove.log" 2>&1; rc=$?
 sums > "$WORK/sums.after"
 installed > "$WORK/pkgs.after"
 why=""
-(( rc == 0 )) || why+="dpkg -r exit $rc "
+(( rc == 0 )) || why+="apt remove exit $rc "
 [[ -z $(diversions) ]] || why+="diversions left: $(diversions | tr '\n' ';') "
 [[ -e $REL_ROOT$SYS/rdma-core-rs ]] && why+="$SYS/rdma-core-rs left "
 diff -q "$WORK/pkgs.before" "$WORK/pkgs.after" > /dev/null || why+="package list differs from before the install "
@@ -381,6 +532,12 @@ if X dpkg --verify $RDMA_PKGS > "$WORK/verify.log" 2>&1 && [[ ! -s $WORK/verify.
 else
     fail "$P/dpkg-verify" "dpkg --verify $RDMA_PKGS" "$WORK/verify.log"
 fi
+
+# apt purge: nothing of ours left in dpkg's database (remove keeps a package with a postrm as "rc").
+A purge librdmacm1-rs libibverbs1-rs > "$WORK/purge.log" 2>&1; rc=$?
+left=$(dpkg-query "$ADM" -W -f='${db:Status-Abbrev} ${Package}\n' 'lib*-rs' 2>/dev/null | tr '\n' ';')
+if (( rc == 0 )) && [[ -z $left ]]; then pass "$P/purge" "apt purge: dpkg knows neither package any more"
+else fail "$P/purge" "apt purge exit $rc, left: $left" "$WORK/purge.log"; fi
 
 corpus stock
 echo "# 75-deb@$RELEASE took $(dur "$case_t0" "$(now)")"

@@ -46,6 +46,9 @@
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
+
+#define BENCH_PROG "datapath"
+#include "benchutil.h"
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
 
@@ -100,13 +103,6 @@ NOINLINE int warm_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ib
 NOINLINE int warm_poll(struct ibv_cq *cq, int n, struct ibv_wc *wc) { return ibv_poll_cq(cq, n, wc); }
 
 /* ------------------------------------------------------------------------------------------------------------- */
-static void die(const char *step, int err)
-{
-	printf("datapath: FAILED %s: %s\n", step, strerror(err ? err : EIO));
-	fflush(stdout);
-	exit(1);
-}
-
 struct side {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
@@ -635,12 +631,8 @@ int main(int argc, char **argv)
 	list = bench_get_device_list(&ndev);
 	if (!list)
 		die("ibv_get_device_list", errno);
-	for (i = 0; i < ndev; i++) {
-		if (!strcmp(ibv_get_device_name(list[i]), dev0))
-			d0 = list[i];
-		if (!strcmp(ibv_get_device_name(list[i]), dev1))
-			d1 = list[i];
-	}
+	d0 = device_named(list, ndev, dev0);
+	d1 = device_named(list, ndev, dev1);
 	if (!d0 || !d1) {
 		printf("datapath: FAILED devices: %s and %s not both found (%d devices)\n", dev0, dev1, ndev);
 		return 1;

@@ -34,6 +34,9 @@
 
 #include <infiniband/verbs.h>
 
+#define BENCH_PROG "memory"
+#include "benchutil.h"
+
 #define MAXN 256
 
 struct snap {
@@ -60,12 +63,6 @@ static struct snap snap(void)
 static void report(const char *step, int count, struct snap a, struct snap b)
 {
 	printf("memory: step=%s count=%d rss_bytes=%ld heap_bytes=%ld\n", step, count, b.rss - a.rss, b.heap - a.heap);
-}
-
-static void die(const char *step, int err)
-{
-	printf("memory: FAILED %s: %s\n", step, strerror(err ? err : EIO));
-	exit(1);
 }
 
 int main(int argc, char **argv)
@@ -110,9 +107,7 @@ int main(int argc, char **argv)
 	list = ibv_get_device_list(&ndev);
 	if (!list)
 		die("ibv_get_device_list", errno);
-	for (i = 0; i < ndev; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), devname))
-			dev = list[i];
+	dev = device_named(list, ndev, devname);
 	if (!dev)
 		die("device not found", ENODEV);
 	ctx = ibv_open_device(dev);

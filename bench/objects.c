@@ -43,6 +43,9 @@
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
+
+#define BENCH_PROG "objects"
+#include "benchutil.h"
 #include <rdma/rdma_cma.h>
 
 #define NOINLINE __attribute__((noinline, noclone, used))
@@ -70,13 +73,6 @@ NOINLINE struct ibv_mr *warm_reg_mr(struct ibv_pd *pd, void *buf, size_t len, in
 NOINLINE int warm_dereg_mr(struct ibv_mr *mr) { return ibv_dereg_mr(mr); }
 NOINLINE int warm_destroy_qp(struct ibv_qp *qp) { return ibv_destroy_qp(qp); }
 NOINLINE int warm_destroy_cq(struct ibv_cq *cq) { return ibv_destroy_cq(cq); }
-
-static void die(const char *step, int err)
-{
-	printf("objects: FAILED %s: %s\n", step, strerror(err ? err : EIO));
-	fflush(stdout);
-	exit(1);
-}
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -150,14 +146,12 @@ static void open_dev(const char *devname, int measured)
 {
 	struct ibv_device **list, *dev = NULL;
 	struct ibv_port_attr pattr;
-	int ndev, i;
+	int ndev;
 
 	list = ibv_get_device_list(&ndev);
 	if (!list)
 		die("ibv_get_device_list", errno);
-	for (i = 0; i < ndev; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), devname))
-			dev = list[i];
+	dev = device_named(list, ndev, devname);
 	if (!dev)
 		die("device not found", ENODEV);
 	ctx = measured ? bench_open_device(dev) : ibv_open_device(dev);

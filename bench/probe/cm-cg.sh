@@ -7,7 +7,7 @@ export REPO=$PWD
 source tests/guest/lib/testlib.sh
 OUT=${1:?}
 mkdir -p "$OUT"
-declare -A ENVS=([stock]="RDMA_CORE_RS_STOCK=1" [ours]="LD_LIBRARY_PATH=$OURS")
+source bench/probe/lib.sh
 for col in stock ours; do
     env ${ENVS[$col]} valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --compress-strings=no --callgrind-out-file="$OUT/cg.$col" \
         build/cmprobe 4 > "$OUT/cg.$col.log" 2>&1

@@ -7,16 +7,8 @@ export REPO=$PWD
 source tests/guest/lib/testlib.sh
 REPS=${1:-3}
 P=$REPO/build/cmprobe
-declare -A ENVS=([stock]="RDMA_CORE_RS_STOCK=1" [ours]="LD_LIBRARY_PATH=$OURS")
 PORT=21000
-cmt() { # col conns
-    local col=$1 c=$2; PORT=$((PORT+1))
-    env ${ENVS[$col]} timeout 40 cmtime -b "$IP0" -p $PORT -c "$c" > /tmp/cms.log 2>&1 & local s=$!
-    for _ in $(seq 50); do rdma resource show cm_id 2>/dev/null | grep -q "LISTEN.*:$PORT " && break; sleep 0.2; done
-    env ${ENVS[$col]} timeout 40 cmtime -s "$IP0" -b "$IP1" -p $PORT -c "$c" > /tmp/cmc.log 2>&1
-    kill $s; wait $s 2>/dev/null
-    grep -E "^(create id|destroy|bind|connect|disconnect)" /tmp/cmc.log | sed "s/^/cmtime-$c $col: /"
-}
+source bench/probe/lib.sh
 for r in $(seq "$REPS"); do
     if (( r % 2 )); then cols="stock ours"; else cols="ours stock"; fi
     for col in $cols; do
@@ -26,7 +18,7 @@ for r in $(seq "$REPS"); do
         env ${ENVS[$col]} $P 100 thread | sed "s/^/thread $col: /"
         env ${ENVS[$col]} LD_BIND_NOW=1 $P 100 | sed "s/^/bindnow $col: /"
         env ${ENVS[$col]} $P 1000 | sed "s/^/n1000 $col: /"
-        cmt "$col" 100
+        cmt "$col" 100 "cmtime-100 $col: "
     done
 done
 echo "== perf"

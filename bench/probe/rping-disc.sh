@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.." || exit 1
 export REPO=$PWD
 source tests/guest/lib/testlib.sh
 N=${1:-30}
-declare -A ENVS=([stock]="RDMA_CORE_RS_STOCK=1" [ours]="LD_LIBRARY_PATH=$OURS")
+source bench/probe/lib.sh
 declare -A MISS=([stock]=0 [ours]=0) RUNS=([stock]=0 [ours]=0) FAILS=([stock]=0 [ours]=0)
 port=7600
 for i in $(seq "$N"); do

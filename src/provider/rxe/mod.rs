@@ -285,8 +285,7 @@ impl RxeCq {
         if queue.elem_size() < size_of::<abi::ib_uverbs_wc>() {
             return Err(Errno::EINVAL);
         }
-        let ring_bytes = u64::from(queue.num_slots()) << queue.elem_size().trailing_zeros();
-        if ring_bytes > u64::from(u32::MAX) {
+        if !queue.ring_bytes_fit() {
             return Err(Errno::EINVAL);
         }
         let elem_size = queue.elem_size() as u32;
@@ -306,8 +305,7 @@ impl RxeCq {
         let mut st = self.inner.lock();
         let r = remap(&mut st.queue);
         if let Some(q) = &st.queue {
-            let ring_bytes = u64::from(q.num_slots()) << q.elem_size().trailing_zeros();
-            if q.elem_size() != st.elem_size as usize || ring_bytes > u64::from(u32::MAX) {
+            if q.elem_size() != st.elem_size as usize || !q.ring_bytes_fit() {
                 st.queue = None;
             }
         }

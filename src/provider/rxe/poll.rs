@@ -298,7 +298,7 @@ pub unsafe extern "C" fn cq_start_poll<H: RxeHost>(cqx: *mut ibv_cq_ex, attr: *m
         return unsafe { start_poll_contended::<H>(cqx, attr) };
     };
     // SAFETY: caller's contract; the lock is held.
-    unsafe { start_poll_locked::<H>(cqx, cq, guard) }
+    unsafe { start_poll_locked::<H>(cqx, guard) }
 }
 
 /// [`cq_start_poll`] when the CQ lock was busy: waits for it.
@@ -312,15 +312,15 @@ unsafe fn start_poll_contended<H: RxeHost>(cqx: *mut ibv_cq_ex, _attr: *mut ibv_
     let Some(cq) = (unsafe { H::cq(cqx.cast()) }) else { return Errno::EIO.0 };
     let guard = cq.inner.lock();
     // SAFETY: caller's contract; the lock is held.
-    unsafe { start_poll_locked::<H>(cqx, cq, guard) }
+    unsafe { start_poll_locked::<H>(cqx, guard) }
 }
 
-/// The body of [`cq_start_poll`] once `guard` holds the lock of `cq`, the rxe state of `cqx`.
+/// The body of [`cq_start_poll`] once `guard` holds the lock of the rxe state of `cqx`.
 ///
 /// # Safety
 /// As [`cq_start_poll`].
 #[inline(always)]
-unsafe fn start_poll_locked<H: RxeHost>(cqx: *mut ibv_cq_ex, cq: &RxeCq, guard: SpinGuard<'_, CqState>) -> c_int {
+unsafe fn start_poll_locked<H: RxeHost>(cqx: *mut ibv_cq_ex, guard: SpinGuard<'_, CqState>) -> c_int {
     let st = &*guard;
     let Some(q) = st.queue.as_ref() else {
         drop(guard);
@@ -342,7 +342,6 @@ unsafe fn start_poll_locked<H: RxeHost>(cqx: *mut ibv_cq_ex, cq: &RxeCq, guard: 
     // SAFETY: live CQ, lock held, a published CQE (Acquire load of the producer index above); cons_off < ring.
     unsafe { expose(cqx, q.slot_at(cons_off)) };
     std::mem::forget(guard);
-    let _ = cq;
     0
 }
 

@@ -224,10 +224,15 @@ impl RxeQueue {
     }
 
     /// The slots' length in bytes, `num_slots << log2_elem_size`, as a `u32` (wrapping: callers that need it
-    /// exact check `u64::from(num_slots()) << log2 <= u32::MAX` once, as a CQ does at creation).
+    /// exact check [`RxeQueue::ring_bytes_fit`] once, as a CQ does when it takes a ring).
     #[inline(always)]
     pub fn ring_bytes(&self) -> u32 {
         self.index_mask.wrapping_add(1).wrapping_shl(self.log2_elem_size)
+    }
+
+    /// Whether the slots' length in bytes fits a `u32`, so that [`RxeQueue::ring_bytes`] is exact.
+    pub fn ring_bytes_fit(&self) -> bool {
+        u64::from(self.num_slots()) << self.log2_elem_size <= u64::from(u32::MAX)
     }
 
     /// Address of the slot at byte offset `off` from the first slot.

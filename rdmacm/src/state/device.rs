@@ -193,12 +193,24 @@ pub(crate) fn get_device(guid: u64, idx: u32) -> Result<*mut CmaDevice> {
 /// went away meanwhile).
 pub(crate) fn put_device(dev: *mut CmaDevice) {
     let mut devs = DEVS.lock();
+    {
+        // SAFETY: a referenced device stays in the list (boxed, never moved) and is only touched under DEVS (held).
+        let d = unsafe { &mut *dev };
+        d.refcnt -= 1;
+        if d.refcnt > 0 {
+            return;
+        }
+    }
+    last_put(&mut devs, dev);
+}
+
+/// [`put_device`] for the last reference: out of line, as it runs once per device (`rdma_destroy_id` of an id on a
+/// device runs less code the other times; docs/bench.md, "the cmtime finding").
+#[cold]
+#[inline(never)]
+fn last_put(devs: &mut Devices, dev: *mut CmaDevice) {
     let Some(pos) = devs.list.iter().position(|d| std::ptr::eq(&**d, dev)) else { return };
     let d = &mut devs.list[pos];
-    d.refcnt -= 1;
-    if d.refcnt > 0 {
-        return;
-    }
     // SAFETY: no id uses the PD/XRCD any more; failures (objects the application still holds) are rdma-core's
     // too, and ignored like there.
     unsafe {

@@ -38,9 +38,21 @@ static AF_IB_SUPPORT: AtomicBool = AtomicBool::new(false);
 /// takes `AF_IB` addresses (which selects the newer BIND / RESOLVE_ADDR / QUERY / JOIN_MCAST commands, as
 /// rdma-core does, with `probe_af_ib`). Devices are opened lazily, when an id first binds to one. Called through
 /// `cm::init`.
+#[inline]
 pub(crate) fn init(probe_af_ib: fn() -> bool) -> Result<()> {
-    if READY.load(Ordering::Acquire) || IN_INIT.get() {
-        // IN_INIT: the AF_IB probe below, calling rdma_create_id on this thread.
+    if READY.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    init_slow(probe_af_ib)
+}
+
+/// [`init`] before the library is ready: out of line, so that every later call runs only the `READY` check (the
+/// thread-local `IN_INIT` costs a `__tls_get_addr` call in a shared library).
+#[cold]
+#[inline(never)]
+fn init_slow(probe_af_ib: fn() -> bool) -> Result<()> {
+    if IN_INIT.get() {
+        // The AF_IB probe below, calling rdma_create_id on this thread.
         return Ok(());
     }
     let _g = INIT.lock();

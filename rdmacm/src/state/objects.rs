@@ -22,10 +22,10 @@ use rdma_common::abi::enums::*;
 use rdma_common::abi::rdma_cma::*;
 use rdma_common::abi::verbs::*;
 use rdma_common::errno::{Errno, Result};
-use rdma_common::registry::{AddrMap, FastMap};
+use rdma_common::registry::AddrMap;
 use std::cell::UnsafeCell;
 use std::ffi::c_void;
-use std::mem::{offset_of, MaybeUninit};
+use std::mem::offset_of;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::ptr::{addr_of, addr_of_mut, null_mut};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
@@ -137,6 +137,10 @@ unsafe impl Sync for CmId {}
 
 impl CmId {
     /// A new, unregistered id on `chan` (`sync`: the id's private channel).
+    ///
+    /// Built in place in zeroed memory (`calloc`, as rdma-core allocates its id), writing only the fields that are
+    /// not zero: building the value (over 500 bytes) on the stack and moving it into the `Arc` cost a `memset` and a
+    /// `memcpy` of it in every `rdma_create_id` (docs/bench.md, "the cmtime finding").
     pub(crate) fn new(
         chan: Arc<Channel>,
         sync: bool,
@@ -144,31 +148,22 @@ impl CmId {
         ps: rdma_port_space,
         qp_type: ibv_qp_type,
     ) -> Arc<CmId> {
-        // SAFETY: `rdma_addr` is unions of integer structs: zero is a valid value.
-        let addr: rdma_addr = unsafe { MaybeUninit::zeroed().assume_init() };
-        Arc::new(CmId {
-            id: UnsafeCell::new(rdma_cm_id {
-                verbs: null_mut(),
-                channel: chan.c(),
-                context,
-                qp: null_mut(),
-                route: rdma_route { addr, path_rec: null_mut(), num_paths: 0 },
-                ps,
-                port_num: 0,
-                event: null_mut(),
-                send_cq_channel: null_mut(),
-                send_cq: null_mut(),
-                recv_cq_channel: null_mut(),
-                recv_cq: null_mut(),
-                srq: null_mut(),
-                pd: null_mut(),
-                qp_type,
-            }),
-            handle: AtomicU32::new(u32::MAX),
-            chan: Mutex::new(chan),
-            sync: AtomicBool::new(sync),
-            dev: AtomicPtr::new(null_mut()),
-            st: Mutex::new(IdState {
+        let mut new = Arc::<CmId>::new_zeroed();
+        let p = Arc::get_mut(&mut new).expect("a new Arc is unique").as_mut_ptr();
+        // SAFETY: `p` is the new, unshared allocation. Zero is a valid value of every field not written here: the
+        // public struct's pointers (NULL), integers and `rdma_addr` (unions of integer structs), the atomics (the
+        // handle is then set to "none"), parking_lot's `Mutex` (unlocked) and `Condvar` (no waiter). The fields
+        // whose zero is not valid (the channel's `Arc`, the `Vec`s of `IdState`) are written before `assume_init`.
+        unsafe {
+            let id = addr_of_mut!((*p).id).cast::<rdma_cm_id>();
+            addr_of_mut!((*id).channel).write(chan.c());
+            addr_of_mut!((*id).context).write(context);
+            addr_of_mut!((*id).ps).write(ps);
+            addr_of_mut!((*id).qp_type).write(qp_type);
+            addr_of_mut!((*p).handle).write(AtomicU32::new(u32::MAX));
+            addr_of_mut!((*p).chan).write(Mutex::new(chan));
+            addr_of_mut!((*p).sync).write(AtomicBool::new(sync));
+            addr_of_mut!((*p).st).write(Mutex::new(IdState {
                 events_completed: 0,
                 mcs: Vec::new(),
                 connect: Vec::new(),
@@ -180,9 +175,9 @@ impl CmId {
                 connect_error: false,
                 resolving_ai: false,
                 resolved_ai: null_mut(),
-            }),
-            cond: Condvar::new(),
-        })
+            }));
+            new.assume_init()
+        }
     }
 
     /// The pointer handed to C (and the `uid` the kernel echoes).
@@ -346,28 +341,39 @@ impl CmId {
     /// Frees what the id owns (`ucma_free_id`): device reference, path records, private channel; then unregisters
     /// it. The memory goes with the last `Arc`.
     pub(crate) fn free(self: &Arc<CmId>) {
-        {
-            let mut reg = REG.lock();
-            reg.ids.remove(self.c());
-            let h = self.handle();
-            if reg.handles.get(&h) == Some(&(self.c() as usize)) {
-                reg.handles.remove(&h);
-            }
-        }
+        REG.lock().ids.remove(self.c());
         let (mcs, ai) = {
             let mut st = self.st.lock();
             (std::mem::take(&mut st.mcs), std::mem::replace(&mut st.resolved_ai, null_mut()))
         };
+        if !mcs.is_empty() || !ai.is_null() || !self.dev().is_null() || !self.path_rec().is_null() || self.is_sync() {
+            self.free_owned(mcs, ai);
+        }
+    }
+
+    /// The part of [`free`](Self::free) that an id which never left its channel (no device, path records,
+    /// memberships, address resolution or private channel) does not need: out of line, so that a plain
+    /// `rdma_create_id` / `rdma_destroy_id` pair runs less code (docs/bench.md, "the cmtime finding").
+    #[inline(never)]
+    fn free_owned(self: &Arc<CmId>, mcs: Vec<Arc<Mc>>, ai: *mut rdma_addrinfo) {
         // SAFETY: the id's own list (see `IdState::resolved_ai`), no longer reachable.
         unsafe { free_addrinfo(ai) };
         for mc in mcs {
             REG.lock().mcs.remove(Arc::as_ptr(&mc));
         }
         self.detach_device();
-        free_path_rec(self.c());
+        if !self.path_rec().is_null() {
+            free_path_rec(self.c());
+        }
         if self.is_sync() {
             self.channel().unregister();
         }
+    }
+
+    /// `id->route.path_rec`.
+    fn path_rec(&self) -> *mut rdma_common::abi::sa::ibv_sa_path_rec {
+        // SAFETY: the public struct is valid for the id's life.
+        unsafe { addr_of!((*self.c()).route.path_rec).read() }
     }
 }
 
@@ -479,9 +485,10 @@ pub(crate) fn take_event(p: *mut rdma_cm_event) -> Result<Box<Event>> {
 #[derive(Default)]
 struct Registry {
     channels: AddrMap<Arc<Channel>>,
+    /// Every live id, by the address handed to C (which is also its events' `uid`). The rare event without a
+    /// `uid` finds its id by kernel handle through a scan of this map ([`lookup_handle`]), rather than a second map
+    /// that every create and destroy would have to update.
     ids: AddrMap<Arc<CmId>>,
-    /// Kernel handle -> id, for events that arrive without a `uid`.
-    handles: FastMap<u32, usize>,
     events: AddrMap<()>,
     mcs: AddrMap<Arc<Mc>>,
 }
@@ -490,9 +497,7 @@ static REG: Lazy<Mutex<Registry>> = Lazy::new(|| Mutex::new(Registry::default())
 
 /// Registers a new id (after CREATE_ID gave it a handle).
 pub(crate) fn register_id(id: &Arc<CmId>) {
-    let mut reg = REG.lock();
-    reg.ids.insert(id.c(), id.clone());
-    reg.handles.insert(id.handle(), id.c() as usize);
+    REG.lock().ids.insert(id.c(), id.clone());
 }
 
 /// The live id behind a C pointer. Errors: `EINVAL` for NULL, destroyed or foreign pointers.
@@ -505,10 +510,12 @@ pub(crate) fn lookup_uid(uid: u64) -> Option<Arc<CmId>> {
     REG.lock().ids.get(uid as usize as *const rdma_cm_id).cloned()
 }
 
-/// The live id with kernel handle `h`.
+/// The live id with kernel handle `h`: a scan of the live ids, for the events that come without a `uid` (older
+/// kernels, for a connection's events before its accept set the `uid`), which are too rare to keep a second map
+/// that every create and destroy would update.
+#[cold]
 pub(crate) fn lookup_handle(h: u32) -> Option<Arc<CmId>> {
-    let reg = REG.lock();
-    reg.handles.get(&h).and_then(|&p| reg.ids.get(p as *const rdma_cm_id)).cloned()
+    REG.lock().ids.values().find(|id| id.handle() == h).cloned()
 }
 
 /// The live channel behind a C pointer. Errors: `EINVAL` for NULL, destroyed or foreign pointers.

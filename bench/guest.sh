@@ -13,7 +13,8 @@
 #   BENCH_OURS=stock the "ours" column uses rdma-core too: stock against stock, to see the noise
 #   BENCH_BUDGET=S   no new round unless it fits in S seconds of this script (default 1260; 420 quick)
 #   BENCH_TIMEOUT=S  timeout for each program (default 45)
-#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm,rs,plugin,scale,siw), for experiments
+#   BENCH_ONLY=LIST  only these parts (comma-separated: cpu,mem,start,lat,bw,cm,rs,plugin,scale,siw,cmsiw), for
+#                    experiments (cmsiw: only the siw part's cmtime rounds)
 #   BENCH_SIW_REPS=N timed perftest rounds over Soft-iWARP (default 5; 2 with BENCH_QUICK=1)
 #   BENCH_SCALE_REPS=N interleaved rounds of the scale part (default 3)
 #   BENCH_BIN=DIR    where datapath, memory and objects were built (default build/bench)
@@ -204,12 +205,17 @@ perftest() {
 
 # ---- cmtime --------------------------------------------------------------------------------------------------------
 CM_STEPS=("create id" "bind addr" "resolve addr" "resolve route" "create qp" "connect" "disconnect" "destroy")
-cm_metric() { local s=${1// /_}; echo "cm.$s"; }
-CM_METRICS=""
-for s in "${CM_STEPS[@]}"; do CM_METRICS+="$(cm_metric "$s") "; done
+# cm_metric STEP [FABRIC]: cm.<step> (rxe) or cm.siw.<step>
+cm_metric() { local s=${1// /_}; echo "cm.${2:+$2.}$s"; }
+CM_METRICS="" CM_METRICS_SIW=""
+for s in "${CM_STEPS[@]}"; do CM_METRICS+="$(cm_metric "$s") "; CM_METRICS_SIW+="$(cm_metric "$s" siw) "; done
 
+# cmtime_run COL REP CONNS [siw]: one cmtime run, both ends on column COL's librdmacm (rxe0 <-> rxe1, or, with siw,
+# the same addresses on siw0 <-> siw1 after siw_setup); metrics cm.* or cm.siw.*
 cmtime_run() {
-    local col=$1 rep=$2 conns=$3 name=cmtime
+    local col=$1 rep=$2 conns=$3 fabric=${4:-} name=cmtime
+    local CM_METRICS=$CM_METRICS
+    [[ $fabric == siw ]] && { name=cmtime-siw; CM_METRICS=$CM_METRICS_SIW; }
     begin_run "$name" "$col" || return
     next_port
     local port=$PORT slog="$WORK/cm-server.log" clog="$WORK/cm-client.log"
@@ -253,7 +259,7 @@ cmtime_run() {
     keep_log "$name" "$col" 0 "$slog" "$clog"
     ok_run "$name" "$col"
     for s in "${CM_STEPS[@]}"; do
-        [[ -n ${got[$s]:-} ]] && sample "$(cm_metric "$s")" "$col" "$rep" "${got[$s]}"
+        [[ -n ${got[$s]:-} ]] && sample "$(cm_metric "$s" "$fabric")" "$col" "$rep" "${got[$s]}"
     done
 }
 
@@ -613,23 +619,29 @@ fi
 # 5. Soft-iWARP, last (siw_setup removes the rxe links): the same instruction counts over siw0/siw1 (rdma-core's
 # libsiw plug-in against our native siw provider) and perftest -R (iWARP connects only through the CM), latency
 # and bandwidth, in their own ABBA rounds.
-if has siw; then
+# Part cmsiw (also run by siw): cmtime -c 50 over siw in each round, interleaved like the rxe rounds (cm.siw.*).
+if has siw || has cmsiw; then
     if ! siw_setup; then
         log "siw: not measured: $SIW_SETUP_ERROR"
         for col in stock ours; do
-            for m in cpu.siw.post1 cpu.siw.postlist cpu.siw.poll16 cpu.siw.poll1 cpu.siw.pollempty; do
+            for m in cpu.siw.post1 cpu.siw.postlist cpu.siw.poll16 cpu.siw.poll1 cpu.siw.pollempty $CM_METRICS_SIW; do
                 sample "$m" "$col" 1 FAIL "siw setup: $SIW_SETUP_ERROR"
             done
         done
     else
         printf 'siw\t%s\n' "$(modinfo -F vermagic "$REPO/build/siw/$(uname -r)/siw.ko" 2>/dev/null | cut -d' ' -f1)" >> "$OUT/meta.tsv"
         for col in stock ours; do
+            has siw || break
             log "callgrind datapath over siw ($col)"
             callgrind_run "$col" "$([[ $QUICK == 1 ]] && echo 8 || echo 32)" siw
         done
         for ((rep = 1; rep <= SIW_REPS; rep++)); do
             log "siw round $rep/$SIW_REPS"
             for col in $(order $rep); do
+                # 50 connections: siw on 6.1 answers ENOMEM to some of the 200 QPs (client and server) of -c 100,
+                # with either library (measured 2026-11-28: -c 64 fits)
+                cmtime_run "$col" "$rep" 50 siw
+                has siw || continue
                 for tool in ib_write_lat ib_send_lat ib_read_lat; do
                     op=${tool#ib_}; op=${op%_lat}
                     perftest "$col" "$rep" lat "$tool" 64 R "$LAT_ITERS" "lat.siw.$op.64.R" "latmin.siw.$op.64.R" siw-

@@ -58,6 +58,7 @@ def catalogue():
     for step in ("create id", "bind addr", "resolve addr", "resolve route", "create qp", "connect", "disconnect",
                  "destroy"):
         c["cm." + step.replace(" ", "_")] = ("cm", f"cmtime: {step}", "µs/conn", "lower", False, 1, 1)
+        c["cm.siw." + step.replace(" ", "_")] = ("siw", f"siw: cmtime -c 50: {step}", "µs/conn", "lower", False, 1, 1)
     c["rs.bw.65536"] = ("rs", "rstream, 64 KiB transfers: bandwidth (64 KiB / time per transfer)", "MB/s", "higher",
                         False, 1, 1)
     c["rs.lat.64"] = ("rs", "rstream, 64 B transfers: time per transfer", "µs", "lower", False, 1, 2)

@@ -193,24 +193,12 @@ pub(crate) fn get_device(guid: u64, idx: u32) -> Result<*mut CmaDevice> {
 /// went away meanwhile).
 pub(crate) fn put_device(dev: *mut CmaDevice) {
     let mut devs = DEVS.lock();
-    {
-        // SAFETY: a referenced device stays in the list (boxed, never moved) and is only touched under DEVS (held).
-        let d = unsafe { &mut *dev };
-        d.refcnt -= 1;
-        if d.refcnt > 0 {
-            return;
-        }
+    // SAFETY: a referenced device stays in the list (boxed, never moved) and is only touched under DEVS (held).
+    let d = unsafe { &mut *dev };
+    d.refcnt -= 1;
+    if d.refcnt > 0 {
+        return;
     }
-    last_put(&mut devs, dev);
-}
-
-/// [`put_device`] for the last reference: out of line, as it runs once per device (`rdma_destroy_id` of an id on a
-/// device runs less code the other times; docs/bench.md, "the cmtime finding").
-#[cold]
-#[inline(never)]
-fn last_put(devs: &mut Devices, dev: *mut CmaDevice) {
-    let Some(pos) = devs.list.iter().position(|d| std::ptr::eq(&**d, dev)) else { return };
-    let d = &mut devs.list[pos];
     // SAFETY: no id uses the PD/XRCD any more; failures (objects the application still holds) are rdma-core's
     // too, and ignored like there.
     unsafe {
@@ -224,7 +212,18 @@ fn last_put(devs: &mut Devices, dev: *mut CmaDevice) {
     d.pd = null_mut();
     d.xrcd = null_mut();
     if d.dead {
-        d.release();
+        remove_dead(&mut devs, dev);
+    }
+}
+
+/// The last reference to a device that went away is gone: it leaves the list. Out of line (rare): the device is
+/// found by address only here, so that `rdma_destroy_id` of an id on a device runs less code (docs/bench.md, "the
+/// cmtime finding").
+#[cold]
+#[inline(never)]
+fn remove_dead(devs: &mut Devices, dev: *mut CmaDevice) {
+    if let Some(pos) = devs.list.iter().position(|d| std::ptr::eq(&**d, dev)) {
+        devs.list[pos].release();
         devs.list.remove(pos);
     }
 }

@@ -1,7 +1,7 @@
 //! Ids: CREATE_ID, DESTROY_ID, MIGRATE_ID, SET_OPTION, NOTIFY.
 #![allow(unsafe_code)]
 
-use super::{write_in, write_io, UcmFd};
+use super::{addr_of, write_framed_io, write_in, write_io, UcmFd};
 use rdma_common::errno::{Errno, Result};
 use rdma_common::uapi::rdma_user_cm::*;
 use rdma_common::uapi::{AsBytes, FromBytes};
@@ -11,22 +11,20 @@ use std::mem::size_of;
 /// `RDMA_PS_IB`); `uid` is echoed in this id's events. Returns the kernel's handle. Errors: `EINVAL` for an unknown
 /// port space, `ENOMEM`.
 pub fn create_id<F: UcmFd + ?Sized>(fd: &F, uid: u64, ps: u16, qp_type: u8) -> Result<u32> {
-    let mut cmd = rdma_ucm_create_id::zeroed();
-    cmd.uid = uid;
-    cmd.ps = ps;
-    cmd.qp_type = qp_type;
     let mut out = [0u8; size_of::<rdma_ucm_create_id_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_CREATE_ID, cmd.as_bytes(), 8, &mut out)?;
+    let cmd = rdma_ucm_create_id { uid, response: addr_of(out.as_mut_ptr()), ps, qp_type, reserved: [0; 5] };
+    // SAFETY: the one address in `cmd` is `out`'s, borrowed by the call.
+    unsafe { write_framed_io(fd, RDMA_USER_CM_CMD_CREATE_ID, cmd, &mut out) }?;
     Ok(rdma_ucm_create_id_resp::from_bytes(&out).id)
 }
 
 /// DESTROY_ID: destroys kernel id `id` and its pending events. Returns how many events the kernel reported for it
 /// (the library waits until that many are acknowledged). Errors: `EINVAL` for an unknown id.
 pub fn destroy_id<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<u32> {
-    let mut cmd = rdma_ucm_destroy_id::zeroed();
-    cmd.id = id;
     let mut out = [0u8; size_of::<rdma_ucm_destroy_id_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_DESTROY_ID, cmd.as_bytes(), 0, &mut out)?;
+    let cmd = rdma_ucm_destroy_id { response: addr_of(out.as_mut_ptr()), id, reserved: 0 };
+    // SAFETY: the one address in `cmd` is `out`'s, borrowed by the call.
+    unsafe { write_framed_io(fd, RDMA_USER_CM_CMD_DESTROY_ID, cmd, &mut out) }?;
     Ok(rdma_ucm_destroy_id_resp::from_bytes(&out).events_reported)
 }
 

@@ -166,6 +166,48 @@ fn write_raw<F: UcmFd + ?Sized>(fd: &F, cmd: u32, payload: &[u8], resp: Option<(
     Ok(())
 }
 
+/// A command and its header as one value: what [`write_framed_io`] writes.
+#[repr(C)]
+struct Framed<T> {
+    hdr: rdma_ucm_cmd_hdr,
+    body: T,
+}
+
+/// [`write_io`] for a command whose struct `body` already holds the address of `out` (its `response` field): the
+/// header and the struct are written as one value built in place, without [`write_raw`]'s byte buffer and copies
+/// (CREATE_ID and DESTROY_ID, which every `rdma_create_id` / `rdma_destroy_id` sends: ~50 instructions a call
+/// less; docs/bench.md, "the cmtime finding"). A short write is `ENODATA`.
+///
+/// # Safety
+/// The only address in `body` is that of `out`, which stays mutably borrowed (alive, untouched) for the call.
+pub(crate) unsafe fn write_framed_io<F: UcmFd + ?Sized, T: AsBytes>(
+    fd: &F,
+    cmd: u32,
+    body: T,
+    out: &mut [u8],
+) -> Result<()> {
+    const {
+        // No padding between or after the two: the header is 8 bytes, and `T` (no padding of its own, as an
+        // `AsBytes`) is aligned to at most 8.
+        assert!(size_of::<Framed<T>>() == size_of::<rdma_ucm_cmd_hdr>() + size_of::<T>());
+        assert!(size_of::<Framed<T>>() <= u16::MAX as usize);
+    }
+    let frame = Framed {
+        hdr: rdma_ucm_cmd_hdr { cmd, in_: size_of::<T>() as u16, out: u16::try_from(out.len()).unwrap_or(u16::MAX) },
+        body,
+    };
+    // SAFETY: `frame` is `size_of::<Framed<T>>()` initialised bytes: both fields have no padding and none lies
+    // between or after them (asserted above).
+    let buf = unsafe { std::slice::from_raw_parts((&raw const frame).cast::<u8>(), size_of::<Framed<T>>()) };
+    // SAFETY: the caller's contract (the response address is `out`'s, borrowed for the call).
+    let n = unsafe { fd.write_cmd(buf) }.inspect_err(|e| log::debug!("rdma_ucm command {cmd}: {e}"))?;
+    if n != buf.len() {
+        log::debug!("rdma_ucm command {cmd}: short write {n} of {}", buf.len());
+        return Err(Errno::ENODATA);
+    }
+    Ok(())
+}
+
 /// A command without a response.
 pub(crate) fn write_in<F: UcmFd + ?Sized>(fd: &F, cmd: u32, payload: &[u8]) -> Result<()> {
     write_raw(fd, cmd, payload, None)

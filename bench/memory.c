@@ -1,8 +1,9 @@
 /*
  * bench/memory.c: resident memory and library heap per verbs object, for `make bench` (see docs/bench.md).
  *
- * Measures, around each step, the process's resident set (/proc/self/statm, field 2, in pages; this includes the
- * queue rings the kernel maps into the process once they are touched) and the malloc heap in use (mallinfo2():
+ * Measures, around each step, the process's resident set (Rss of /proc/self/smaps_rollup: benchutil.h's rss_bytes,
+ * not statm, which lags on kernels before 6.2; this includes the queue rings the kernel maps into the process once
+ * they are touched) and the malloc heap in use (mallinfo2():
  * uordblks + hblkhd, i.e. bytes handed out by malloc from the arena plus those in mmapped chunks). Our libraries
  * allocate with the system malloc, so the same counter sees both implementations.
  *
@@ -47,14 +48,7 @@ struct snap {
 static struct snap snap(void)
 {
 	struct snap s = { 0, 0 };
-	long size = 0, res = 0;
-	FILE *f = fopen("/proc/self/statm", "r");
-	if (f) {
-		if (fscanf(f, "%ld %ld", &size, &res) != 2)
-			res = 0;
-		fclose(f);
-	}
-	s.rss = res * sysconf(_SC_PAGESIZE);
+	s.rss = rss_bytes();
 	struct mallinfo2 mi = mallinfo2();
 	s.heap = (long)(mi.uordblks + mi.hblkhd);
 	return s;

@@ -252,6 +252,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_context_leaving_ends_the_proofs_and_one_lock_checks_both() {
+        // An object whose first field is its context pointer, as every verbs object.
+        let ctx = Box::into_raw(Box::new(0u64));
+        let obj = Box::into_raw(Box::new(ctx as usize));
+        assert_eq!(unsafe { check_with_context::<usize, u64>(obj, Kind::Pd) }.err(), Some(Errno::EINVAL));
+        insert(obj, Kind::Pd);
+        assert_eq!(unsafe { check_with_context::<usize, u64>(obj, Kind::Pd) }.err(), Some(Errno::EBADF));
+        insert(ctx, Kind::Context);
+        let (o, c) = unsafe { check_with_context::<usize, u64>(obj, Kind::Pd) }.unwrap();
+        assert_eq!((o.as_ptr(), c), (obj, ctx));
+        let e = context_epoch();
+        assert!(remove(obj, Kind::Pd));
+        assert_eq!(context_epoch(), e, "only contexts count");
+        assert!(remove(ctx, Kind::Context));
+        assert!(context_epoch() > e, "a context left");
+        unsafe {
+            drop(Box::from_raw(obj));
+            drop(Box::from_raw(ctx));
+        }
+    }
+
+    #[test]
     fn live_dead_and_foreign() {
         let a = Box::into_raw(Box::new(1u64));
         assert_eq!(check(a, Kind::Pd), Err(Errno::EINVAL));

@@ -83,6 +83,10 @@ unsafe extern "C" {
 const PTHREAD_CANCEL_DISABLE: c_int = 1;
 
 /// Holds off thread cancellation while alive and restores the caller's cancel state when dropped.
+///
+/// When cancellation was already off (a nested boundary: a C plug-in calling an `ibv_cmd_*` of ours from inside
+/// one of our entry points; or a caller that disabled it itself), there is nothing to restore, and the second
+/// `pthread_setcancelstate` call is skipped.
 struct CancelHeld(c_int);
 
 impl CancelHeld {
@@ -98,6 +102,9 @@ impl CancelHeld {
 impl Drop for CancelHeld {
     #[inline(always)]
     fn drop(&mut self) {
+        if self.0 == PTHREAD_CANCEL_DISABLE {
+            return;
+        }
         let mut ignored = 0;
         // SAFETY: as above, with the state saved by `new`.
         unsafe { pthread_setcancelstate(self.0, &mut ignored) };

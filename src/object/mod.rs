@@ -37,6 +37,7 @@ use parking_lot::Mutex;
 use rdma_common::abi::driver::{verbs_context_34, view_34, CONTEXT_OFFSET_34};
 use rdma_common::errno::Result;
 use rdma_common::Errno;
+use std::cell::Cell;
 use std::ffi::c_int;
 use std::mem::{offset_of, MaybeUninit};
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
@@ -207,6 +208,12 @@ pub fn vctx_of(p: *mut ibv_context) -> *mut verbs_context_34 {
     view_34(p)
 }
 
+thread_local! {
+    /// The plug-in context this thread last found live: its public address, its `Context`, and
+    /// `registry::context_epoch()` when it was found (see [`Context::from_ibv_memo`]).
+    static VERIFIED: Cell<(usize, *const Context, u64)> = const { Cell::new((0, std::ptr::null(), 0)) };
+}
+
 impl Context {
     /// The `struct ibv_context *` handed to C.
     pub fn ibv(&self) -> *mut ibv_context {
@@ -222,11 +229,46 @@ impl Context {
     /// # Safety
     /// The returned reference must not outlive the context (a later `ibv_close_device`).
     pub unsafe fn from_ibv<'a>(p: *mut ibv_context) -> Result<&'a Context> {
+        let epoch = registry::context_epoch();
         let p = registry::check(p, Kind::Context).map_err(|e| if p.is_null() { e } else { Errno::EBADF })?;
+        // SAFETY: a live context, found so after reading `epoch`, as `registered`'s contract asks.
+        unsafe { Self::registered(p.as_ptr(), epoch) }
+    }
+
+    /// As [`Context::from_ibv`], for the calls a C plug-in makes back into us with its context (its `ibv_cmd_*`)
+    /// and for our plug-in glue: a plug-in context this thread found live (in [`Context::registered`]) is known
+    /// live, without a registry lookup, until any context leaves the registry (`registry::context_epoch`). So an
+    /// entry point checks its context once, and the plug-in's callbacks reuse that check. Anything else (another
+    /// context, NULL, a closed context, garbage) goes through [`Context::from_ibv`] and gets its errno.
+    ///
+    /// # Safety
+    /// As for [`Context::from_ibv`].
+    pub unsafe fn from_ibv_memo<'a>(p: *mut ibv_context) -> Result<&'a Context> {
+        let (key, ctx, epoch) = VERIFIED.with(Cell::get);
+        if key == p as usize && !p.is_null() && epoch == registry::context_epoch() {
+            // SAFETY: found live by this thread, and no context has left the registry since.
+            return Ok(unsafe { &*ctx });
+        }
+        // SAFETY: forwarded.
+        unsafe { Self::from_ibv(p) }
+    }
+
+    /// The `Context` of `p`, which the registry has just listed as a live context (a plug-in's is remembered for
+    /// [`Context::from_ibv_memo`]).
+    ///
+    /// # Safety
+    /// `p` is a live context of this library, found so by a registry check made after reading `epoch`
+    /// (`registry::context_epoch`); the returned reference must not outlive it.
+    pub(crate) unsafe fn registered<'a>(p: *mut ibv_context, epoch: u64) -> Result<&'a Context> {
         // SAFETY: registered contexts are the last member of a verbs_context whose `priv` is their `Context`.
-        let c = unsafe { (*vctx_of(p.as_ptr())).r#priv.cast::<Context>() };
+        let c = unsafe { (*vctx_of(p)).r#priv.cast::<Context>() };
         // SAFETY: as above; set before the context was registered, cleared only after it was unregistered.
-        unsafe { c.as_ref() }.ok_or(Errno::EINVAL)
+        let c = unsafe { c.as_ref() }.ok_or(Errno::EINVAL)?;
+        // Only a plug-in calls back into us with the context: a native provider's does not pay for the memo.
+        if c.driver_data.is_some() {
+            VERIFIED.with(|v| v.set((p as usize, c as *const Context, epoch)));
+        }
+        Ok(c)
     }
 
     /// The command fd (the public `cmd_fd`).

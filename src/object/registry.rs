@@ -21,6 +21,7 @@ use rdma_common::{errno::Result, Errno};
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The type of a registered object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,7 +116,9 @@ pub fn side<T>(p: *const T, kind: Kind) -> Result<usize> {
 /// kernel refuses.
 pub fn remove<T>(p: *const T, kind: Kind) -> bool {
     let mut live = live();
-    live.remove(&key(p, kind, false)) | live.remove(&key(p, kind, true))
+    let removed = live.remove(&key(p, kind, false)) | live.remove(&key(p, kind, true));
+    forget(kind);
+    removed
 }
 
 /// Marks a live object of type `kind` dying (a destroy that must still accept acknowledgements has begun): later
@@ -124,6 +127,7 @@ pub fn begin_destroy<T>(p: *const T, kind: Kind) -> bool {
     let mut live = live();
     if live.remove(&key(p, kind, false)) {
         live.insert(key(p, kind, true));
+        forget(kind);
         true
     } else {
         false
@@ -164,6 +168,54 @@ pub fn abort_destroy<T>(p: *const T, kind: Kind) {
     }
 }
 
+/// How many times a context has left the registry (closed, or a close begun): a context found live while this
+/// count was N is still live while it is N (see [`context_epoch`]).
+static CONTEXT_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// The count of contexts that have left the registry so far. A caller that read this count, then found a context
+/// live, may treat the context as live for as long as the count has not changed since, without asking
+/// again (`Context::from_ibv`'s per-thread memo). This is no weaker than a registry check: a check and the use
+/// that follows are not atomic with a concurrent close either.
+#[inline(always)]
+pub fn context_epoch() -> u64 {
+    CONTEXT_EPOCH.load(Ordering::Acquire)
+}
+
+/// A context leaving the registry ends every proof that it was live ([`context_epoch`]). Called under the lock,
+/// after the entry left the set: a checker that read the count before this bump sees it change; one that reads it
+/// after finds the entry gone.
+#[inline(always)]
+fn forget(kind: Kind) {
+    if kind == Kind::Context {
+        CONTEXT_EPOCH.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// `p` if it is a live object of type `kind` whose first field, a context pointer, is a live context: both under
+/// one lock. `EINVAL` for NULL, when `p` is not live or its context pointer is NULL; `EBADF` when its context is not
+/// live (as [`Context::from_ibv`](super::Context::from_ibv)).
+///
+/// # Safety
+/// Every object of `kind` begins with its `struct ibv_context *`.
+pub unsafe fn check_with_context<T, C>(p: *mut T, kind: Kind) -> Result<(NonNull<T>, *mut C)> {
+    let nn = NonNull::new(p).ok_or(Errno::EINVAL)?;
+    let live = live();
+    if !live.contains(&key(p, kind, false)) {
+        drop(live);
+        log::debug!("{:?} {:p} is not a live object of this library", kind, p);
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: a live object of `kind`, which begins with its context pointer (caller's contract).
+    let c = unsafe { p.cast::<*mut C>().read() };
+    if c.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    if !live.contains(&key(c, Kind::Context, false)) {
+        return Err(Errno::EBADF);
+    }
+    Ok((nn, c))
+}
+
 /// Whether `p` is a live object of type `kind`.
 pub fn contains<T>(p: *const T, kind: Kind) -> bool {
     live().contains(&key(p, kind, false))
@@ -198,6 +250,28 @@ pub fn check_opt<T>(p: *mut T, kind: Kind) -> Result<Option<NonNull<T>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_context_leaving_ends_the_proofs_and_one_lock_checks_both() {
+        // An object whose first field is its context pointer, as every verbs object.
+        let ctx = Box::into_raw(Box::new(0u64));
+        let obj = Box::into_raw(Box::new(ctx as usize));
+        assert_eq!(unsafe { check_with_context::<usize, u64>(obj, Kind::Pd) }.err(), Some(Errno::EINVAL));
+        insert(obj, Kind::Pd);
+        assert_eq!(unsafe { check_with_context::<usize, u64>(obj, Kind::Pd) }.err(), Some(Errno::EBADF));
+        insert(ctx, Kind::Context);
+        let (o, c) = unsafe { check_with_context::<usize, u64>(obj, Kind::Pd) }.unwrap();
+        assert_eq!((o.as_ptr(), c), (obj, ctx));
+        let e = context_epoch();
+        assert!(remove(obj, Kind::Pd));
+        assert_eq!(context_epoch(), e, "only contexts count");
+        assert!(remove(ctx, Kind::Context));
+        assert!(context_epoch() > e, "a context left");
+        unsafe {
+            drop(Box::from_raw(obj));
+            drop(Box::from_raw(ctx));
+        }
+    }
 
     #[test]
     fn live_dead_and_foreign() {

@@ -481,8 +481,8 @@ fn op_flags_understood(_ctx: &Context) -> bool {
 
 /// The context of an object's `context` field.
 unsafe fn ctx_of<'a>(c: *mut ibv_context) -> Result<&'a Context> {
-    // SAFETY: forwarded.
-    unsafe { Context::from_ibv(c) }
+    // SAFETY: forwarded; the entry point calling us has usually just checked the same context.
+    unsafe { Context::from_ibv_memo(c) }
 }
 
 /// A NULL return from a plug-in op: its errno (EOPNOTSUPP when it set none, or for a missing op).
@@ -1643,8 +1643,9 @@ pub unsafe fn set_ops(vctx: *mut c_void, ops: *const c_void, pabi: u32) {
 /// # Safety
 /// `ctx` is NULL or a pointer the caller got from C.
 pub unsafe fn context_driver_id(ctx: *mut ibv_context) -> Result<u32> {
-    // SAFETY: checked against the registry first.
-    let c = unsafe { Context::from_ibv(ctx) }?;
+    // SAFETY: checked against the registry first (or found live by this thread's entry point, which a plug-in's
+    // `ibv_cmd_*` is usually called from).
+    let c = unsafe { Context::from_ibv_memo(ctx) }?;
     Ok(c.driver_id)
 }
 

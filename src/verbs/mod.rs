@@ -62,10 +62,12 @@ use rdma_common::errno::Result;
 /// # Safety
 /// The returned reference must not outlive the context.
 pub(crate) unsafe fn object<'a, T>(p: *mut T, kind: Kind) -> Result<(*mut T, &'a Context)> {
-    let p = registry::check(p, kind)?.as_ptr();
-    // SAFETY: a registered object of `kind`; every public verbs struct begins with its context pointer.
-    let ctx = unsafe { Context::from_ibv(p.cast::<*mut ibv_context>().read()) }?;
-    Ok((p, ctx))
+    let epoch = registry::context_epoch();
+    // SAFETY: every public verbs struct begins with its context pointer.
+    let (p, c) = unsafe { registry::check_with_context::<T, ibv_context>(p, kind) }?;
+    // SAFETY: the registry lists `c` as a live context, found so after reading `epoch`.
+    let ctx = unsafe { Context::registered(c, epoch) }?;
+    Ok((p.as_ptr(), ctx))
 }
 
 /// A PD and its context.

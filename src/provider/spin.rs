@@ -17,26 +17,38 @@ use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A value guarded by a spin lock.
-pub struct SpinLock<T> {
+/// A value guarded by a spin lock, with `extra`: a small value beside the lock byte that the lock does not guard
+/// (it fills the padding the lock byte leaves before an 8-aligned `T`, so a field stored there costs no bytes).
+pub struct SpinLock<T, E = ()> {
     locked: AtomicBool,
+    /// Not guarded by the lock: readable at any time (an atomic when it changes after creation).
+    pub extra: E,
     data: UnsafeCell<T>,
 }
 
-// SAFETY: the lock hands out access to `data` to one thread at a time (Acquire on lock, Release on unlock).
-unsafe impl<T: Send> Send for SpinLock<T> {}
-// SAFETY: as above; `T: Send` suffices because the guard gives exclusive access, as std's Mutex.
-unsafe impl<T: Send> Sync for SpinLock<T> {}
+// SAFETY: the lock hands out access to `data` to one thread at a time (Acquire on lock, Release on unlock);
+// `extra` is an ordinary field, Send when `E` is.
+unsafe impl<T: Send, E: Send> Send for SpinLock<T, E> {}
+// SAFETY: as above; `T: Send` suffices because the guard gives exclusive access, as std's Mutex; `extra` is
+// shared as `&E`, so it needs `E: Sync`.
+unsafe impl<T: Send, E: Sync> Sync for SpinLock<T, E> {}
 
 impl<T> SpinLock<T> {
     /// An unlocked lock around `value`.
     pub const fn new(value: T) -> SpinLock<T> {
-        SpinLock { locked: AtomicBool::new(false), data: UnsafeCell::new(value) }
+        SpinLock { locked: AtomicBool::new(false), extra: (), data: UnsafeCell::new(value) }
+    }
+}
+
+impl<T, E> SpinLock<T, E> {
+    /// An unlocked lock around `value`, with `extra` beside the lock byte.
+    pub const fn with_extra(value: T, extra: E) -> SpinLock<T, E> {
+        SpinLock { locked: AtomicBool::new(false), extra, data: UnsafeCell::new(value) }
     }
 
     /// Takes the lock (spinning while another thread holds it) and returns the guard that releases it.
     #[inline(always)]
-    pub fn lock(&self) -> SpinGuard<'_, T> {
+    pub fn lock(&self) -> SpinGuard<'_, T, E> {
         // Acquire: pairs with the Release store of the previous holder's unlock.
         if self.locked.swap(true, Ordering::Acquire) {
             self.lock_contended();
@@ -46,7 +58,7 @@ impl<T> SpinLock<T> {
 
     /// Takes the lock if it is free, without waiting.
     #[inline(always)]
-    pub fn try_lock(&self) -> Option<SpinGuard<'_, T>> {
+    pub fn try_lock(&self) -> Option<SpinGuard<'_, T, E>> {
         // Acquire when we take it; when it was already taken, the swap changed nothing.
         if self.locked.swap(true, Ordering::Acquire) {
             None
@@ -103,7 +115,7 @@ impl<T> SpinLock<T> {
     }
 }
 
-impl<T> std::fmt::Debug for SpinLock<T> {
+impl<T, E> std::fmt::Debug for SpinLock<T, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The value is not shown: reading it would need the lock.
         f.debug_struct("SpinLock").field("locked", &self.is_locked()).finish_non_exhaustive()
@@ -111,11 +123,11 @@ impl<T> std::fmt::Debug for SpinLock<T> {
 }
 
 /// Holds a [`SpinLock`]; releases it when dropped.
-pub struct SpinGuard<'a, T> {
-    lock: &'a SpinLock<T>,
+pub struct SpinGuard<'a, T, E = ()> {
+    lock: &'a SpinLock<T, E>,
 }
 
-impl<T> Deref for SpinGuard<'_, T> {
+impl<T, E> Deref for SpinGuard<'_, T, E> {
     type Target = T;
     #[inline(always)]
     fn deref(&self) -> &T {
@@ -124,7 +136,7 @@ impl<T> Deref for SpinGuard<'_, T> {
     }
 }
 
-impl<T> DerefMut for SpinGuard<'_, T> {
+impl<T, E> DerefMut for SpinGuard<'_, T, E> {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: the guard holds the lock, and `&mut self` makes this the only reference through it.
@@ -132,7 +144,7 @@ impl<T> DerefMut for SpinGuard<'_, T> {
     }
 }
 
-impl<T> Drop for SpinGuard<'_, T> {
+impl<T, E> Drop for SpinGuard<'_, T, E> {
     #[inline(always)]
     fn drop(&mut self) {
         // SAFETY: the guard holds the lock; the references it handed out borrow the guard, so they are gone.

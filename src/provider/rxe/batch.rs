@@ -39,7 +39,7 @@ fn me() -> u32 {
 
 /// Whether this thread holds `qp`'s batch.
 fn mine(qp: &RxeQp) -> bool {
-    qp.batch_owner.load(Relaxed) == me()
+    qp.sq.extra.load(Relaxed) == me()
 }
 
 /// `ibv_wr_start(3)` with the re-entry check (module docs).
@@ -64,7 +64,7 @@ pub unsafe extern "C" fn wr_start<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     }
     // SAFETY: caller's contract.
     unsafe { wr::wr_start::<H>(ibqp) };
-    qp.batch_owner.store(me(), Relaxed);
+    qp.sq.extra.store(me(), Relaxed);
 }
 
 /// `ibv_wr_complete(3)`; `EINVAL` from a thread that holds no batch of this QP.
@@ -77,7 +77,7 @@ pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int 
     if !mine(qp) {
         return Errno::EINVAL.0;
     }
-    qp.batch_owner.store(0, Relaxed);
+    qp.sq.extra.store(0, Relaxed);
     // SAFETY: caller's contract; this thread holds the batch.
     unsafe { wr::wr_complete::<H>(ibqp) }
 }
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     if !mine(qp) {
         return;
     }
-    qp.batch_owner.store(0, Relaxed);
+    qp.sq.extra.store(0, Relaxed);
     // SAFETY: caller's contract; this thread holds the batch.
     unsafe { wr::wr_abort::<H>(ibqp) }
 }

@@ -30,6 +30,7 @@ use self::abi::{rxe_av, rxe_recv_wqe, rxe_send_wqe, RECV_WQE_DATA_OFFSET, SEND_W
 use self::queue::RxeQueue;
 use super::spin::SpinLock;
 use super::verbs::*;
+use rdma_common::abi::enums::{IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD};
 use rdma_common::{errno::Result, Errno};
 use std::ffi::c_int;
 use std::mem::size_of;
@@ -130,18 +131,44 @@ pub struct Rq {
     pub(crate) max_sge: u32,
 }
 
-/// Provider state of a QP (rdma-core's `struct rxe_qp` without the `verbs_qp`).
+/// A QP's `ibv_qp_type` in one byte (fixed at creation). Its unused byte values are a niche: the provider enum
+/// around [`RxeQp`] keeps its tag there instead of in 8 more bytes.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QpType {
+    /// `IBV_QPT_RC`.
+    Rc = 2,
+    /// `IBV_QPT_UC`.
+    Uc = 3,
+    /// `IBV_QPT_UD`.
+    Ud = 4,
+    /// Any other type (the kernel creates none on rxe): no send opcode is specific to it.
+    Other = 0,
+}
+
+impl QpType {
+    /// The type for the numeric `ibv_qp_type` `t`.
+    pub fn from_raw(t: u32) -> QpType {
+        match t {
+            IBV_QPT_RC => QpType::Rc,
+            IBV_QPT_UC => QpType::Uc,
+            IBV_QPT_UD => QpType::Ud,
+            _ => QpType::Other,
+        }
+    }
+}
+
+/// Provider state of a QP (rdma-core's `struct rxe_qp` without the `verbs_qp`). 96 bytes: the two fields that
+/// are not ring state sit beside the lock bytes (each lock byte leaves 7 bytes of padding before its 8-aligned
+/// ring state): the batch owner beside the SQ's, the QP type beside the RQ's.
 #[derive(Debug)]
 pub struct RxeQp {
-    pub(crate) sq: SpinLock<Sq>,
+    /// The SQ; its `extra` is the thread inside an `ibv_wr_start` batch, 0 if none (see [`batch`]).
+    pub(crate) sq: SpinLock<Sq, AtomicU32>,
     /// The RQ; its `queue` is `None` when the QP receives through an SRQ (a QP's RQ is never re-mapped, so for a
     /// QP that is the only meaning of `None`). Not an `Option` around the lock: 8 bytes a QP, which took it past
-    /// rdma-core's malloc chunk.
-    pub(crate) rq: SpinLock<Rq>,
-    /// `ibv_qp_type` as a number (fixed at creation).
-    pub(crate) qp_type: u32,
-    /// The thread inside an `ibv_wr_start` batch, 0 if none (see [`batch`]).
-    pub(crate) batch_owner: AtomicU32,
+    /// rdma-core's malloc chunk. Its `extra` is the QP's type.
+    pub(crate) rq: SpinLock<Rq, QpType>,
 }
 
 /// Provider state of a CQ (rdma-core's `struct rxe_cq` without the `verbs_cq`).
@@ -240,16 +267,18 @@ impl RxeQp {
             Some(q) => Rq::new(q, caps.max_recv_sge)?,
         };
         Ok(RxeQp {
-            sq: SpinLock::new(Sq { queue: sq, max_sge, max_inline, ssn: 0, last: 0, cur_index: start, err: 0 }),
-            rq: SpinLock::new(rq),
-            qp_type,
-            batch_owner: AtomicU32::new(0),
+            sq: SpinLock::with_extra(
+                Sq { queue: sq, max_sge, max_inline, ssn: 0, last: 0, cur_index: start, err: 0 },
+                AtomicU32::new(0),
+            ),
+            rq: SpinLock::with_extra(rq, QpType::from_raw(qp_type)),
         })
     }
 
-    /// The QP's type as a number (`ibv_qp_type`).
+    /// The QP's type as a number (`ibv_qp_type`; 0 for a type rxe does not create).
+    #[inline(always)]
     pub fn qp_type(&self) -> u32 {
-        self.qp_type
+        self.rq.extra as u32
     }
 }
 

@@ -482,7 +482,7 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
             // SAFETY: caller's contract: the list's WRs are readable.
             let single = unsafe { (*wr_list).next.is_null() } && {
                 // SAFETY: a live QP (caller's contract).
-                let mut c = SendCursor::new(&sq, qp.qp_type, unsafe { (*ibqp).context });
+                let mut c = SendCursor::new(&sq, qp.qp_type(), unsafe { (*ibqp).context });
                 // SAFETY: as above; the SQ lock is held.
                 let posted = unsafe { post_fast::<H>(&mut c, &*wr_list) };
                 if posted {
@@ -494,10 +494,10 @@ pub unsafe extern "C" fn post_send<H: RxeHost>(
             let rc = if single {
                 0
             } else {
-                unsafe { post_send_list::<H>(&mut sq, qp.qp_type, (*ibqp).context, wr_list, bad_wr) }
+                unsafe { post_send_list::<H>(&mut sq, qp.qp_type(), (*ibqp).context, wr_list, bad_wr) }
             };
             // Only the refusal's explanation needs them.
-            let caps = if rc != 0 { (qp.qp_type, sq.max_sge, sq.max_inline) } else { (0, 0, 0) };
+            let caps = if rc != 0 { (qp.qp_type(), sq.max_sge, sq.max_inline) } else { (0, 0, 0) };
             (rc, caps)
         };
         if rc != 0 {
@@ -736,9 +736,9 @@ fn recv_why(wr: &ibv_recv_wr, e: Errno, max_sge: u32) -> String {
 /// # Safety
 /// As [`post_one_recv`]; `bad_wr` writable; `ibqp` NULL or the live QP.
 #[inline(always)]
-unsafe fn post_recv_list(
+unsafe fn post_recv_list<E>(
     ibqp: *mut ibv_qp,
-    rq: &crate::provider::spin::SpinLock<Rq>,
+    rq: &crate::provider::spin::SpinLock<Rq, E>,
     wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {

@@ -68,6 +68,17 @@ pub(crate) unsafe fn fail<H: RxeHost>(ibqp: *mut ibv_qp_ex, sq: &mut Sq, e: c_in
     if sq.err == 0 {
         sq.err = e;
     }
+    // SAFETY: caller's contract.
+    unsafe { close_batch::<H>(ibqp, sq) };
+}
+
+/// Closes both fast paths of the batch (no WQE to amend, no room): what a failure, `wr_complete` and `wr_abort`
+/// leave behind, so that only `wr_start` opens them again.
+///
+/// # Safety
+/// `ibqp` is the live rxe QP whose batch `sq` is (lock held).
+#[inline(always)]
+unsafe fn close_batch<H: RxeHost>(ibqp: *mut ibv_qp_ex, sq: &mut Sq) {
     sq.last = 0;
     // SAFETY: the host's counter of a live QP; written under the SQ lock, which the batch holds.
     unsafe { *H::qp_wr_room(ibqp.cast()) = 0 };
@@ -258,9 +269,8 @@ pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int 
     if err == 0 {
         sq.queue.producer_side().publish(sq.cur_index);
     }
-    sq.last = 0;
-    // SAFETY: the host's counter of a live QP, under the SQ lock.
-    unsafe { *H::qp_wr_room(ibqp.cast()) = 0 };
+    // SAFETY: this thread's batch, lock held.
+    unsafe { close_batch::<H>(ibqp, sq) };
     // SAFETY: held since wr_start by this critical section.
     unsafe { qp.sq.force_unlock() };
     if err != 0 {
@@ -280,9 +290,8 @@ pub unsafe extern "C" fn wr_complete<H: RxeHost>(ibqp: *mut ibv_qp_ex) -> c_int 
 pub unsafe extern "C" fn wr_abort<H: RxeHost>(ibqp: *mut ibv_qp_ex) {
     // SAFETY: caller's contract.
     if let Some((qp, sq)) = unsafe { batch::<H>(ibqp) } {
-        sq.last = 0;
-        // SAFETY: the host's counter of a live QP, under the SQ lock.
-        unsafe { *H::qp_wr_room(ibqp.cast()) = 0 };
+        // SAFETY: this thread's batch, lock held.
+        unsafe { close_batch::<H>(ibqp, sq) };
         // SAFETY: held since wr_start by this critical section.
         unsafe { qp.sq.force_unlock() };
     }

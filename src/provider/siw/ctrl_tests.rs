@@ -227,7 +227,7 @@ fn create_qp_maps_sq_and_rq() {
     assert_eq!(unsafe { ((*qp).handle, (*qp).qp_num, (*attr).cap.max_send_wr) }, (4, 0x11, 3));
     assert_eq!((st.qp_id, st.sq_sig_all), (0x11, true));
     assert_eq!(st.sq.lock().queue.num_slots(), 4);
-    assert_eq!(st.rq.as_ref().unwrap().lock().queue.num_slots(), 8);
+    assert_eq!(st.rq.lock().as_ref().unwrap().queue.num_slots(), 8);
 
     // With an SRQ: no RQ of its own (the kernel registers none).
     let mut u2 = u;
@@ -235,11 +235,11 @@ fn create_qp_maps_sq_and_rq() {
     u2.rq_key = 0;
     f.reply(Reply::write(&cat(core.as_bytes(), u2.as_bytes())));
     let st = unsafe { create_qp_on(&f, mem.as_fd(), ctx, qp, qp_attr(zeroed::<ibv_srq>(), false)).unwrap() };
-    assert!(st.rq.is_none());
+    assert!(st.rq.lock().is_none());
     // Without receive queue (max_recv_wr 0): the same, where rdma-core would map 0 bytes and fail.
     f.reply(Reply::write(&cat(core.as_bytes(), u2.as_bytes())));
     let st = unsafe { create_qp_on(&f, mem.as_fd(), ctx, qp, qp_attr(null_mut(), false)).unwrap() };
-    assert!(st.rq.is_none());
+    assert!(st.rq.lock().is_none());
 
     // An invalid RQ key: the QP is destroyed again.
     u.rq_key = SIW_INVAL_UOBJ_KEY as u64;

@@ -95,7 +95,7 @@ pub struct Rq {
 pub struct SiwQp {
     pub(crate) sq: SpinLock<Sq>,
     /// `None` when the QP receives through an SRQ, or was created without receive queue (`max_recv_wr` 0).
-    pub(crate) rq: Option<SpinLock<Rq>>,
+    pub(crate) rq: SpinLock<Option<Rq>>,
     /// `sq_sig_all` at creation: every WQE is posted signalled.
     pub(crate) sq_sig_all: bool,
     /// The kernel's QP id (`siw_uresp_create_qp.qp_id`, also the QP number).
@@ -135,7 +135,7 @@ impl SiwQp {
         }
         Ok(SiwQp {
             sq: SpinLock::new(Sq { queue: sq, put: 0, db_owed: false }),
-            rq: rq.map(|queue| SpinLock::new(Rq { queue, put: 0 })),
+            rq: SpinLock::new(rq.map(|queue| Rq { queue, put: 0 })),
             sq_sig_all,
             qp_id,
         })
@@ -145,7 +145,7 @@ impl SiwQp {
     /// posts out while the QP changes state).
     pub fn with_queues_locked<R>(&self, f: impl FnOnce() -> R) -> R {
         let _sq = self.sq.lock();
-        let _rq = self.rq.as_ref().map(|rq| rq.lock());
+        let _rq = self.rq.lock();
         f()
     }
 }

@@ -571,13 +571,7 @@ fn recv_why(wr: &ibv_recv_wr, e: Errno) -> String {
 /// # Safety
 /// As [`post_one_recv`]; `bad_wr` writable.
 #[inline(always)]
-unsafe fn post_recv_list(
-    srq: bool,
-    rq: &crate::provider::spin::SpinLock<Rq>,
-    mut wr: *mut ibv_recv_wr,
-    bad_wr: *mut *mut ibv_recv_wr,
-) -> c_int {
-    let mut rq = rq.lock();
+unsafe fn post_recv_list(srq: bool, rq: &mut Rq, mut wr: *mut ibv_recv_wr, bad_wr: *mut *mut ibv_recv_wr) -> c_int {
     while !wr.is_null() {
         // SAFETY: caller's contract.
         let w = unsafe { &*wr };
@@ -615,7 +609,8 @@ pub unsafe extern "C" fn post_recv<H: SiwHost>(
     ffi::datapath_boundary("ibv_post_recv", || {
         // SAFETY: caller's contract.
         let qp: &SiwQp = unsafe { H::siw_qp(ibqp) }.ok_or(Errno::EIO)?;
-        let Some(rq) = &qp.rq else {
+        let mut rq = qp.rq.lock();
+        let Some(rq) = rq.as_mut() else {
             if !wr_list.is_null() {
                 // SAFETY: checked non-NULL.
                 unsafe { *bad_wr = wr_list };
@@ -650,7 +645,7 @@ pub unsafe extern "C" fn post_srq_recv<H: SiwHost>(
         // SAFETY: caller's contract.
         let srq = unsafe { H::siw_srq(ibsrq) }.ok_or(Errno::EIO)?;
         // SAFETY: caller's contract.
-        Ok(unsafe { post_recv_list(true, &srq.rq, wr_list, bad_wr) })
+        Ok(unsafe { post_recv_list(true, &mut srq.rq.lock(), wr_list, bad_wr) })
     })
     .unwrap_or_else(|e| e.0)
 }

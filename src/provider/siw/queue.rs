@@ -39,20 +39,48 @@ use std::os::fd::BorrowedFd;
 use std::ptr::NonNull;
 use std::sync::atomic::{fence, AtomicU16, AtomicU32, AtomicU8, Ordering};
 
+#[cfg(test)]
 use crate::provider::queue::QueueMemory;
+
+/// What holds a queue's memory: the kernel's mapping itself, or, in unit tests only, any other
+/// [`QueueMemory`] (heap slots). A one-variant enum in the library: exactly an [`Mmap`], 16 bytes (a
+/// `Box<dyn QueueMemory>` beside a copy of its address took 24).
+enum Backing {
+    Mapped(Mmap),
+    #[cfg(test)]
+    Other(Box<dyn QueueMemory>),
+}
+
+impl Backing {
+    #[inline(always)]
+    fn as_ptr(&self) -> *mut u8 {
+        match self {
+            Backing::Mapped(m) => m.as_ptr(),
+            #[cfg(test)]
+            Backing::Other(m) => m.as_ptr(),
+        }
+    }
+
+    fn size(&self) -> usize {
+        match self {
+            Backing::Mapped(m) => m.len(),
+            #[cfg(test)]
+            Backing::Other(m) => m.size(),
+        }
+    }
+}
 
 /// `2^n` slots of `elem` bytes at the start of some memory, followed by `trailer` bytes.
 struct Slots {
-    base: NonNull<u8>,
+    /// Owns the memory the slots lie in (dropping it unmaps); its address is the first slot's.
+    mem: Backing,
     mask: u32,
     /// Bytes per slot (u32 beside `mask`: a CQ with this queue fits rdma-core's malloc chunk).
     elem: u32,
-    /// Owns the memory the pointers above point into (dropping it unmaps).
-    _mem: Box<dyn QueueMemory>,
 }
 
 impl Slots {
-    fn new(mem: Box<dyn QueueMemory>, num: u32, elem: usize, trailer: usize) -> Result<Slots> {
+    fn new(mem: Backing, num: u32, elem: usize, trailer: usize) -> Result<Slots> {
         let base = NonNull::new(mem.as_ptr()).ok_or(Errno::EINVAL)?;
         if !num.is_power_of_two() || elem & 7 != 0 || base.as_ptr() as usize & 7 != 0 {
             return Err(Errno::EINVAL);
@@ -62,13 +90,20 @@ impl Slots {
             return Err(Errno::EINVAL);
         }
         let elem = u32::try_from(elem).map_err(|_| Errno::EINVAL)?;
-        Ok(Slots { base, mask: num - 1, elem, _mem: mem })
+        Ok(Slots { mem, mask: num - 1, elem })
+    }
+
+    /// The first slot (non-NULL: checked in `new`; the memory does not move).
+    #[inline(always)]
+    fn base(&self) -> NonNull<u8> {
+        // SAFETY: non-NULL, checked in `new`.
+        unsafe { NonNull::new_unchecked(self.mem.as_ptr()) }
     }
 
     #[inline(always)]
     fn slot(&self, index: u32) -> *mut u8 {
         // SAFETY: (index & mask) < num, and num * elem <= the memory's size (checked in `new`).
-        unsafe { self.base.as_ptr().add((index & self.mask) as usize * self.elem as usize) }
+        unsafe { self.base().as_ptr().add((index & self.mask) as usize * self.elem as usize) }
     }
 
     #[inline(always)]
@@ -106,8 +141,9 @@ impl WqeQueue {
     /// `num` slots of `elem` bytes (`siw_sqe` or `siw_rqe`) at the start of `mem`.
     ///
     /// Errors: `EINVAL` when `num` is not a power of two or the slots do not fit in `mem`.
+    #[cfg(test)]
     pub fn new(mem: Box<dyn QueueMemory>, num: u32, elem: usize) -> Result<WqeQueue> {
-        Ok(WqeQueue { slots: Slots::new(mem, num, elem, 0)? })
+        Ok(WqeQueue { slots: Slots::new(Backing::Other(mem), num, elem, 0)? })
     }
 
     /// Maps the queue the kernel registered at `key` (`sq_key`, `rq_key`, `srq_key`) for `num` slots of `elem`
@@ -119,7 +155,7 @@ impl WqeQueue {
             return Err(Errno::EINVAL);
         }
         let mem = Mmap::map_shared(fd, queue_len(num, elem, 0)?, key)?;
-        WqeQueue::new(Box::new(mem), num, elem)
+        Ok(WqeQueue { slots: Slots::new(Backing::Mapped(mem), num, elem, 0)? })
     }
 
     /// Number of slots.
@@ -144,7 +180,7 @@ impl WqeQueue {
     #[inline(always)]
     pub fn writer(&self) -> WqeWriter<'_> {
         WqeWriter {
-            base: self.slots.base,
+            base: self.slots.base(),
             mask: self.slots.mask,
             elem: self.slots.elem as usize,
             _q: std::marker::PhantomData,
@@ -349,7 +385,12 @@ impl CqQueue {
     /// as rdma-core does.
     ///
     /// Errors: `EINVAL` when `num` is not a power of two or the CQ does not fit in `mem`.
+    #[cfg(test)]
     pub fn new(mem: Box<dyn QueueMemory>, num: u32) -> Result<CqQueue> {
+        CqQueue::with_backing(Backing::Other(mem), num)
+    }
+
+    fn with_backing(mem: Backing, num: u32) -> Result<CqQueue> {
         let q = CqQueue { slots: Slots::new(mem, num, CQE_SIZE, CQ_CTRL_SIZE)? };
         // Relaxed: no QP can complete into a CQ that is not created yet; later arms order themselves.
         q.notify().store(super::abi::SIW_NOTIFY_NOT, Ordering::Relaxed);
@@ -365,7 +406,7 @@ impl CqQueue {
             return Err(Errno::EINVAL);
         }
         let mem = Mmap::map_shared(fd, queue_len(num, CQE_SIZE, CQ_CTRL_SIZE)?, key)?;
-        CqQueue::new(Box::new(mem), num)
+        CqQueue::with_backing(Backing::Mapped(mem), num)
     }
 
     /// Number of CQEs.
@@ -383,14 +424,14 @@ impl CqQueue {
     fn notify(&self) -> &AtomicU32 {
         // SAFETY: the word right after the CQEs (num * 32, so 8-aligned), inside the memory (`Slots::new` checked
         // the trailer); the kernel reads and writes it as one u32.
-        unsafe { AtomicU32::from_ptr(self.slots.base.as_ptr().add(self.slots.num() as usize * CQE_SIZE).cast()) }
+        unsafe { AtomicU32::from_ptr(self.slots.base().as_ptr().add(self.slots.num() as usize * CQE_SIZE).cast()) }
     }
 
     /// The CQ's geometry copied into a small value, for a polling loop to keep in registers (stores into
     /// the caller's `ibv_wc` array could otherwise alias the queue object and force reloads).
     #[inline(always)]
     pub fn reader(&self) -> CqReader<'_> {
-        CqReader { base: self.slots.base, mask: self.slots.mask, _q: std::marker::PhantomData }
+        CqReader { base: self.slots.base(), mask: self.slots.mask, _q: std::marker::PhantomData }
     }
 
     /// Whether the slot for `index` holds a CQE for us (`SIW_WQE_VALID` set).
@@ -466,7 +507,12 @@ pub(crate) mod testing {
 
     impl KernelWq {
         pub fn new(q: &WqeQueue) -> KernelWq {
-            KernelWq { base: q.slots.base.as_ptr(), mask: q.slots.mask, elem: q.slots.elem as usize, get: Cell::new(0) }
+            KernelWq {
+                base: q.slots.base().as_ptr(),
+                mask: q.slots.mask,
+                elem: q.slots.elem as usize,
+                get: Cell::new(0),
+            }
         }
         fn slot(&self, i: u32) -> *mut u8 {
             unsafe { self.base.add((i & self.mask) as usize * self.elem) }
@@ -514,7 +560,7 @@ pub(crate) mod testing {
 
     impl KernelCq {
         pub fn new(q: &CqQueue) -> KernelCq {
-            KernelCq { base: q.slots.base.as_ptr(), mask: q.slots.mask, put: Cell::new(0) }
+            KernelCq { base: q.slots.base().as_ptr(), mask: q.slots.mask, put: Cell::new(0) }
         }
         fn slot(&self, i: u32) -> *mut u8 {
             unsafe { self.base.add((i & self.mask) as usize * CQE_SIZE) }

@@ -134,7 +134,7 @@ impl TestQp {
         unsafe { &(*self.siw.sq.data_ptr()).queue }
     }
     pub fn rq_queue(&self) -> &WqeQueue {
-        unsafe { &(*self.siw.rq.as_ref().unwrap().data_ptr()).queue }
+        unsafe { &(*self.siw.rq.data_ptr()).as_ref().unwrap().queue }
     }
     /// The kernel's side of the SQ (its index starts at 0).
     pub fn sq_kernel(&self) -> KernelWq {

@@ -28,6 +28,36 @@ unsafe impl QueueMemory for Mmap {
     }
 }
 
+/// What holds a queue's memory: the kernel's mapping itself (no allocation beside the queue), or, in unit tests
+/// only, any other [`QueueMemory`] (heap rings). A one-variant enum in the library: exactly an [`Mmap`], 16 bytes
+/// (a `Box<dyn QueueMemory>` beside a copy of its address took 24). rxe's and siw's queues both hold one.
+pub(crate) enum Backing {
+    Mapped(Mmap),
+    #[cfg(test)]
+    Other(Box<dyn QueueMemory>),
+}
+
+impl Backing {
+    /// Start of the memory (for rxe, the `rxe_queue_buf` header; for siw, the first slot).
+    #[inline(always)]
+    pub(crate) fn as_ptr(&self) -> *mut u8 {
+        match self {
+            Backing::Mapped(m) => m.as_ptr(),
+            #[cfg(test)]
+            Backing::Other(m) => m.as_ptr(),
+        }
+    }
+
+    /// Length in bytes.
+    pub(crate) fn size(&self) -> usize {
+        match self {
+            Backing::Mapped(m) => m.len(),
+            #[cfg(test)]
+            Backing::Other(m) => m.size(),
+        }
+    }
+}
+
 /// Heap memory standing in for the kernel's queues in unit tests.
 #[cfg(test)]
 pub(crate) mod testing {

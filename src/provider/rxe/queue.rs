@@ -30,6 +30,7 @@
 #![allow(unsafe_code)]
 
 use super::abi::{mminfo, rxe_queue_buf, QUEUE_DATA_OFFSET};
+use crate::provider::queue::Backing;
 #[cfg(test)]
 use crate::provider::queue::QueueMemory;
 use rdma_common::sys::Mmap;
@@ -49,34 +50,6 @@ pub struct RxeQueue {
     mem: Backing,
     log2_elem_size: u32,
     index_mask: u32,
-}
-
-/// What holds a queue's memory: the kernel's mapping itself (no allocation beside the queue), or, in unit tests
-/// only, any other [`QueueMemory`](crate::provider::queue::QueueMemory) (heap rings). A one-variant enum in the
-/// library: exactly an [`Mmap`].
-enum Backing {
-    Mapped(Mmap),
-    #[cfg(test)]
-    Other(Box<dyn QueueMemory>),
-}
-
-impl Backing {
-    #[inline(always)]
-    fn as_ptr(&self) -> *mut u8 {
-        match self {
-            Backing::Mapped(m) => m.as_ptr(),
-            #[cfg(test)]
-            Backing::Other(m) => m.as_ptr(),
-        }
-    }
-
-    fn size(&self) -> usize {
-        match self {
-            Backing::Mapped(m) => m.len(),
-            #[cfg(test)]
-            Backing::Other(m) => m.size(),
-        }
-    }
 }
 
 /// Where a queue's header and slots are and how the slots are laid out: validated once by [`RxeQueue::new`],

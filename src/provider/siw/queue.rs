@@ -39,36 +39,9 @@ use std::os::fd::BorrowedFd;
 use std::ptr::NonNull;
 use std::sync::atomic::{fence, AtomicU16, AtomicU32, AtomicU8, Ordering};
 
+use crate::provider::queue::Backing;
 #[cfg(test)]
 use crate::provider::queue::QueueMemory;
-
-/// What holds a queue's memory: the kernel's mapping itself, or, in unit tests only, any other
-/// [`QueueMemory`] (heap slots). A one-variant enum in the library: exactly an [`Mmap`], 16 bytes (a
-/// `Box<dyn QueueMemory>` beside a copy of its address took 24).
-enum Backing {
-    Mapped(Mmap),
-    #[cfg(test)]
-    Other(Box<dyn QueueMemory>),
-}
-
-impl Backing {
-    #[inline(always)]
-    fn as_ptr(&self) -> *mut u8 {
-        match self {
-            Backing::Mapped(m) => m.as_ptr(),
-            #[cfg(test)]
-            Backing::Other(m) => m.as_ptr(),
-        }
-    }
-
-    fn size(&self) -> usize {
-        match self {
-            Backing::Mapped(m) => m.len(),
-            #[cfg(test)]
-            Backing::Other(m) => m.size(),
-        }
-    }
-}
 
 /// `2^n` slots of `elem` bytes at the start of some memory, followed by `trailer` bytes.
 struct Slots {

@@ -282,7 +282,10 @@ def verdict(row, noise=None):
         if noise and noise.get(row["metric"]):
             # what rdma-core against itself showed for this figure in the newest noise check
             floor = max(floor, abs(math.log(noise[row["metric"]])))
-        noise = abs(math.log(r)) <= floor or band is None or band[0] <= 1 <= band[1]
+        # a ratio of 0 (or below: growth that one library measured as none, or negative) has no logarithm; it is
+        # within noise only if the bootstrap band says so
+        near = r > 0 and abs(math.log(r)) <= floor
+        noise = near or band is None or band[0] <= 1 <= band[1]
     good = r < 1 if row["better"] == "lower" else r > 1
     return ("better" if good else "worse") + (" (within noise)" if noise else "")
 

@@ -158,6 +158,17 @@ fn write_raw<F: UcmFd + ?Sized>(fd: &F, cmd: u32, payload: &[u8], resp: Option<(
     buf[..h].copy_from_slice(hdr.as_bytes());
     // SAFETY: the only embedded address is the response buffer (above), alive and exclusively borrowed for the
     // call, `out` bytes long; SET_OPTION's `optval` is its caller's contract (`id::set_option`).
+    unsafe { write_frame(fd, cmd, buf) }
+}
+
+/// Writes one framed command (`buf`: header and struct) to the rdma_cm fd. A short write is `ENODATA`
+/// (rdma-core's answer); failures are logged at debug level with the command's number.
+///
+/// # Safety
+/// As [`UcmFd::write_cmd`]: every address `buf` embeds is valid for the call.
+#[inline(always)]
+unsafe fn write_frame<F: UcmFd + ?Sized>(fd: &F, cmd: u32, buf: &[u8]) -> Result<()> {
+    // SAFETY: the caller's contract.
     let n = unsafe { fd.write_cmd(buf) }.inspect_err(|e| log::debug!("rdma_ucm command {cmd}: {e}"))?;
     if n != buf.len() {
         log::debug!("rdma_ucm command {cmd}: short write {n} of {}", buf.len());
@@ -200,12 +211,7 @@ pub(crate) unsafe fn write_framed_io<F: UcmFd + ?Sized, T: AsBytes>(
     // between or after them (asserted above).
     let buf = unsafe { std::slice::from_raw_parts((&raw const frame).cast::<u8>(), size_of::<Framed<T>>()) };
     // SAFETY: the caller's contract (the response address is `out`'s, borrowed for the call).
-    let n = unsafe { fd.write_cmd(buf) }.inspect_err(|e| log::debug!("rdma_ucm command {cmd}: {e}"))?;
-    if n != buf.len() {
-        log::debug!("rdma_ucm command {cmd}: short write {n} of {}", buf.len());
-        return Err(Errno::ENODATA);
-    }
-    Ok(())
+    unsafe { write_frame(fd, cmd, buf) }
 }
 
 /// A command without a response.

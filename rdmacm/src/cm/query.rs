@@ -46,8 +46,7 @@ pub(crate) fn query_gid(id: &Arc<CmId>) -> Result<()> {
 /// `ucma_query_path`: the resolved path records, converted from the packed form.
 pub(crate) fn query_path(id: &Arc<CmId>) -> Result<()> {
     let paths = kernel::addr::query_path(&id.channel().fd(), id.handle())?;
-    let recs: Vec<ibv_sa_path_rec> = paths.iter().map(convert_path).collect();
-    set_paths(id.c(), &recs)
+    set_paths(id.c(), paths.iter().map(convert_path))
 }
 
 /// `ucma_query_route`: addresses (as `sockaddr_in6` room), GIDs, P_Key and up to two path records; the first time
@@ -55,8 +54,7 @@ pub(crate) fn query_path(id: &Arc<CmId>) -> Result<()> {
 pub(crate) fn query_route(id: &Arc<CmId>) -> Result<()> {
     let r = kernel::addr::query_route(&id.channel().fd(), id.handle())?;
     let n = (r.num_paths as usize).min(r.ib_route.len());
-    let recs: Vec<ibv_sa_path_rec> = r.ib_route[..n].iter().map(path_rec_from_kern).collect();
-    set_paths(id.c(), &recs)?;
+    set_paths(id.c(), r.ib_route[..n].iter().map(path_rec_from_kern))?;
     set_gids(id.c(), r.ib_route[0].sgid, r.ib_route[0].dgid);
     set_pkey(id.c(), r.ib_route[0].pkey);
     set_addr(id.c(), true, state::as_bytes(&r.src_addr));
@@ -169,21 +167,25 @@ fn set_pkey(id: *mut rdma_cm_id, pkey: u16) {
 }
 
 /// Replaces `id->route.path_rec` with `recs` (kept when `recs` is empty, as rdma-core does). Errors: `ENOMEM`.
-fn set_paths(id: *mut rdma_cm_id, recs: &[ibv_sa_path_rec]) -> Result<()> {
-    if recs.is_empty() {
+fn set_paths(id: *mut rdma_cm_id, recs: impl ExactSizeIterator<Item = ibv_sa_path_rec>) -> Result<()> {
+    let n = recs.len();
+    if n == 0 {
         return Ok(());
     }
-    // SAFETY: calloc of `len` records; checked for NULL.
-    let p = unsafe { libc::calloc(recs.len(), size_of::<ibv_sa_path_rec>()) }.cast::<ibv_sa_path_rec>();
+    // SAFETY: calloc of `n` records; checked for NULL.
+    let p = unsafe { libc::calloc(n, size_of::<ibv_sa_path_rec>()) }.cast::<ibv_sa_path_rec>();
     if p.is_null() {
         return Err(Errno::ENOMEM);
     }
-    // SAFETY: `p` holds `recs.len()` records; the public struct is valid and `path_rec` is NULL or ours.
+    // SAFETY: `p` holds `n` records, written in place (no intermediate vector); the public struct is valid and
+    // `path_rec` is NULL or ours.
     unsafe {
-        std::ptr::copy_nonoverlapping(recs.as_ptr(), p, recs.len());
+        for (i, r) in recs.take(n).enumerate() {
+            p.add(i).write(r);
+        }
         state::free_path_rec(id);
         addr_of_mut!((*id).route.path_rec).write(p);
-        addr_of_mut!((*id).route.num_paths).write(recs.len() as c_int);
+        addr_of_mut!((*id).route.num_paths).write(n as c_int);
     }
     Ok(())
 }

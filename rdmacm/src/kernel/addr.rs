@@ -26,7 +26,7 @@ pub fn bind_ip<F: UcmFd + ?Sized>(fd: &F, id: u32, addr: &[u8]) -> Result<()> {
     cmd.id = id;
     let off = offset_of!(rdma_ucm_bind_ip, addr);
     put_addr(&mut cmd.as_bytes_mut()[off..off + size_of::<libc::sockaddr_in6>()], addr)?;
-    write_in(fd, RDMA_USER_CM_CMD_BIND_IP, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_BIND_IP, cmd)
 }
 
 /// BIND: binds kernel id `id` to `addr` of any supported family (`AF_IB` included). Errors as [`bind_ip`].
@@ -36,7 +36,7 @@ pub fn bind<F: UcmFd + ?Sized>(fd: &F, id: u32, addr: &[u8]) -> Result<()> {
     put(&mut b, offset_of!(rdma_ucm_bind, addr_size), (addr.len() as u16).to_ne_bytes());
     let off = offset_of!(rdma_ucm_bind, addr);
     put_addr(&mut b[off..], addr)?;
-    write_in(fd, RDMA_USER_CM_CMD_BIND, &b)
+    write_in(fd, RDMA_USER_CM_CMD_BIND, b)
 }
 
 /// RESOLVE_IP: starts resolving IPv4/IPv6 `dst` (from `src` when not empty) within `timeout_ms`; completion is an
@@ -50,7 +50,7 @@ pub fn resolve_ip<F: UcmFd + ?Sized>(fd: &F, id: u32, src: &[u8], dst: &[u8], ti
     let n = size_of::<libc::sockaddr_in6>();
     put_addr(&mut cmd.as_bytes_mut()[s..s + n], src)?;
     put_addr(&mut cmd.as_bytes_mut()[d..d + n], dst)?;
-    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_IP, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_IP, cmd)
 }
 
 /// RESOLVE_ADDR: as [`resolve_ip`] for any family, with explicit address sizes.
@@ -64,14 +64,14 @@ pub fn resolve_addr<F: UcmFd + ?Sized>(fd: &F, id: u32, src: &[u8], dst: &[u8], 
     let d = offset_of!(rdma_ucm_resolve_addr, dst_addr);
     put_addr(&mut b[s..d], src)?;
     put_addr(&mut b[d..], dst)?;
-    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &b)
+    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, b)
 }
 
 /// RESOLVE_ROUTE: starts resolving the route to the resolved destination within `timeout_ms`; completion is a
 /// `ROUTE_RESOLVED` / `ROUTE_ERROR` event.
 pub fn resolve_route<F: UcmFd + ?Sized>(fd: &F, id: u32, timeout_ms: u32) -> Result<()> {
     let cmd = rdma_ucm_resolve_route { id, timeout_ms };
-    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_ROUTE, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_ROUTE, cmd)
 }
 
 /// QUERY_ROUTE: the id's addresses (as `sockaddr_in6` room), device (`node_guid`, `ibdev_index`, `port_num`) and
@@ -81,13 +81,13 @@ pub fn query_route<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<rdma_ucm_query_
     let cmd = rdma_ucm_query { response: 0, id, option: 0 };
     let mut out = [0u8; size_of::<rdma_ucm_query_route_resp>()];
     put(&mut out, offset_of!(rdma_ucm_query_route_resp, ibdev_index), u32::MAX.to_ne_bytes());
-    write_io(fd, RDMA_USER_CM_CMD_QUERY_ROUTE, cmd.as_bytes(), 0, &mut out)?;
+    write_io(fd, RDMA_USER_CM_CMD_QUERY_ROUTE, cmd, &mut out)?;
     Ok(rdma_ucm_query_route_resp::from_bytes(&out))
 }
 
 fn query<F: UcmFd + ?Sized>(fd: &F, id: u32, option: u32, out: &mut [u8]) -> Result<()> {
     let cmd = rdma_ucm_query { response: 0, id, option };
-    write_io(fd, RDMA_USER_CM_CMD_QUERY, cmd.as_bytes(), 0, out)
+    write_io(fd, RDMA_USER_CM_CMD_QUERY, cmd, out)
 }
 
 /// QUERY(ADDR): the id's source and destination addresses (any family, with sizes), device and P_Key.
@@ -106,15 +106,33 @@ pub fn query_gid<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<rdma_ucm_query_ad
     Ok(rdma_ucm_query_addr_resp::from_bytes(&out))
 }
 
+/// Path records as QUERY(PATH) returns them: at most [`MAX_PATHS`], held in place (no heap allocation: a route
+/// resolution runs this once per connection). Reads as a slice of the records the kernel gave.
+pub struct Paths {
+    n: usize,
+    recs: [ib_path_rec_data; MAX_PATHS],
+}
+
+impl std::ops::Deref for Paths {
+    type Target = [ib_path_rec_data];
+    fn deref(&self) -> &[ib_path_rec_data] {
+        &self.recs[..self.n]
+    }
+}
+
 /// QUERY(PATH): the resolved path records (at most [`MAX_PATHS`]), packed (`struct ibv_path_record` layout) with
 /// their `IB_PATH_*` flags.
-pub fn query_path<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<Vec<ib_path_rec_data>> {
+pub fn query_path<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<Paths> {
     const HDR: usize = 8; // num_paths, reserved
     const ONE: usize = size_of::<ib_path_rec_data>();
     let mut out = [0u8; HDR + ONE * MAX_PATHS];
     query(fd, id, RDMA_USER_CM_QUERY_PATH, &mut out)?;
     let n = (u32::from_ne_bytes(out[0..4].try_into().unwrap()) as usize).min(MAX_PATHS);
-    Ok((0..n).map(|i| ib_path_rec_data::from_bytes(&out[HDR + i * ONE..HDR + (i + 1) * ONE])).collect())
+    let mut p = Paths { n, recs: [ib_path_rec_data::zeroed(); MAX_PATHS] };
+    for (i, r) in p.recs[..n].iter_mut().enumerate() {
+        *r = ib_path_rec_data::from_bytes(&out[HDR + i * ONE..HDR + (i + 1) * ONE]);
+    }
+    Ok(p)
 }
 
 /// What RESOLVE_IB_SERVICE looks for: a service id or a service name.
@@ -147,7 +165,7 @@ pub fn resolve_ib_service<F: UcmFd + ?Sized>(fd: &F, id: u32, svc: &IbService) -
     };
     let f = 16 + RDMA_USER_CM_IB_SERVICE_NAME_SIZE;
     b[f..f + 4].copy_from_slice(&flags.to_ne_bytes());
-    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_IB_SERVICE, &b)
+    write_in(fd, RDMA_USER_CM_CMD_RESOLVE_IB_SERVICE, b)
 }
 
 /// Bytes of one `struct ib_user_service_rec` (rdma-core's `ucma_user_service_rec`): `id` (big-endian) at 0, `gid` at

@@ -4,7 +4,7 @@ use super::{write_in, write_io, UcmFd};
 use rdma_common::errno::{Errno, Result};
 use rdma_common::uapi::ib_user_verbs::ib_uverbs_qp_attr;
 use rdma_common::uapi::rdma_user_cm::*;
-use rdma_common::uapi::{AsBytes, FromBytes};
+use rdma_common::uapi::FromBytes;
 use std::mem::size_of;
 
 /// The kernel's connection parameters with `private_data` (at most [`RDMA_MAX_PRIVATE_DATA`] bytes) copied in.
@@ -27,14 +27,14 @@ pub fn connect<F: UcmFd + ?Sized>(fd: &F, id: u32, param: &rdma_ucm_conn_param, 
     cmd.conn_param = *param;
     cmd.id = id;
     cmd.ece = ece;
-    write_in(fd, RDMA_USER_CM_CMD_CONNECT, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_CONNECT, cmd)
 }
 
 /// LISTEN: listens on the bound address with at most `backlog` pending requests (the kernel caps it; 0 or a
 /// negative number read as unsigned gives its maximum).
 pub fn listen<F: UcmFd + ?Sized>(fd: &F, id: u32, backlog: u32) -> Result<()> {
     let cmd = rdma_ucm_listen { id, backlog };
-    write_in(fd, RDMA_USER_CM_CMD_LISTEN, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_LISTEN, cmd)
 }
 
 /// ACCEPT: accepts the connection request of kernel id `id`; `uid` becomes the id's event cookie. With
@@ -52,7 +52,7 @@ pub fn accept<F: UcmFd + ?Sized>(
     cmd.conn_param = *param;
     cmd.id = id;
     cmd.ece = ece;
-    write_in(fd, RDMA_USER_CM_CMD_ACCEPT, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_ACCEPT, cmd)
 }
 
 /// REJECT: rejects the connection request of kernel id `id` with `private_data` (at most
@@ -67,13 +67,13 @@ pub fn reject<F: UcmFd + ?Sized>(fd: &F, id: u32, reason: u8, private_data: &[u8
     cmd.reason = reason;
     cmd.private_data[..private_data.len()].copy_from_slice(private_data);
     cmd.private_data_len = private_data.len() as u8;
-    write_in(fd, RDMA_USER_CM_CMD_REJECT, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_REJECT, cmd)
 }
 
 /// DISCONNECT: disconnects kernel id `id`. Errors: `EINVAL` when not connected, ...
 pub fn disconnect<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<()> {
     let cmd = rdma_ucm_disconnect { id };
-    write_in(fd, RDMA_USER_CM_CMD_DISCONNECT, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_DISCONNECT, cmd)
 }
 
 /// INIT_QP_ATTR: the QP attributes (and `qp_attr_mask`) that move the id's QP to `qp_state` (`IBV_QPS_*`).
@@ -81,7 +81,7 @@ pub fn disconnect<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<()> {
 pub fn init_qp_attr<F: UcmFd + ?Sized>(fd: &F, id: u32, qp_state: u32) -> Result<ib_uverbs_qp_attr> {
     let cmd = rdma_ucm_init_qp_attr { response: 0, id, qp_state };
     let mut out = [0u8; size_of::<ib_uverbs_qp_attr>()];
-    write_io(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, cmd.as_bytes(), 0, &mut out)?;
+    write_io(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, cmd, &mut out)?;
     Ok(ib_uverbs_qp_attr::from_bytes(&out))
 }
 
@@ -89,6 +89,7 @@ pub fn init_qp_attr<F: UcmFd + ?Sized>(fd: &F, id: u32, qp_state: u32) -> Result
 mod tests {
     use super::super::fake::{Fake, Reply};
     use super::*;
+    use rdma_common::uapi::AsBytes;
 
     #[test]
     fn connect_bytes() {

@@ -13,7 +13,7 @@ use std::mem::size_of;
 pub fn get_event<F: UcmFd + ?Sized>(fd: &F) -> Result<rdma_ucm_event_resp> {
     let cmd = rdma_ucm_get_event { response: 0 };
     let mut out = [0u8; size_of::<rdma_ucm_event_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_GET_EVENT, rdma_common::uapi::AsBytes::as_bytes(&cmd), 0, &mut out)?;
+    write_io(fd, RDMA_USER_CM_CMD_GET_EVENT, cmd, &mut out)?;
     Ok(rdma_ucm_event_resp::from_bytes(&out))
 }
 
@@ -32,7 +32,7 @@ pub fn write_cm_event<F: UcmFd + ?Sized>(fd: &F, id: u32, event: u32, status: i3
     b[8..12].copy_from_slice(&event.to_ne_bytes());
     b[12..16].copy_from_slice(&status.to_ne_bytes());
     b[16..24].copy_from_slice(&arg.to_ne_bytes());
-    write_in(fd, RDMA_USER_CM_CMD_WRITE_CM_EVENT, &b)
+    write_in(fd, RDMA_USER_CM_CMD_WRITE_CM_EVENT, b)
 }
 
 /// The 64-bit `arg` of a `USER` or `INTERNAL` event: the first 8 bytes of the parameter union (the kernel's

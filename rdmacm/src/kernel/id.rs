@@ -4,7 +4,7 @@
 use super::{addr_of, write_framed_io, write_in, write_io, UcmFd};
 use rdma_common::errno::{Errno, Result};
 use rdma_common::uapi::rdma_user_cm::*;
-use rdma_common::uapi::{AsBytes, FromBytes};
+use rdma_common::uapi::FromBytes;
 use std::mem::size_of;
 
 /// CREATE_ID: a new kernel id in port space `ps` (`RDMA_PS_*`) for QP type `qp_type` (`IBV_QPT_*`, used only by
@@ -36,7 +36,7 @@ pub fn migrate_id<F: UcmFd + ?Sized>(fd: &F, id: u32, old_fd: i32) -> Result<u32
     cmd.id = id;
     cmd.fd = old_fd as u32;
     let mut out = [0u8; size_of::<rdma_ucm_migrate_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_MIGRATE_ID, cmd.as_bytes(), 0, &mut out)?;
+    write_io(fd, RDMA_USER_CM_CMD_MIGRATE_ID, cmd, &mut out)?;
     Ok(rdma_ucm_migrate_resp::from_bytes(&out).events_reported)
 }
 
@@ -59,14 +59,14 @@ pub unsafe fn set_option<F: UcmFd + ?Sized>(
     cmd.level = level;
     cmd.optname = optname;
     cmd.optlen = optlen;
-    write_in(fd, RDMA_USER_CM_CMD_SET_OPTION, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_SET_OPTION, cmd)
 }
 
 /// NOTIFY: reports QP asynchronous event `event` (`IBV_EVENT_*`) of the id's QP to the kernel's CM. Errors:
 /// `EINVAL` for an unknown id.
 pub fn notify<F: UcmFd + ?Sized>(fd: &F, id: u32, event: u32) -> Result<()> {
     let cmd = rdma_ucm_notify { id, event };
-    write_in(fd, RDMA_USER_CM_CMD_NOTIFY, cmd.as_bytes())
+    write_in(fd, RDMA_USER_CM_CMD_NOTIFY, cmd)
 }
 
 /// `optlen` as the kernel's `__u32`: larger sizes are `EINVAL` (the kernel's own answer for sizes it cannot

@@ -15,7 +15,7 @@ pub fn join_ip_mcast<F: UcmFd + ?Sized>(fd: &F, id: u32, uid: u64, addr: &[u8]) 
     let off = offset_of!(rdma_ucm_join_ip_mcast, addr);
     put_addr(&mut cmd.as_bytes_mut()[off..off + size_of::<libc::sockaddr_in6>()], addr)?;
     let mut out = [0u8; size_of::<rdma_ucm_create_id_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_JOIN_IP_MCAST, cmd.as_bytes(), 0, &mut out)?;
+    write_io(fd, RDMA_USER_CM_CMD_JOIN_IP_MCAST, cmd, &mut out)?;
     Ok(rdma_ucm_create_id_resp::from_bytes(&out).id)
 }
 
@@ -29,7 +29,7 @@ pub fn join_mcast<F: UcmFd + ?Sized>(fd: &F, id: u32, uid: u64, addr: &[u8], joi
     put(&mut b, offset_of!(rdma_ucm_join_mcast, join_flags), join_flags.to_ne_bytes());
     put_addr(&mut b[offset_of!(rdma_ucm_join_mcast, addr)..], addr)?;
     let mut out = [0u8; size_of::<rdma_ucm_create_id_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_JOIN_MCAST, &b, 0, &mut out)?;
+    write_io(fd, RDMA_USER_CM_CMD_JOIN_MCAST, b, &mut out)?;
     Ok(rdma_ucm_create_id_resp::from_bytes(&out).id)
 }
 
@@ -39,7 +39,7 @@ pub fn leave_mcast<F: UcmFd + ?Sized>(fd: &F, mc_id: u32) -> Result<u32> {
     let mut cmd = rdma_ucm_destroy_id::zeroed();
     cmd.id = mc_id;
     let mut out = [0u8; size_of::<rdma_ucm_destroy_id_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_LEAVE_MCAST, cmd.as_bytes(), 0, &mut out)?;
+    write_io(fd, RDMA_USER_CM_CMD_LEAVE_MCAST, cmd, &mut out)?;
     Ok(rdma_ucm_destroy_id_resp::from_bytes(&out).events_reported)
 }
 

@@ -128,37 +128,26 @@ pub(crate) fn addr_of(p: *mut u8) -> u64 {
     p.expose_provenance() as u64
 }
 
-/// Writes `hdr + payload`; when `resp` is given, `payload[resp_off..resp_off + 8]` is set to the response
-/// buffer's address and `out` to its length. A short write is `ENODATA` (rdma-core's answer).
-fn write_raw<F: UcmFd + ?Sized>(fd: &F, cmd: u32, payload: &[u8], resp: Option<(usize, &mut [u8])>) -> Result<()> {
-    let h = size_of::<rdma_ucm_cmd_hdr>();
-    let in_ = u16::try_from(payload.len()).map_err(|_| Errno::EINVAL)?;
-    let total = h + payload.len();
-    if total > 512 {
-        return Err(Errno::EINVAL);
-    }
-    // On the stack, zeroed only as large as needed: most commands (CREATE_ID, DESTROY_ID, ...) fit in 64 bytes,
-    // and zeroing 512 was a tenth of an `rdma_destroy_id`.
-    let mut small = [0u8; 64];
-    let mut large: [u8; 512];
-    let buf: &mut [u8] = if total <= small.len() {
-        &mut small[..total]
-    } else {
-        large = [0u8; 512];
-        &mut large[..total]
+/// A command struct as the kernel reads it: `Copy`, and every one of its `size_of` bytes initialised (no padding, no
+/// uninitialised bytes), aligned to at most 8. Implemented for the uapi structs the commands send and for byte arrays
+/// (the commands holding a `__kernel_sockaddr_storage`, built byte by byte with [`put`]).
+///
+/// # Safety
+/// An implementing type has no padding and no bytes that may be uninitialised.
+pub(crate) unsafe trait Body: Copy {}
+// SAFETY: bytes.
+unsafe impl<const N: usize> Body for [u8; N] {}
+macro_rules! bodies {
+    ($($t:ty),* $(,)?) => {
+        // SAFETY: the uapi structs are `AsBytes` (no padding; tools/gen-uapi.sh lists them).
+        $( unsafe impl Body for $t where $t: AsBytes {} )*
     };
-    buf[h..].copy_from_slice(payload);
-    let mut out_len = 0u16;
-    // `resp` (when given) stays mutably borrowed by this call: alive and untouched while the kernel writes it.
-    if let Some((off, out)) = resp {
-        out_len = u16::try_from(out.len()).map_err(|_| Errno::EINVAL)?;
-        buf[h + off..h + off + 8].copy_from_slice(&addr_of(out.as_mut_ptr()).to_ne_bytes());
-    }
-    let hdr = rdma_ucm_cmd_hdr { cmd, in_, out: out_len };
-    buf[..h].copy_from_slice(hdr.as_bytes());
-    // SAFETY: the only embedded address is the response buffer (above), alive and exclusively borrowed for the
-    // call, `out` bytes long; SET_OPTION's `optval` is its caller's contract (`id::set_option`).
-    unsafe { write_frame(fd, cmd, buf) }
+}
+bodies! {
+    rdma_ucm_create_id, rdma_ucm_destroy_id, rdma_ucm_migrate_id, rdma_ucm_set_option, rdma_ucm_notify,
+    rdma_ucm_bind_ip, rdma_ucm_resolve_ip, rdma_ucm_resolve_route, rdma_ucm_query, rdma_ucm_get_event,
+    rdma_ucm_connect, rdma_ucm_listen, rdma_ucm_accept, rdma_ucm_reject, rdma_ucm_disconnect, rdma_ucm_init_qp_attr,
+    rdma_ucm_join_ip_mcast,
 }
 
 /// Writes one framed command (`buf`: header and struct) to the rdma_cm fd. A short write is `ENODATA`
@@ -177,57 +166,68 @@ unsafe fn write_frame<F: UcmFd + ?Sized>(fd: &F, cmd: u32, buf: &[u8]) -> Result
     Ok(())
 }
 
-/// A command and its header as one value: what [`write_framed_io`] writes.
+/// A command and its header as one value: what [`write_framed`] writes.
 #[repr(C)]
 struct Framed<T> {
     hdr: rdma_ucm_cmd_hdr,
     body: T,
 }
 
-/// [`write_io`] for a command whose struct `body` already holds the address of `out` (its `response` field): the
-/// header and the struct are written as one value built in place, without [`write_raw`]'s byte buffer and copies
-/// (CREATE_ID and DESTROY_ID, which every `rdma_create_id` / `rdma_destroy_id` sends: ~50 instructions a call
-/// less; docs/bench.md, "the cmtime finding"). A short write is `ENODATA`.
+/// Writes `body` behind its header as one value built in place: no byte buffer to zero and copy into (that was
+/// ~70 instructions a command; docs/bench.md, "the cmtime finding"). `out_len` is the response buffer's length.
+///
+/// # Safety
+/// Every address in `body` is valid for the kernel's accesses during the call (a response address: writable for
+/// `out_len` bytes; SET_OPTION's `optval`: readable for its `optlen`).
+#[inline(always)]
+unsafe fn write_framed<F: UcmFd + ?Sized, T: Body>(fd: &F, cmd: u32, body: T, out_len: u16) -> Result<()> {
+    const {
+        // The header is 8 bytes and `T` aligned to at most 8: the body starts right after it.
+        assert!(std::mem::align_of::<T>() <= 8);
+        assert!(std::mem::offset_of!(Framed<T>, body) == size_of::<rdma_ucm_cmd_hdr>());
+        assert!(size_of::<rdma_ucm_cmd_hdr>() + size_of::<T>() <= u16::MAX as usize);
+    }
+    let frame = Framed { hdr: rdma_ucm_cmd_hdr { cmd, in_: size_of::<T>() as u16, out: out_len }, body };
+    let len = size_of::<rdma_ucm_cmd_hdr>() + size_of::<T>();
+    // SAFETY: the header (no padding) and the body (a `Body`: no padding) are `len` initialised bytes, adjacent
+    // (asserted above); the trailing padding of `Framed`, if any, is not part of the slice.
+    let buf = unsafe { std::slice::from_raw_parts((&raw const frame).cast::<u8>(), len) };
+    // SAFETY: the caller's contract.
+    unsafe { write_frame(fd, cmd, buf) }
+}
+
+/// A command without a response. The only command struct holding an address is SET_OPTION's (`optval`), whose
+/// validity is [`id::set_option`]'s caller's contract.
+pub(crate) fn write_in<F: UcmFd + ?Sized, T: Body>(fd: &F, cmd: u32, body: T) -> Result<()> {
+    // SAFETY: no address but SET_OPTION's `optval` (above).
+    unsafe { write_framed(fd, cmd, body, 0) }
+}
+
+/// A command whose response goes to `out`: its address is stored in the first 8 bytes of `body` (the `response`
+/// field of every such command but CREATE_ID, which [`id::create_id`] fills itself).
+pub(crate) fn write_io<F: UcmFd + ?Sized, T: Body>(fd: &F, cmd: u32, mut body: T, out: &mut [u8]) -> Result<()> {
+    const { assert!(size_of::<T>() >= 8) };
+    let out_len = u16::try_from(out.len()).map_err(|_| Errno::EINVAL)?;
+    // SAFETY: `body` is at least 8 bytes (asserted) of plain data; any bytes written leave a valid `Body`.
+    unsafe { (&raw mut body).cast::<u64>().write_unaligned(addr_of(out.as_mut_ptr())) };
+    // SAFETY: the one address in `body` is `out`'s, exclusively borrowed (alive, untouched) for the call.
+    unsafe { write_framed(fd, cmd, body, out_len) }
+}
+
+/// [`write_io`] for a command whose struct `body` already holds the address of `out` elsewhere than at its start
+/// (CREATE_ID: `uid` comes first).
 ///
 /// # Safety
 /// The only address in `body` is that of `out`, which stays mutably borrowed (alive, untouched) for the call.
-pub(crate) unsafe fn write_framed_io<F: UcmFd + ?Sized, T: AsBytes>(
+pub(crate) unsafe fn write_framed_io<F: UcmFd + ?Sized, T: Body>(
     fd: &F,
     cmd: u32,
     body: T,
     out: &mut [u8],
 ) -> Result<()> {
-    const {
-        // No padding between or after the two: the header is 8 bytes, and `T` (no padding of its own, as an
-        // `AsBytes`) is aligned to at most 8.
-        assert!(size_of::<Framed<T>>() == size_of::<rdma_ucm_cmd_hdr>() + size_of::<T>());
-        assert!(size_of::<Framed<T>>() <= u16::MAX as usize);
-    }
-    let frame = Framed {
-        hdr: rdma_ucm_cmd_hdr { cmd, in_: size_of::<T>() as u16, out: u16::try_from(out.len()).unwrap_or(u16::MAX) },
-        body,
-    };
-    // SAFETY: `frame` is `size_of::<Framed<T>>()` initialised bytes: both fields have no padding and none lies
-    // between or after them (asserted above).
-    let buf = unsafe { std::slice::from_raw_parts((&raw const frame).cast::<u8>(), size_of::<Framed<T>>()) };
-    // SAFETY: the caller's contract (the response address is `out`'s, borrowed for the call).
-    unsafe { write_frame(fd, cmd, buf) }
-}
-
-/// A command without a response.
-pub(crate) fn write_in<F: UcmFd + ?Sized>(fd: &F, cmd: u32, payload: &[u8]) -> Result<()> {
-    write_raw(fd, cmd, payload, None)
-}
-
-/// A command whose response goes to `out` (its address is stored at `resp_off` in `payload`).
-pub(crate) fn write_io<F: UcmFd + ?Sized>(
-    fd: &F,
-    cmd: u32,
-    payload: &[u8],
-    resp_off: usize,
-    out: &mut [u8],
-) -> Result<()> {
-    write_raw(fd, cmd, payload, Some((resp_off, out)))
+    let out_len = u16::try_from(out.len()).map_err(|_| Errno::EINVAL)?;
+    // SAFETY: the caller's contract.
+    unsafe { write_framed(fd, cmd, body, out_len) }
 }
 
 /// Copies `src` (a socket address's bytes) into `dst`, failing with `EINVAL` when it does not fit (the kernel
@@ -272,8 +272,8 @@ mod tests {
     fn short_write_is_enodata() {
         let f = fake::Fake::new();
         f.reply(fake::Reply::short(4));
-        assert_eq!(write_in(&f, RDMA_USER_CM_CMD_LISTEN, &[0; 8]), Err(Errno::ENODATA));
+        assert_eq!(write_in(&f, RDMA_USER_CM_CMD_LISTEN, [0u8; 8]), Err(Errno::ENODATA));
         f.reply(fake::Reply::fail(Errno::EBADF));
-        assert_eq!(write_in(&f, RDMA_USER_CM_CMD_LISTEN, &[0; 8]), Err(Errno::EBADF));
+        assert_eq!(write_in(&f, RDMA_USER_CM_CMD_LISTEN, [0u8; 8]), Err(Errno::EBADF));
     }
 }

@@ -7,8 +7,9 @@
 //! supports `AF_IB`).
 
 use super::{
-    put, put_addr, write_in, write_io, UcmFd, RDMA_USER_CM_CMD_RESOLVE_IB_SERVICE, RDMA_USER_CM_IB_SERVICE_FLAG_ID,
-    RDMA_USER_CM_IB_SERVICE_FLAG_NAME, RDMA_USER_CM_IB_SERVICE_NAME_SIZE, RDMA_USER_CM_QUERY_IB_SERVICE,
+    put, put_addr, write_in, write_io, write_resp, UcmFd, RDMA_USER_CM_CMD_RESOLVE_IB_SERVICE,
+    RDMA_USER_CM_IB_SERVICE_FLAG_ID, RDMA_USER_CM_IB_SERVICE_FLAG_NAME, RDMA_USER_CM_IB_SERVICE_NAME_SIZE,
+    RDMA_USER_CM_QUERY_IB_SERVICE,
 };
 use rdma_common::errno::Result;
 use rdma_common::uapi::ib_user_sa::ib_path_rec_data;
@@ -79,10 +80,9 @@ pub fn resolve_route<F: UcmFd + ?Sized>(fd: &F, id: u32, timeout_ms: u32) -> Res
 /// do not report it.
 pub fn query_route<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<rdma_ucm_query_route_resp> {
     let cmd = rdma_ucm_query { response: 0, id, option: 0 };
-    let mut out = [0u8; size_of::<rdma_ucm_query_route_resp>()];
-    put(&mut out, offset_of!(rdma_ucm_query_route_resp, ibdev_index), u32::MAX.to_ne_bytes());
-    write_io(fd, RDMA_USER_CM_CMD_QUERY_ROUTE, cmd, &mut out)?;
-    Ok(rdma_ucm_query_route_resp::from_bytes(&out))
+    write_resp(fd, RDMA_USER_CM_CMD_QUERY_ROUTE, cmd, |out| {
+        put(out, offset_of!(rdma_ucm_query_route_resp, ibdev_index), u32::MAX.to_ne_bytes())
+    })
 }
 
 fn query<F: UcmFd + ?Sized>(fd: &F, id: u32, option: u32, out: &mut [u8]) -> Result<()> {
@@ -93,17 +93,16 @@ fn query<F: UcmFd + ?Sized>(fd: &F, id: u32, option: u32, out: &mut [u8]) -> Res
 /// QUERY(ADDR): the id's source and destination addresses (any family, with sizes), device and P_Key.
 /// `ibdev_index` as in [`query_route`].
 pub fn query_addr<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<rdma_ucm_query_addr_resp> {
-    let mut out = [0u8; size_of::<rdma_ucm_query_addr_resp>()];
-    put(&mut out, offset_of!(rdma_ucm_query_addr_resp, ibdev_index), u32::MAX.to_ne_bytes());
-    query(fd, id, RDMA_USER_CM_QUERY_ADDR, &mut out)?;
-    Ok(rdma_ucm_query_addr_resp::from_bytes(&out))
+    let cmd = rdma_ucm_query { response: 0, id, option: RDMA_USER_CM_QUERY_ADDR };
+    write_resp(fd, RDMA_USER_CM_CMD_QUERY, cmd, |out| {
+        put(out, offset_of!(rdma_ucm_query_addr_resp, ibdev_index), u32::MAX.to_ne_bytes())
+    })
 }
 
 /// QUERY(GID): the source and destination GIDs, as `sockaddr_ib` in the address fields of the ADDR response.
 pub fn query_gid<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<rdma_ucm_query_addr_resp> {
-    let mut out = [0u8; size_of::<rdma_ucm_query_addr_resp>()];
-    query(fd, id, RDMA_USER_CM_QUERY_GID, &mut out)?;
-    Ok(rdma_ucm_query_addr_resp::from_bytes(&out))
+    let cmd = rdma_ucm_query { response: 0, id, option: RDMA_USER_CM_QUERY_GID };
+    write_resp(fd, RDMA_USER_CM_CMD_QUERY, cmd, |_| {})
 }
 
 /// Path records as QUERY(PATH) returns them: at most [`MAX_PATHS`], held in place (no heap allocation: a route

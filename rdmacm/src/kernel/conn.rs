@@ -1,11 +1,10 @@
 //! Connections: CONNECT, LISTEN, ACCEPT, REJECT, DISCONNECT, INIT_QP_ATTR.
 
-use super::{write_in, write_io, UcmFd};
+use super::{write_in, write_resp, UcmFd};
 use rdma_common::errno::{Errno, Result};
 use rdma_common::uapi::ib_user_verbs::ib_uverbs_qp_attr;
 use rdma_common::uapi::rdma_user_cm::*;
 use rdma_common::uapi::FromBytes;
-use std::mem::size_of;
 
 /// The kernel's connection parameters with `private_data` (at most [`RDMA_MAX_PRIVATE_DATA`] bytes) copied in.
 /// Errors: `EINVAL` when it is longer. The caller sets the other fields (`valid` = 1 for CONNECT and ACCEPT).
@@ -80,9 +79,7 @@ pub fn disconnect<F: UcmFd + ?Sized>(fd: &F, id: u32) -> Result<()> {
 /// Errors: `EINVAL` for a state beyond `IBV_QPS_ERR` or one the connection does not allow yet.
 pub fn init_qp_attr<F: UcmFd + ?Sized>(fd: &F, id: u32, qp_state: u32) -> Result<ib_uverbs_qp_attr> {
     let cmd = rdma_ucm_init_qp_attr { response: 0, id, qp_state };
-    let mut out = [0u8; size_of::<ib_uverbs_qp_attr>()];
-    write_io(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, cmd, &mut out)?;
-    Ok(ib_uverbs_qp_attr::from_bytes(&out))
+    write_resp(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, cmd, |_| {})
 }
 
 #[cfg(test)]

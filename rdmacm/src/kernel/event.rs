@@ -1,20 +1,15 @@
 //! Events: GET_EVENT, WRITE_CM_EVENT.
 #![allow(unsafe_code)]
 
-use super::{write_in, write_io, UcmFd, RDMA_USER_CM_CMD_WRITE_CM_EVENT};
+use super::{write_in, write_resp, UcmFd, RDMA_USER_CM_CMD_WRITE_CM_EVENT};
 use rdma_common::errno::Result;
 use rdma_common::uapi::rdma_user_cm::*;
-use rdma_common::uapi::FromBytes;
-use std::mem::size_of;
 
 /// GET_EVENT: the next event of the channel, blocking until there is one unless the descriptor is `O_NONBLOCK`
 /// (then `EAGAIN`); `EINTR` when a signal interrupts the wait. For a `CONNECT_REQUEST` the kernel has just created
 /// the new id: `id` is its handle and `uid` the listening id's cookie.
 pub fn get_event<F: UcmFd + ?Sized>(fd: &F) -> Result<rdma_ucm_event_resp> {
-    let cmd = rdma_ucm_get_event { response: 0 };
-    let mut out = [0u8; size_of::<rdma_ucm_event_resp>()];
-    write_io(fd, RDMA_USER_CM_CMD_GET_EVENT, cmd, &mut out)?;
-    Ok(rdma_ucm_event_resp::from_bytes(&out))
+    write_resp(fd, RDMA_USER_CM_CMD_GET_EVENT, rdma_ucm_get_event { response: 0 }, |_| {})
 }
 
 /// The payload rdma-core 65 writes for WRITE_CM_EVENT (its `struct ucma_abi_write_cm_event` less the header): `id`,
@@ -50,6 +45,7 @@ pub fn event_arg(resp: &rdma_ucm_event_resp) -> u64 {
 mod tests {
     use super::super::fake::{Fake, Reply};
     use super::*;
+    use rdma_common::uapi::FromBytes;
     use std::mem::offset_of;
 
     #[test]

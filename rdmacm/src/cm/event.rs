@@ -66,7 +66,9 @@ pub unsafe extern "C-unwind" fn rdma_get_cm_event(
     let fd = ffi::boundary(NAME, || -> Result<RawFd> {
         super::init()?;
         ffi::nonnull(event)?;
-        Ok(state::lookup_channel_fd(channel)?.fd().as_raw_fd())
+        let ch = state::lookup_channel_fd(channel)?;
+        ch.prepare_event();
+        Ok(ch.fd().as_raw_fd())
     });
     fd.and_then(|fd| next_event_cancellable(NAME, fd, || state::lookup_channel(channel)))
         .map(|ev| {
@@ -186,13 +188,19 @@ fn event_type(n: u32) -> Option<rdma_cm_event_type> {
 }
 
 /// A fresh event about `id` (counted against `id_priv`), boxed so that its private data has a stable address.
-fn new_event(id_priv: Arc<CmId>, kind: rdma_cm_event_type, status: i32, mc: Option<Arc<Mc>>) -> Box<Event> {
+fn new_event(
+    ch: &Channel,
+    id_priv: Arc<CmId>,
+    kind: rdma_cm_event_type,
+    status: i32,
+    mc: Option<Arc<Mc>>,
+) -> Box<Event> {
     // SAFETY: the union holds pointers and integers only: zero is a valid value.
     let param: rdma_cm_event_param = unsafe { std::mem::MaybeUninit::zeroed().assume_init() };
     let ev = rdma_cm_event { id: id_priv.c(), listen_id: null_mut(), event: kind, status, param };
     // Built in place in its heap memory, field by field: `Box::new` of the whole ~400-byte value built it on the
     // stack and copied it (~60 instructions an event).
-    let mut b = Box::<Event>::new_uninit();
+    let mut b = ch.take_event_memory().unwrap_or_else(Box::<Event>::new_uninit);
     let p = b.as_mut_ptr();
     // SAFETY: every field of `*p` is written once before `assume_init`.
     unsafe {
@@ -328,7 +336,7 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Result<Option<Box<E
         let Some(id) = mc.id.upgrade() else {
             return Ok(None);
         };
-        let e = new_event(id.clone(), kind, status, Some(mc.clone()));
+        let e = new_event(ch, id.clone(), kind, status, Some(mc.clone()));
         if kind == RDMA_CM_EVENT_MULTICAST_JOIN {
             // SAFETY: plain integers.
             copy_ud_event(&e, unsafe { &resp.param.ud });
@@ -366,7 +374,7 @@ fn process(ch: &Arc<Channel>, resp: &rdma_ucm_event_resp) -> Result<Option<Box<E
         id
     };
 
-    let e = new_event(id.clone(), kind, status, None);
+    let e = new_event(ch, id.clone(), kind, status, None);
     match kind {
         RDMA_CM_EVENT_ADDR_RESOLVED => {
             let r = if state::af_ib_support() {
@@ -711,7 +719,7 @@ mod tests {
     fn conn_event_copy() {
         use rdma_common::uapi::FromBytes;
         let id = test_id(rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_RC);
-        let e = new_event(id.clone(), RDMA_CM_EVENT_CONNECT_REQUEST, 0, None);
+        let e = new_event(&id.channel(), id.clone(), RDMA_CM_EVENT_CONNECT_REQUEST, 0, None);
         let mut resp = rdma_ucm_event_resp::zeroed();
         let mut k = rdma_ucm_conn_param::zeroed();
         k.private_data[..5].copy_from_slice(b"hello");
@@ -736,7 +744,7 @@ mod tests {
         assert_eq!(kind_of(e.c()), RDMA_CM_EVENT_CONNECT_REQUEST as u32);
 
         // No private data: NULL pointer.
-        let e = new_event(id.clone(), RDMA_CM_EVENT_ESTABLISHED, 0, None);
+        let e = new_event(&id.channel(), id.clone(), RDMA_CM_EVENT_ESTABLISHED, 0, None);
         copy_conn_event(&e, &rdma_ucm_conn_param::zeroed());
         // SAFETY: as above.
         assert!(unsafe { (*e.c()).param.conn.private_data }.is_null());
@@ -746,7 +754,7 @@ mod tests {
     fn ud_event_copy() {
         use rdma_common::uapi::FromBytes;
         let id = test_id(rdma_common::abi::verbs::ibv_qp_type::IBV_QPT_UD);
-        let e = new_event(id.clone(), RDMA_CM_EVENT_ESTABLISHED, 0, None);
+        let e = new_event(&id.channel(), id.clone(), RDMA_CM_EVENT_ESTABLISHED, 0, None);
         let mut resp = rdma_ucm_event_resp::zeroed();
         let mut u = rdma_ucm_ud_param::zeroed();
         u.qp_num = 0x99;

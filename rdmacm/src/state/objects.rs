@@ -41,6 +41,21 @@ pub(crate) struct Channel {
     fd: OwnedFd,
     /// Made by `rdma_create_event_channel` (not an id's private channel).
     public: bool,
+    /// Heap memory for the next event (uninitialised, `Layout::new::<Event>()`), allocated by `rdma_get_cm_event`
+    /// before it blocks, as rdma-core allocates its event: a thread's first `malloc` (glibc then makes the
+    /// thread's arena: an `mmap`, an `mprotect`, two `munmap`) happens before the wait, not between the kernel's
+    /// event and its hand-out. Kept here, not in the waiting frame, so that a cancelled wait leaks nothing.
+    spare: AtomicPtr<Event>,
+}
+
+impl Drop for Channel {
+    fn drop(&mut self) {
+        let p = *self.spare.get_mut();
+        if !p.is_null() {
+            // SAFETY: `spare` holds only memory from `alloc(Layout::new::<Event>())`, never initialised.
+            unsafe { std::alloc::dealloc(p.cast(), std::alloc::Layout::new::<Event>()) };
+        }
+    }
 }
 
 const _: () = assert!(offset_of!(Channel, ch) == 0);
@@ -54,7 +69,12 @@ impl Channel {
     /// Opens `/dev/infiniband/rdma_cm` and registers the channel.
     pub(crate) fn open(public: bool) -> Result<Arc<Channel>> {
         let fd = kernel::open()?;
-        let ch = Arc::new(Channel { ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }), fd, public });
+        let ch = Arc::new(Channel {
+            ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }),
+            fd,
+            public,
+            spare: AtomicPtr::new(null_mut()),
+        });
         REG.lock().channels.insert(ch.c(), ch.clone());
         Ok(ch)
     }
@@ -62,7 +82,12 @@ impl Channel {
     /// A channel on any descriptor, unregistered (unit tests and fuzz targets: no rdma_cm device there).
     #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn for_test(fd: OwnedFd) -> Arc<Channel> {
-        Arc::new(Channel { ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }), fd, public: true })
+        Arc::new(Channel {
+            ch: UnsafeCell::new(rdma_event_channel { fd: fd.as_raw_fd() }),
+            fd,
+            public: true,
+            spare: AtomicPtr::new(null_mut()),
+        })
     }
 
     /// The pointer handed to C.
@@ -73,6 +98,27 @@ impl Channel {
     /// The descriptor commands are written to.
     pub(crate) fn fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()
+    }
+
+    /// Makes sure heap memory for the next event is there (see `spare`).
+    pub(crate) fn prepare_event(&self) {
+        if !self.spare.load(Ordering::Relaxed).is_null() {
+            return;
+        }
+        // SAFETY: `Event` is not zero-sized.
+        let p = unsafe { std::alloc::alloc(std::alloc::Layout::new::<Event>()) }.cast::<Event>();
+        if !p.is_null() && self.spare.compare_exchange(null_mut(), p, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+            // SAFETY: just allocated with this layout, another thread filled the slot first.
+            unsafe { std::alloc::dealloc(p.cast(), std::alloc::Layout::new::<Event>()) };
+        }
+    }
+
+    /// The memory `prepare_event` set aside, if any: uninitialised, for one `Event`.
+    pub(crate) fn take_event_memory(&self) -> Option<Box<std::mem::MaybeUninit<Event>>> {
+        let p = self.spare.swap(null_mut(), Ordering::AcqRel);
+        // SAFETY: `spare` holds only memory from the global allocator with `Event`'s layout (that of
+        // `MaybeUninit<Event>`), owned by the slot until swapped out here.
+        (!p.is_null()).then(|| unsafe { Box::from_raw(p.cast::<std::mem::MaybeUninit<Event>>()) })
     }
 
     /// Whether the application created it.

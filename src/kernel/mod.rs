@@ -263,9 +263,23 @@ fn write_all_quiet<F: CmdFd + ?Sized>(fd: &F, buf: &[u8]) -> Result<()> {
 /// The command buffer: on the stack when it fits (every fixed-size command, so the data-path doorbell never
 /// allocates), else on the heap.
 fn with_cmd_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
-    let mut stack = [0u8; 256];
-    if len <= stack.len() {
-        f(&mut stack[..len])
+    with_zeroed::<256, R>(len, f)
+}
+
+/// `f` on `len` zeroed bytes: on the stack when `len <= N` (only those `len` bytes are zeroed, not the whole
+/// array: a command is mostly far shorter than its buffer), else on the heap.
+#[inline(always)]
+fn with_zeroed<const N: usize, R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    if len <= N {
+        let mut stack = std::mem::MaybeUninit::<[u8; N]>::uninit();
+        let p = stack.as_mut_ptr().cast::<u8>();
+        // SAFETY: `len <= N` bytes of the array are zeroed before the slice over them is made; nothing reads the
+        // rest.
+        let buf = unsafe {
+            p.write_bytes(0, len);
+            std::slice::from_raw_parts_mut(p, len)
+        };
+        f(buf)
     } else {
         f(&mut vec![0u8; len])
     }
@@ -274,12 +288,7 @@ fn with_cmd_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
 /// The response buffer of a write command (core response + driver response), zeroed: on the stack when it fits
 /// (every response rxe and siw send), else on the heap.
 fn with_resp_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
-    let mut stack = [0u8; 512];
-    if len <= stack.len() {
-        f(&mut stack[..len])
-    } else {
-        f(&mut vec![0u8; len])
-    }
+    with_zeroed::<512, R>(len, f)
 }
 
 /// Legacy write command with a response: `req` (whose first field is `response`, filled in here) + `udata_in`;

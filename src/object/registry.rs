@@ -166,10 +166,28 @@ pub fn destroy_with<T>(p: *const T, kind: Kind, destroy: impl FnOnce() -> Result
 pub fn destroy_begun<T>(p: *const T, kind: Kind, destroy: impl FnOnce() -> Result<()>) -> Result<()> {
     let r = destroy();
     match r {
-        Ok(()) => finish_destroy(p, kind),
-        Err(_) => abort_destroy(p, kind),
+        Ok(()) if acknowledged(kind) => finish_destroy(p, kind),
+        // Not listed at all since the destroy began: nothing left to take out.
+        Ok(()) => {}
+        Err(_) => abort_begun(p, kind),
     }
     r
+}
+
+/// Undoes [`check_with_context_begin_destroy`] (the destroy did not happen): `p` is live again.
+pub fn abort_begun<T>(p: *const T, kind: Kind) {
+    if acknowledged(kind) {
+        abort_destroy(p, kind);
+    } else {
+        live().insert(key(p, kind, false));
+    }
+}
+
+/// Whether a destroy of `kind` must still accept event acknowledgements ([`contains_or_dying`]): CQs, QPs and
+/// SRQs (their destroy waits for them). Those are marked dying while their destroy runs; any other object is
+/// simply taken out (a second destroy, or any other check, fails all the same) and put back if the destroy fails.
+fn acknowledged(kind: Kind) -> bool {
+    matches!(kind, Kind::Cq | Kind::Qp | Kind::Srq)
 }
 
 /// Undoes [`begin_destroy`] (the kernel refused the destroy).
@@ -229,7 +247,8 @@ pub unsafe fn check_with_context<T, C>(p: *mut T, kind: Kind) -> Result<(NonNull
 }
 
 /// [`check_with_context`] and [`begin_destroy`] under one lock, for a destroy entry point: `p` if it was a live
-/// object of type `kind` whose context is live, now marked dying (finish with [`destroy_begun`]). The errors are
+/// object of type `kind` whose context is live, now marked dying, or for a kind that takes no acknowledgements
+/// taken out of the set (finish with [`destroy_begun`], or undo with [`abort_begun`]). The errors are
 /// [`check_with_context`]'s, and `p` is then left as it was.
 ///
 /// # Safety
@@ -251,7 +270,9 @@ pub unsafe fn check_with_context_begin_destroy<T, C>(p: *mut T, kind: Kind) -> R
     } else if !live.contains(&key(c, Kind::Context, false)) {
         Errno::EBADF
     } else {
-        live.insert(key(p, kind, true));
+        if acknowledged(kind) {
+            live.insert(key(p, kind, true));
+        }
         forget(kind);
         return Ok((nn, c));
     };
@@ -368,6 +389,16 @@ mod tests {
         assert!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Qp) }.is_ok());
         assert_eq!(destroy_begun(obj, Kind::Qp, || Ok(())), Ok(()));
         assert!(!contains_or_dying(obj, Kind::Qp), "gone");
+        // A kind without acknowledgements is taken out while its destroy runs, and put back if it fails.
+        insert(obj, Kind::Mr);
+        assert!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Mr) }.is_ok());
+        assert!(!contains_or_dying(obj, Kind::Mr));
+        assert_eq!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Mr) }.err(), Some(Errno::EINVAL));
+        assert_eq!(destroy_begun(obj, Kind::Mr, || Err(Errno::EBUSY)), Err(Errno::EBUSY));
+        assert!(contains(obj, Kind::Mr), "live again after a refused destroy");
+        assert!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Mr) }.is_ok());
+        assert_eq!(destroy_begun(obj, Kind::Mr, || Ok(())), Ok(()));
+        assert!(!contains_or_dying(obj, Kind::Mr), "gone");
         assert!(remove(ctx, Kind::Context));
         unsafe {
             drop(Box::from_raw(obj));

@@ -83,7 +83,7 @@ pub(crate) unsafe fn object_dying<'a, T>(p: *mut T, kind: Kind) -> Result<(*mut 
     match unsafe { Context::registered(c, epoch) } {
         Ok(ctx) => Ok((p.as_ptr(), ctx)),
         Err(e) => {
-            registry::abort_destroy(p.as_ptr(), kind);
+            registry::abort_begun(p.as_ptr(), kind);
             Err(e)
         }
     }

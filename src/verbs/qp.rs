@@ -280,7 +280,11 @@ pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, 
         // SAFETY: the caller's attributes, non-NULL.
         let r = unsafe { check_modify_attr(attr, attr_mask) }
             // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-            .and_then(|()| unsafe { ctx.provider.modify_qp(qp, attr, attr_mask) });
+            .and_then(|()| unsafe {
+                // A plug-in's op directly (its context is `ctx`, just checked), else the provider's.
+                crate::plugin::modify_qp_of(ctx, qp, attr, attr_mask)
+                    .unwrap_or_else(|| ctx.provider.modify_qp(qp, attr, attr_mask))
+            });
         if let Err(e) = r {
             // SAFETY: as above.
             unsafe { explain_modify_failure(ctx, qp, attr, attr_mask, e) };

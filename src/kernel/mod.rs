@@ -260,12 +260,40 @@ fn write_all_quiet<F: CmdFd + ?Sized>(fd: &F, buf: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The command buffer: on the stack when it fits (every fixed-size command, so the data-path doorbell never
-/// allocates), else on the heap.
-fn with_cmd_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
-    let mut stack = [0u8; 256];
-    if len <= stack.len() {
-        f(&mut stack[..len])
+/// The command buffer, `parts` one after the other: on the stack when it fits (every fixed-size command, so the
+/// data-path doorbell never allocates), else on the heap. Every byte is one of `parts`', so nothing is zeroed first.
+fn with_cmd_buf<R>(parts: [&[u8]; 4], f: impl FnOnce(&mut [u8]) -> R) -> R {
+    let len: usize = parts.iter().map(|p| p.len()).sum();
+    if len <= 256 {
+        let mut stack = std::mem::MaybeUninit::<[u8; 256]>::uninit();
+        let base = stack.as_mut_ptr().cast::<u8>();
+        let mut at = 0;
+        for p in parts {
+            // SAFETY: the parts add up to `len <= 256` bytes, so each lands inside the array, after the last.
+            unsafe { base.add(at).copy_from_nonoverlapping(p.as_ptr(), p.len()) };
+            at += p.len();
+        }
+        // SAFETY: bytes 0..len were all written just above.
+        f(unsafe { std::slice::from_raw_parts_mut(base, len) })
+    } else {
+        f(&mut parts.concat())
+    }
+}
+
+/// `f` on `len` zeroed bytes: on the stack when `len <= N` (only those `len` bytes are zeroed, not the whole
+/// array: a command is mostly far shorter than its buffer), else on the heap.
+#[inline(always)]
+fn with_zeroed<const N: usize, R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
+    if len <= N {
+        let mut stack = std::mem::MaybeUninit::<[u8; N]>::uninit();
+        let p = stack.as_mut_ptr().cast::<u8>();
+        // SAFETY: `len <= N` bytes of the array are zeroed before the slice over them is made; nothing reads the
+        // rest.
+        let buf = unsafe {
+            p.write_bytes(0, len);
+            std::slice::from_raw_parts_mut(p, len)
+        };
+        f(buf)
     } else {
         f(&mut vec![0u8; len])
     }
@@ -274,12 +302,7 @@ fn with_cmd_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
 /// The response buffer of a write command (core response + driver response), zeroed: on the stack when it fits
 /// (every response rxe and siw send), else on the heap.
 fn with_resp_buf<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
-    let mut stack = [0u8; 512];
-    if len <= stack.len() {
-        f(&mut stack[..len])
-    } else {
-        f(&mut vec![0u8; len])
-    }
+    with_zeroed::<512, R>(len, f)
 }
 
 /// Legacy write command with a response: `req` (whose first field is `response`, filled in here) + `udata_in`;
@@ -377,10 +400,7 @@ pub(crate) fn write_raw<F: CmdFd + ?Sized>(
         response = Some(addr(out.as_mut_ptr()));
     }
     // `out` (when given) stays mutably borrowed by this call: alive and untouched while the kernel writes it.
-    with_cmd_buf(total, |buf| {
-        buf[..h].copy_from_slice(hdr.as_bytes());
-        buf[h..h + core.len()].copy_from_slice(core);
-        buf[h + core.len()..].copy_from_slice(udata_in);
+    with_cmd_buf([hdr.as_bytes(), core, udata_in, &[]], |buf| {
         if let Some(r) = response {
             buf[h..h + 8].copy_from_slice(&r.to_ne_bytes());
         }
@@ -446,15 +466,8 @@ pub(crate) fn write_ex_raw<F: CmdFd + ?Sized>(
         ex.provider_out_words = words(out.len().checked_sub(core_len).ok_or(Errno::EINVAL)?, 8)?;
         ex.response = addr(out.as_mut_ptr());
     }
-    let h = size_of::<ib_uverbs_cmd_hdr>() + size_of::<ib_uverbs_ex_cmd_hdr>();
     // `out` (when given) stays mutably borrowed by this call: alive and untouched while the kernel writes it.
-    with_cmd_buf(h + core.len() + udata_in.len(), |buf| {
-        buf[..8].copy_from_slice(hdr.as_bytes());
-        buf[8..h].copy_from_slice(ex.as_bytes());
-        buf[h..h + core.len()].copy_from_slice(core);
-        buf[h + core.len()..].copy_from_slice(udata_in);
-        write_all(fd, buf, hdr.command)
-    })
+    with_cmd_buf([hdr.as_bytes(), ex.as_bytes(), core, udata_in], |buf| write_all(fd, buf, hdr.command))
 }
 
 // ---------------------------------------------------------------------------------------------------------------

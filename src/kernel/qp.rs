@@ -140,6 +140,12 @@ pub fn modify_qp_cmd(
     attr_mask: u32,
 ) -> ib_uverbs_modify_qp {
     let mut c = base;
+    fill_modify_qp_cmd(&mut c, qp_handle, attr, attr_mask);
+    c
+}
+
+/// [`modify_qp_cmd`] in place: `c` is the base, and becomes the command (no copy of the request in or out).
+pub fn fill_modify_qp_cmd(c: &mut ib_uverbs_modify_qp, qp_handle: u32, attr: &ib_uverbs_qp_attr, attr_mask: u32) {
     c.qp_handle = qp_handle;
     c.attr_mask = attr_mask;
     c.reserved = [0; 2];
@@ -207,7 +213,6 @@ pub fn modify_qp_cmd(
     if has(IB_QP_DEST_QPN) {
         c.dest_qp_num = attr.dest_qp_num;
     }
-    c
 }
 
 /// MODIFY_QP (write; no udata, no response). Errors: `EOPNOTSUPP` for mask bits outside

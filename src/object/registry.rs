@@ -160,6 +160,36 @@ pub fn destroy_with<T>(p: *const T, kind: Kind, destroy: impl FnOnce() -> Result
     }
 }
 
+/// The second half of [`destroy_with`], for a destroy begun by [`check_with_context_begin_destroy`]: runs
+/// `destroy`, then takes the dying entry out ([`finish_destroy`]) or, when `destroy` fails, makes it live again
+/// ([`abort_destroy`]) and returns that error.
+pub fn destroy_begun<T>(p: *const T, kind: Kind, destroy: impl FnOnce() -> Result<()>) -> Result<()> {
+    let r = destroy();
+    match r {
+        Ok(()) if acknowledged(kind) => finish_destroy(p, kind),
+        // Not listed at all since the destroy began: nothing left to take out.
+        Ok(()) => {}
+        Err(_) => abort_begun(p, kind),
+    }
+    r
+}
+
+/// Undoes [`check_with_context_begin_destroy`] (the destroy did not happen): `p` is live again.
+pub fn abort_begun<T>(p: *const T, kind: Kind) {
+    if acknowledged(kind) {
+        abort_destroy(p, kind);
+    } else {
+        live().insert(key(p, kind, false));
+    }
+}
+
+/// Whether a destroy of `kind` must still accept event acknowledgements ([`contains_or_dying`]): CQs, QPs and
+/// SRQs (their destroy waits for them). Those are marked dying while their destroy runs; any other object is
+/// simply taken out (a second destroy, or any other check, fails all the same) and put back if the destroy fails.
+fn acknowledged(kind: Kind) -> bool {
+    matches!(kind, Kind::Cq | Kind::Qp | Kind::Srq)
+}
+
 /// Undoes [`begin_destroy`] (the kernel refused the destroy).
 pub fn abort_destroy<T>(p: *const T, kind: Kind) {
     let mut live = live();
@@ -216,6 +246,71 @@ pub unsafe fn check_with_context<T, C>(p: *mut T, kind: Kind) -> Result<(NonNull
     Ok((nn, c))
 }
 
+/// [`check_with_context`] and [`begin_destroy`] under one lock, for a destroy entry point: `p` if it was a live
+/// object of type `kind` whose context is live, now marked dying, or for a kind that takes no acknowledgements
+/// taken out of the set (finish with [`destroy_begun`], or undo with [`abort_begun`]). The errors are
+/// [`check_with_context`]'s, and `p` is then left as it was.
+///
+/// # Safety
+/// As for [`check_with_context`].
+pub unsafe fn check_with_context_begin_destroy<T, C>(p: *mut T, kind: Kind) -> Result<(NonNull<T>, *mut C)> {
+    let nn = NonNull::new(p).ok_or(Errno::EINVAL)?;
+    let mut live = live();
+    // Taking the live entry out is the check: one probe for both.
+    if !live.remove(&key(p, kind, false)) {
+        drop(live);
+        log::debug!("{:?} {:p} is not a live object of this library", kind, p);
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: a live object of `kind` (its entry was there), which begins with its context pointer (caller's
+    // contract).
+    let c = unsafe { p.cast::<*mut C>().read() };
+    let e = if c.is_null() {
+        Errno::EINVAL
+    } else if !live.contains(&key(c, Kind::Context, false)) {
+        Errno::EBADF
+    } else {
+        if acknowledged(kind) {
+            live.insert(key(p, kind, true));
+        }
+        forget(kind);
+        return Ok((nn, c));
+    };
+    live.insert(key(p, kind, false));
+    Err(e)
+}
+
+/// For an object made of others (a QP of its PD, CQs and SRQ): each non-NULL `(p, kind)` of `members` is a live
+/// object of `kind` of the live context `ctx` (its first field, a context pointer, is `ctx`), all under one lock.
+/// `EINVAL` for one that is not live or belongs to another live context (or none), `EBADF` for one whose context
+/// is not live: each member's errors as [`check_with_context`] and then `verbs::same_context` give them.
+///
+/// # Safety
+/// Every object of the listed kinds begins with its `struct ibv_context *`.
+pub unsafe fn check_members<C>(ctx: *mut C, members: &[(*mut std::ffi::c_void, Kind)]) -> Result<()> {
+    let live = live();
+    for &(p, kind) in members {
+        if p.is_null() {
+            continue;
+        }
+        if !live.contains(&key(p, kind, false)) {
+            drop(live);
+            log::debug!("{:?} {:p} is not a live object of this library", kind, p);
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: a live object of `kind`, which begins with its context pointer (caller's contract).
+        let c = unsafe { p.cast::<*mut C>().read() };
+        if c != ctx {
+            return Err(if c.is_null() || live.contains(&key(c, Kind::Context, false)) {
+                Errno::EINVAL
+            } else {
+                Errno::EBADF
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Whether `p` is a live object of type `kind`.
 pub fn contains<T>(p: *const T, kind: Kind) -> bool {
     live().contains(&key(p, kind, false))
@@ -250,6 +345,66 @@ pub fn check_opt<T>(p: *mut T, kind: Kind) -> Result<Option<NonNull<T>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn members_are_checked_live_and_of_the_context() {
+        let (ctx, other) = (Box::into_raw(Box::new(0u64)), Box::into_raw(Box::new(0u64)));
+        let cq = Box::into_raw(Box::new(ctx as usize)).cast::<std::ffi::c_void>();
+        let foreign = Box::into_raw(Box::new(other as usize)).cast::<std::ffi::c_void>();
+        insert(ctx, Kind::Context);
+        let none: *mut std::ffi::c_void = std::ptr::null_mut();
+        assert_eq!(unsafe { check_members(ctx, &[(cq, Kind::Cq)]) }, Err(Errno::EINVAL), "not live");
+        insert(cq, Kind::Cq);
+        insert(foreign, Kind::Cq);
+        assert_eq!(unsafe { check_members(ctx, &[(none, Kind::Pd), (cq, Kind::Cq), (cq, Kind::Cq)]) }, Ok(()));
+        assert_eq!(unsafe { check_members(ctx, &[(cq, Kind::Srq)]) }, Err(Errno::EINVAL), "another type");
+        assert_eq!(unsafe { check_members(ctx, &[(foreign, Kind::Cq)]) }, Err(Errno::EBADF), "context not live");
+        insert(other, Kind::Context);
+        assert_eq!(unsafe { check_members(ctx, &[(foreign, Kind::Cq)]) }, Err(Errno::EINVAL), "another context");
+        for (p, k) in [(cq, Kind::Cq), (foreign, Kind::Cq)] {
+            assert!(remove(p, k));
+        }
+        assert!(remove(ctx, Kind::Context) && remove(other, Kind::Context));
+        unsafe {
+            drop(Box::from_raw(cq.cast::<usize>()));
+            drop(Box::from_raw(foreign.cast::<usize>()));
+            drop(Box::from_raw(ctx));
+            drop(Box::from_raw(other));
+        }
+    }
+
+    #[test]
+    fn a_destroy_marks_dying_under_the_check() {
+        let ctx = Box::into_raw(Box::new(0u64));
+        let obj = Box::into_raw(Box::new(ctx as usize));
+        insert(obj, Kind::Qp);
+        assert_eq!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Qp) }.err(), Some(Errno::EBADF));
+        assert!(contains(obj, Kind::Qp), "left as it was");
+        insert(ctx, Kind::Context);
+        assert!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Qp) }.is_ok());
+        assert!(!contains(obj, Kind::Qp) && contains_or_dying(obj, Kind::Qp), "dying");
+        assert_eq!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Qp) }.err(), Some(Errno::EINVAL));
+        assert_eq!(destroy_begun(obj, Kind::Qp, || Err(Errno::EBUSY)), Err(Errno::EBUSY));
+        assert!(contains(obj, Kind::Qp), "live again after a refused destroy");
+        assert!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Qp) }.is_ok());
+        assert_eq!(destroy_begun(obj, Kind::Qp, || Ok(())), Ok(()));
+        assert!(!contains_or_dying(obj, Kind::Qp), "gone");
+        // A kind without acknowledgements is taken out while its destroy runs, and put back if it fails.
+        insert(obj, Kind::Mr);
+        assert!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Mr) }.is_ok());
+        assert!(!contains_or_dying(obj, Kind::Mr));
+        assert_eq!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Mr) }.err(), Some(Errno::EINVAL));
+        assert_eq!(destroy_begun(obj, Kind::Mr, || Err(Errno::EBUSY)), Err(Errno::EBUSY));
+        assert!(contains(obj, Kind::Mr), "live again after a refused destroy");
+        assert!(unsafe { check_with_context_begin_destroy::<usize, u64>(obj, Kind::Mr) }.is_ok());
+        assert_eq!(destroy_begun(obj, Kind::Mr, || Ok(())), Ok(()));
+        assert!(!contains_or_dying(obj, Kind::Mr), "gone");
+        assert!(remove(ctx, Kind::Context));
+        unsafe {
+            drop(Box::from_raw(obj));
+            drop(Box::from_raw(ctx));
+        }
+    }
 
     #[test]
     fn a_context_leaving_ends_the_proofs_and_one_lock_checks_both() {

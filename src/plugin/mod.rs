@@ -485,6 +485,25 @@ unsafe fn ctx_of<'a>(c: *mut ibv_context) -> Result<&'a Context> {
     unsafe { Context::from_ibv_memo(c) }
 }
 
+/// `ibv_modify_qp` on a context its entry point has just found live: the plug-in's op straight away (without
+/// [`ctx_of`]'s second look at the context, as `Provider::modify_qp` must make); `None` when `ctx` has no plug-in
+/// `modify_qp` op (a native context: its provider's then; a plug-in without the op: `EOPNOTSUPP` from there).
+///
+/// # Safety
+/// `ctx` is live and `qp` a live QP of it; `attr` is readable.
+pub(crate) unsafe fn modify_qp_of(
+    ctx: &Context,
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_attr,
+    mask: c_int,
+) -> Option<Result<()>> {
+    // SAFETY: the member's prototype from driver.h.
+    let f =
+        unsafe { op::<unsafe extern "C" fn(*mut ibv_qp, *mut ibv_qp_attr, c_int) -> c_int>(ops_of(ctx).modify_qp) }?;
+    // SAFETY: the plug-in's op, on its live QP.
+    Some(int_ret(unsafe { f(qp, attr, mask) }))
+}
+
 /// A NULL return from a plug-in op: its errno (EOPNOTSUPP when it set none, or for a missing op).
 fn null_errno() -> Errno {
     match Errno::last() {

@@ -396,8 +396,8 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp(
         let (qp, attr) = (obj(qp)?, obj(attr)?);
         // SAFETY: the provider's live QP, attributes and buffers.
         unsafe {
-            let base: ib_uverbs_modify_qp = core_of(cmd, cmd_size, HDR)?;
-            let req = kernel::qp::modify_qp_cmd(base, (*qp).handle, &marshall::qp_attr_to_kern(attr), mask);
+            let mut req: ib_uverbs_modify_qp = core_of(cmd, cmd_size, HDR)?;
+            kernel::qp::fill_modify_qp_cmd(&mut req, (*qp).handle, &marshall::qp_attr_to_kern_for(attr, mask), mask);
             let u = fd_of((*qp).context)?;
             let udata = tail(cmd, cmd_size, abi::<ib_uverbs_modify_qp>());
             kernel::write_raw(&u, IB_USER_VERBS_CMD_MODIFY_QP, req.as_bytes(), udata, None)
@@ -427,7 +427,12 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
         // SAFETY: the provider's live QP, attributes and buffers.
         unsafe {
             let mut req: ib_uverbs_ex_modify_qp = core_of(cmd, cmd_size, EX_HDR)?;
-            req.base = kernel::qp::modify_qp_cmd(req.base, (*qp).handle, &marshall::qp_attr_to_kern(attr), mask);
+            kernel::qp::fill_modify_qp_cmd(
+                &mut req.base,
+                (*qp).handle,
+                &marshall::qp_attr_to_kern_for(attr, mask),
+                mask,
+            );
             if mask & ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as u32 != 0 {
                 if cmd_size < EX_HDR + offset_of!(ib_uverbs_ex_modify_qp, rate_limit) + 4 {
                     return Err(Errno::EINVAL);

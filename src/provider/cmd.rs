@@ -751,7 +751,9 @@ pub unsafe fn modify_qp(
     attr_mask: c_int,
 ) -> Result<()> {
     // SAFETY: caller's contract.
-    unsafe { kernel::qp::modify_qp(u, (*qp).handle, &marshall::qp_attr_to_kern(attr), attr_mask as u32) }
+    unsafe {
+        kernel::qp::modify_qp(u, (*qp).handle, &marshall::qp_attr_to_kern_for(attr, attr_mask as u32), attr_mask as u32)
+    }
 }
 
 /// rdma-core's `ibv_cmd_query_qp`: QUERY_QP; writes every field of `attr` rdma-core writes (all but

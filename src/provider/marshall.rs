@@ -118,6 +118,18 @@ pub unsafe fn qp_attr_from_kern(dst: *mut ibv_qp_attr, k: &ib_uverbs_qp_attr) {
 /// # Safety
 /// `attr` points to a readable `struct ibv_qp_attr`.
 pub unsafe fn qp_attr_to_kern(attr: *const ibv_qp_attr) -> ib_uverbs_qp_attr {
+    // SAFETY: forwarded.
+    unsafe { qp_attr_to_kern_for(attr, u32::MAX) }
+}
+
+/// As [`qp_attr_to_kern`] for a MODIFY_QP with `attr_mask` (`IBV_QP_*`), which reads only the masked fields: the
+/// two address vectors, the costly part, are converted only when `IBV_QP_AV` / `IBV_QP_ALT_PATH` select them
+/// (zero otherwise).
+///
+/// # Safety
+/// As for [`qp_attr_to_kern`].
+pub unsafe fn qp_attr_to_kern_for(attr: *const ibv_qp_attr, attr_mask: u32) -> ib_uverbs_qp_attr {
+    let has = |bit: ibv_qp_attr_mask| attr_mask & bit as u32 != 0;
     // SAFETY: the caller's contract; enum fields read as numbers.
     unsafe {
         let a = &*attr;
@@ -131,8 +143,12 @@ pub unsafe fn qp_attr_to_kern(attr: *const ibv_qp_attr) -> ib_uverbs_qp_attr {
         k.sq_psn = a.sq_psn;
         k.dest_qp_num = a.dest_qp_num;
         k.qp_access_flags = a.qp_access_flags;
-        k.ah_attr = ah_attr_to_kern(&a.ah_attr);
-        k.alt_ah_attr = ah_attr_to_kern(&a.alt_ah_attr);
+        if has(ibv_qp_attr_mask::IBV_QP_AV) {
+            k.ah_attr = ah_attr_to_kern(&a.ah_attr);
+        }
+        if has(ibv_qp_attr_mask::IBV_QP_ALT_PATH) {
+            k.alt_ah_attr = ah_attr_to_kern(&a.alt_ah_attr);
+        }
         k.max_send_wr = a.cap.max_send_wr;
         k.max_recv_wr = a.cap.max_recv_wr;
         k.max_send_sge = a.cap.max_send_sge;

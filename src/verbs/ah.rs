@@ -55,8 +55,8 @@ pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
     ffi::boundary("ibv_destroy_ah", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (ah, ctx) =
-            unsafe { super::object(ah, Kind::Ah) }.map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
-        registry::destroy_with(ah, Kind::Ah, || {
+            unsafe { super::object_dying(ah, Kind::Ah) }.map_err(|e| super::unknown_handle(ah, e, Errno::ENOENT))?;
+        registry::destroy_begun(ah, Kind::Ah, || {
             // SAFETY: checked live and of this context.
             unsafe { ctx.device.driver.destroy_ah(ctx, ah) }
         })

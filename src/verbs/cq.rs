@@ -187,8 +187,9 @@ pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
 pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
     ffi::boundary("ibv_destroy_cq", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (cq, ctx) = unsafe { super::cq(cq) }.map_err(|e| super::unknown_handle(cq, e, Errno::ENOENT))?;
-        registry::destroy_with(cq, Kind::Cq, || {
+        let (cq, ctx) =
+            unsafe { super::object_dying(cq, Kind::Cq) }.map_err(|e| super::unknown_handle(cq, e, Errno::ENOENT))?;
+        registry::destroy_begun(cq, Kind::Cq, || {
             // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
             unsafe { ctx.device.driver.destroy_cq(ctx, cq) }?;
             super::stats::object_destroyed(cq.cast());

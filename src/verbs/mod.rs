@@ -70,6 +70,25 @@ pub(crate) unsafe fn object<'a, T>(p: *mut T, kind: Kind) -> Result<(*mut T, &'a
     Ok((p.as_ptr(), ctx))
 }
 
+/// As [`object`], for a destroy entry point: the object is also marked dying under the same registry lock
+/// (`registry::check_with_context_begin_destroy`); finish with `registry::destroy_begun`.
+///
+/// # Safety
+/// As for [`object`].
+pub(crate) unsafe fn object_dying<'a, T>(p: *mut T, kind: Kind) -> Result<(*mut T, &'a Context)> {
+    let epoch = registry::context_epoch();
+    // SAFETY: every public verbs struct begins with its context pointer.
+    let (p, c) = unsafe { registry::check_with_context_begin_destroy::<T, ibv_context>(p, kind) }?;
+    // SAFETY: the registry lists `c` as a live context, found so after reading `epoch`.
+    match unsafe { Context::registered(c, epoch) } {
+        Ok(ctx) => Ok((p.as_ptr(), ctx)),
+        Err(e) => {
+            registry::abort_begun(p.as_ptr(), kind);
+            Err(e)
+        }
+    }
+}
+
 /// A PD and its context.
 pub(crate) unsafe fn pd<'a>(p: *mut ibv_pd) -> Result<(*mut ibv_pd, &'a Context)> {
     // SAFETY: forwarded.

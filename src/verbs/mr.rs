@@ -211,13 +211,13 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
     ffi::boundary("ibv_dereg_mr", || -> Result<()> {
         // SAFETY: entry-point contract.
         let (mr, ctx) =
-            unsafe { super::object(mr, Kind::Mr) }.map_err(|e| super::unknown_handle(mr, e, Errno::ENOENT))?;
+            unsafe { super::object_dying(mr, Kind::Mr) }.map_err(|e| super::unknown_handle(mr, e, Errno::ENOENT))?;
         // Read before the MR is gone: every MR, native or plug-in, begins with rdma-core's `verbs_mr`.
-        // SAFETY: a live MR.
+        // SAFETY: a live MR (marked dying by us: no other destroy can free it meanwhile).
         let (vmr, addr, length) = unsafe { (mr.cast::<Mr>(), (*mr).addr, (*mr).length) };
         // SAFETY: as above.
         let (mr_type, access) = unsafe { ((*vmr).mr_type, (*vmr).access) };
-        registry::destroy_with(mr, Kind::Mr, || {
+        registry::destroy_begun(mr, Kind::Mr, || {
             // SAFETY: checked live and of this context.
             unsafe { ctx.device.driver.dereg_mr(ctx, mr) }
         })?;

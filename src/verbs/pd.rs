@@ -33,8 +33,9 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
 pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     ffi::boundary("ibv_dealloc_pd", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (pd, ctx) = unsafe { super::pd(pd) }.map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
-        registry::destroy_with(pd, Kind::Pd, || {
+        let (pd, ctx) =
+            unsafe { super::object_dying(pd, Kind::Pd) }.map_err(|e| super::unknown_handle(pd, e, Errno::ENOENT))?;
+        registry::destroy_begun(pd, Kind::Pd, || {
             // SAFETY: checked live and of this context.
             unsafe { ctx.device.driver.dealloc_pd(ctx, pd) }
         })

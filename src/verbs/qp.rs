@@ -164,9 +164,16 @@ fn mtu_bytes(m: u32) -> String {
 /// Creates a QP (rdma-core's `ibv_create_qp` / the provider's `create_qp_ex`, then `set_qp`): checks every object
 /// the attributes name (live, of this context), lets the provider create it, fills the generic fields.
 ///
+/// `pd_checked`: the caller has found `attr.pd` a live PD of `ctx` (`ibv_create_qp`, which got `ctx` from it).
+///
 /// # Safety
 /// `attr` is a readable and writable `ibv_qp_init_attr_ex`.
-unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: bool) -> Result<*mut ibv_qp> {
+unsafe fn create_qp(
+    ctx: &Context,
+    attr: *mut ibv_qp_init_attr_ex,
+    extended: bool,
+    pd_checked: bool,
+) -> Result<*mut ibv_qp> {
     // SAFETY (whole function): caller's contract; every object pointer is checked before the provider reads it.
     unsafe {
         let a = &*attr;
@@ -174,18 +181,18 @@ unsafe fn create_qp(ctx: &Context, attr: *mut ibv_qp_init_attr_ex, extended: boo
         if !known_qp_type(qp_type) {
             return Err(Errno::EINVAL);
         }
-        let pd = if a.comp_mask & IBV_QP_INIT_ATTR_PD != 0 { a.pd } else { std::ptr::null_mut() };
-        if !pd.is_null() {
-            super::same_context(ctx, super::pd(pd)?.1)?;
-        }
-        for cq in [a.send_cq, a.recv_cq] {
-            if !cq.is_null() {
-                super::same_context(ctx, super::cq(cq)?.1)?;
-            }
-        }
-        if !a.srq.is_null() {
-            super::same_context(ctx, super::srq(a.srq)?.1)?;
-        }
+        // The PD of `ibv_create_qp` is its caller's, checked already (`pd_checked`).
+        let pd = if a.comp_mask & IBV_QP_INIT_ATTR_PD != 0 && !pd_checked { a.pd } else { std::ptr::null_mut() };
+        // Every object named is live and of this context: one registry look-up for all.
+        registry::check_members(
+            ctx.ibv(),
+            &[
+                (pd.cast(), Kind::Pd),
+                (a.send_cq.cast(), Kind::Cq),
+                (a.recv_cq.cast(), Kind::Cq),
+                (a.srq.cast(), Kind::Srq),
+            ],
+        )?;
         let q = match ctx.device.driver.create_qp(ctx, attr, extended) {
             Ok(q) => q,
             Err(e) => {
@@ -228,7 +235,7 @@ pub unsafe extern "C" fn ibv_create_qp(pd: *mut ibv_pd, qp_init_attr: *mut ibv_q
             (*x).sq_sig_all = (*ia).sq_sig_all;
             (*x).comp_mask = IBV_QP_INIT_ATTR_PD;
             (*x).pd = pd;
-            let qp = create_qp(ctx, x, false)?;
+            let qp = create_qp(ctx, x, false, true)?;
             (*ia).cap = (*x).cap;
             Ok(qp)
         }
@@ -251,7 +258,7 @@ pub(crate) unsafe extern "C" fn create_qp_ex_op(
         let ctx = unsafe { super::ctx(context) }?;
         let attr = ffi::nonnull(qp_init_attr_ex)?.as_ptr();
         // SAFETY: the caller's attributes.
-        unsafe { create_qp(ctx, attr, true) }
+        unsafe { create_qp(ctx, attr, true, false) }
     })
     .or_null_errno()
 }
@@ -273,7 +280,11 @@ pub unsafe extern "C" fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, 
         // SAFETY: the caller's attributes, non-NULL.
         let r = unsafe { check_modify_attr(attr, attr_mask) }
             // SAFETY: the objects were checked live and of this context, the attribute pointers non-NULL.
-            .and_then(|()| unsafe { ctx.provider.modify_qp(qp, attr, attr_mask) });
+            .and_then(|()| unsafe {
+                // A plug-in's op directly (its context is `ctx`, just checked), else the provider's.
+                crate::plugin::modify_qp_of(ctx, qp, attr, attr_mask)
+                    .unwrap_or_else(|| ctx.provider.modify_qp(qp, attr, attr_mask))
+            });
         if let Err(e) = r {
             // SAFETY: as above.
             unsafe { explain_modify_failure(ctx, qp, attr, attr_mask, e) };
@@ -326,8 +337,9 @@ pub unsafe extern "C" fn ibv_query_qp(
 pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
     ffi::boundary("ibv_destroy_qp", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (qp, ctx) = unsafe { super::qp(qp) }.map_err(|e| super::unknown_handle(qp, e, Errno::ENOENT))?;
-        registry::destroy_with(qp, Kind::Qp, || {
+        let (qp, ctx) =
+            unsafe { super::object_dying(qp, Kind::Qp) }.map_err(|e| super::unknown_handle(qp, e, Errno::ENOENT))?;
+        registry::destroy_begun(qp, Kind::Qp, || {
             // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
             unsafe { ctx.device.driver.destroy_qp(ctx, qp) }?;
             super::stats::object_destroyed(qp.cast());

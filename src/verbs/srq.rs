@@ -142,8 +142,9 @@ pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq
 pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
     ffi::boundary("ibv_destroy_srq", || -> Result<()> {
         // SAFETY: entry-point contract.
-        let (srq, ctx) = unsafe { super::srq(srq) }.map_err(|e| super::unknown_handle(srq, e, Errno::ENOENT))?;
-        registry::destroy_with(srq, Kind::Srq, || {
+        let (srq, ctx) =
+            unsafe { super::object_dying(srq, Kind::Srq) }.map_err(|e| super::unknown_handle(srq, e, Errno::ENOENT))?;
+        registry::destroy_begun(srq, Kind::Srq, || {
             // SAFETY: checked live and of this context; dying, so only event acknowledgements still reach it.
             unsafe { ctx.device.driver.destroy_srq(ctx, srq) }?;
             super::stats::object_destroyed(srq.cast());

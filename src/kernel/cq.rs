@@ -69,9 +69,20 @@ pub fn resize_cq_cmd(base: ib_uverbs_resize_cq, cq_handle: u32, cqe: u32) -> ib_
     req
 }
 
-/// DESTROY_CQ (write): returns how many completion and async events the kernel delivered for this CQ, which
-/// `ibv_destroy_cq` waits to see acknowledged. Errors: `EBUSY` while a QP uses it.
+/// DESTROY_CQ: returns how many completion and async events the kernel delivered for this CQ, which
+/// `ibv_destroy_cq` waits to see acknowledged. The ioctl method `UVERBS_METHOD_CQ_DESTROY` first, as rdma-core
+/// does; the write command on [`super::ioctl_unsupported`]. Errors: `EBUSY` while a QP uses it.
 pub fn destroy_cq<F: CmdFd + ?Sized>(fd: &F, cq_handle: u32) -> Result<ib_uverbs_destroy_cq_resp> {
+    use rdma_common::uapi::ib_user_ioctl_cmds::*;
+    let mut out = [0u8; size_of::<ib_uverbs_destroy_cq_resp>()];
+    let mut io = super::Ioctl::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+    io.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
+    io.out_bytes(UVERBS_ATTR_DESTROY_CQ_RESP, &mut out)?;
+    match io.execute(fd) {
+        Ok(_) => return Ok(ib_uverbs_destroy_cq_resp::from_bytes(&out)),
+        Err(e) if !super::ioctl_unsupported(e) => return Err(e),
+        Err(_) => {}
+    }
     let mut req = ib_uverbs_destroy_cq::zeroed();
     req.cq_handle = cq_handle;
     write_io(fd, IB_USER_VERBS_CMD_DESTROY_CQ, &req, &[], &mut [])
@@ -189,6 +200,18 @@ mod tests {
         assert_eq!(&f.write(0)[4..8], &[6, 0, 4, 0]);
         assert_eq!(&f.write(0)[16..], &[2, 0, 0, 0, 60, 0, 0, 0]);
 
+        // The ioctl method first (object CQ, method DESTROY; the handle, then the response), as rdma-core.
+        use rdma_common::uapi::ib_user_ioctl_cmds::*;
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_DESTROY_CQ_RESP, &[3, 0, 0, 0, 1, 0, 0, 0]));
+        let d = destroy_cq(&f, 2).unwrap();
+        assert_eq!((d.comp_events_reported, d.async_events_reported), (3, 1));
+        let io = f.ioctl(0);
+        let u16_at = |o: usize| u16::from_ne_bytes([io[o], io[o + 1]]) as u32;
+        assert_eq!((u16_at(2), u16_at(4), u16_at(6)), (UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY, 2));
+        assert_eq!((u16_at(24), io[32]), (UVERBS_ATTR_DESTROY_CQ_HANDLE, 2));
+        assert_eq!((u16_at(40), u16_at(42)), (UVERBS_ATTR_DESTROY_CQ_RESP, 8));
+        // A kernel without the method: the write command.
+        f.reply(Reply::fail(Errno(libc::EPROTONOSUPPORT)));
         f.reply(Reply::write(&[3, 0, 0, 0, 1, 0, 0, 0]));
         let d = destroy_cq(&f, 2).unwrap();
         assert_eq!((d.comp_events_reported, d.async_events_reported), (3, 1));

@@ -76,6 +76,10 @@ impl Fake {
     pub(crate) fn ioctl(&self, i: usize) -> Vec<u8> {
         self.ioctls.borrow()[i].clone()
     }
+    /// The last ioctl recorded.
+    pub(crate) fn last_ioctl(&self) -> Vec<u8> {
+        self.ioctls.borrow().last().expect("fake uverbs: no ioctl recorded").clone()
+    }
     fn next(&self) -> Reply {
         self.replies.borrow_mut().pop_front().expect("fake uverbs: no reply queued")
     }

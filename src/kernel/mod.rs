@@ -37,8 +37,9 @@
 //! | REG_DMABUF_MR | ioctl | no write command (rxe/siw answer `EOPNOTSUPP`) |
 //! | ALLOC_MW, DEALLOC_MW | write | |
 //! | CREATE_COMP_CHANNEL | write | |
-//! | CREATE_CQ / EX_CREATE_CQ, RESIZE_CQ, DESTROY_CQ, REQ_NOTIFY_CQ, POLL_CQ, EX_MODIFY_CQ | write / write-ex | EX only when creation flags are given |
-//! | CREATE_QP / EX_CREATE_QP, OPEN_QP, MODIFY_QP / EX_MODIFY_QP, QUERY_QP, DESTROY_QP, POST_SEND | write / write-ex | EX_MODIFY_QP only for `IB_QP_RATE_LIMIT`; POST_SEND with no work request is rxe's doorbell |
+//! | CREATE_CQ / EX_CREATE_CQ, RESIZE_CQ, REQ_NOTIFY_CQ, POLL_CQ, EX_MODIFY_CQ | write / write-ex | EX only when creation flags are given |
+//! | DESTROY_CQ, DESTROY_QP | ioctl (`UVERBS_METHOD_CQ_DESTROY` / `QP_DESTROY`), then write | as rdma-core: two attributes (the handle, the events reported) instead of INVOKE_WRITE's four and the core request and response copies; on [`ioctl_unsupported`] the write command |
+//! | CREATE_QP / EX_CREATE_QP, OPEN_QP, MODIFY_QP / EX_MODIFY_QP, QUERY_QP, POST_SEND | write / write-ex | EX_MODIFY_QP only for `IB_QP_RATE_LIMIT`; POST_SEND with no work request is rxe's doorbell |
 //! | CREATE_SRQ, CREATE_XSRQ, MODIFY_SRQ, QUERY_SRQ, DESTROY_SRQ | write | |
 //! | CREATE_AH, DESTROY_AH | write | |
 //! | ATTACH_MCAST, DETACH_MCAST | write | |

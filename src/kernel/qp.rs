@@ -295,9 +295,20 @@ pub fn qp_attr_from_query(r: &ib_uverbs_query_qp_resp, attr_mask: u32) -> ib_uve
     a
 }
 
-/// DESTROY_QP (write): returns `events_reported`, the async events the kernel delivered for this QP, which
-/// `ibv_destroy_qp` waits to see acknowledged.
+/// DESTROY_QP: returns `events_reported`, the async events the kernel delivered for this QP, which
+/// `ibv_destroy_qp` waits to see acknowledged. The ioctl method `UVERBS_METHOD_QP_DESTROY` first, as rdma-core
+/// does; the write command on [`super::ioctl_unsupported`].
 pub fn destroy_qp<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32) -> Result<u32> {
+    use rdma_common::uapi::ib_user_ioctl_cmds::*;
+    let mut out = [0u8; 4];
+    let mut io = super::Ioctl::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+    io.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
+    io.out_bytes(UVERBS_ATTR_DESTROY_QP_RESP, &mut out)?;
+    match io.execute(fd) {
+        Ok(_) => return Ok(u32::from_ne_bytes(out)),
+        Err(e) if !super::ioctl_unsupported(e) => return Err(e),
+        Err(_) => {}
+    }
     let mut req = ib_uverbs_destroy_qp::zeroed();
     req.qp_handle = qp_handle;
     let resp: ib_uverbs_destroy_qp_resp = write_io(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req, &[], &mut [])?;
@@ -516,6 +527,17 @@ mod tests {
     #[test]
     fn destroy_and_doorbell() {
         let f = Fake::new();
+        // The ioctl method first (object QP, method DESTROY; the handle, then the response), as rdma-core.
+        use rdma_common::uapi::ib_user_ioctl_cmds::*;
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_DESTROY_QP_RESP, &[2, 0, 0, 0]));
+        assert_eq!(destroy_qp(&f, 7).unwrap(), 2);
+        let io = f.ioctl(0);
+        let u16_at = |o: usize| u16::from_ne_bytes([io[o], io[o + 1]]) as u32;
+        assert_eq!((u16_at(2), u16_at(4), u16_at(6)), (UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY, 2));
+        assert_eq!((u16_at(24), io[32]), (UVERBS_ATTR_DESTROY_QP_HANDLE, 7));
+        assert_eq!((u16_at(40), u16_at(42)), (UVERBS_ATTR_DESTROY_QP_RESP, 4));
+        // A kernel without the method: the write command.
+        f.reply(Reply::fail(Errno(libc::EPROTONOSUPPORT)));
         f.reply(Reply::write(&[2, 0, 0, 0]));
         assert_eq!(destroy_qp(&f, 7).unwrap(), 2);
         assert_eq!(&f.write(0)[..8], &[IB_USER_VERBS_CMD_DESTROY_QP as u8, 0, 0, 0, 6, 0, 1, 0]);

@@ -758,7 +758,7 @@ mod tests {
         // DESTROY_CQ waits for the acknowledgements (already there); EIO is an error unless forgiven.
         let mut d = ib_uverbs_destroy_cq_resp::zeroed();
         d.comp_events_reported = 1;
-        f.reply(Reply::write(d.as_bytes()));
+        f.reply(Reply::ioctl().out(UVERBS_ATTR_DESTROY_CQ_RESP, d.as_bytes()));
         let mut cq: MaybeUninit<ibv_cq> = z();
         unsafe {
             let p = cq.as_mut_ptr();

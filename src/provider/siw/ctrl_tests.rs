@@ -9,7 +9,7 @@ use crate::kernel::fake::{Fake, Reply};
 use crate::provider::verbs::*;
 use crate::provider::{by_driver_name, select_native, DeviceMatch};
 use rdma_common::abi::enums::*;
-use rdma_common::uapi::ib_user_ioctl_cmds::UVERBS_ATTR_UHW_OUT;
+use rdma_common::uapi::ib_user_ioctl_cmds::*;
 use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::rdma_user_ioctl_cmds::ib_uverbs_ioctl_hdr;
 use rdma_common::Errno;
@@ -176,16 +176,22 @@ fn create_cq_maps_cqes_and_notification_word() {
     // An invalid key: the CQ is destroyed again.
     u.cq_key = SIW_INVAL_UOBJ_KEY as u64;
     f.reply(Reply::write(&cat(core.as_bytes(), u.as_bytes())));
-    f.reply(Reply::write(ib_uverbs_destroy_cq_resp::zeroed().as_bytes()));
+    f.reply(Reply::ioctl().out(UVERBS_ATTR_DESTROY_CQ_RESP, ib_uverbs_destroy_cq_resp::zeroed().as_bytes()));
     assert_eq!(unsafe { create_cq_on(&f, mem.as_fd(), ctx, cq, &mut attr).unwrap_err() }, Errno::ENOMEM);
-    assert_eq!(hdr(&f.write(2)).0, IB_USER_VERBS_CMD_DESTROY_CQ);
+    assert_eq!(destroy_method(&f), (UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY));
     // A CQE count that is not a power of two cannot be addressed with free-running counters.
     u.cq_key = 4096;
     u.num_cqe = 6;
     f.reply(Reply::write(&cat(core.as_bytes(), u.as_bytes())));
-    f.reply(Reply::write(ib_uverbs_destroy_cq_resp::zeroed().as_bytes()));
+    f.reply(Reply::ioctl().out(UVERBS_ATTR_DESTROY_CQ_RESP, ib_uverbs_destroy_cq_resp::zeroed().as_bytes()));
     assert_eq!(unsafe { create_cq_on(&f, mem.as_fd(), ctx, cq, &mut attr).unwrap_err() }, Errno::EINVAL);
-    assert_eq!(hdr(&f.write(4)).0, IB_USER_VERBS_CMD_DESTROY_CQ);
+    assert_eq!(destroy_method(&f), (UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY));
+}
+
+/// The (object, method) of the last ioctl: a destroy goes through the ioctl method, as rdma-core's.
+fn destroy_method(f: &Fake) -> (u32, u32) {
+    let b = f.last_ioctl();
+    (u16::from_ne_bytes([b[2], b[3]]) as u32, u16::from_ne_bytes([b[4], b[5]]) as u32)
 }
 
 fn qp_attr(srq: *mut ibv_srq, sig_all: bool) -> *mut ibv_qp_init_attr_ex {
@@ -244,9 +250,9 @@ fn create_qp_maps_sq_and_rq() {
     // An invalid RQ key: the QP is destroyed again.
     u.rq_key = SIW_INVAL_UOBJ_KEY as u64;
     f.reply(Reply::write(&cat(core.as_bytes(), u.as_bytes())));
-    f.reply(Reply::write(ib_uverbs_destroy_qp_resp::zeroed().as_bytes()));
+    f.reply(Reply::ioctl().out(UVERBS_ATTR_DESTROY_QP_RESP, ib_uverbs_destroy_qp_resp::zeroed().as_bytes()));
     assert_eq!(unsafe { create_qp_on(&f, mem.as_fd(), ctx, qp, attr).unwrap_err() }, Errno::ENOMEM);
-    assert_eq!(hdr(&f.write(4)).0, IB_USER_VERBS_CMD_DESTROY_QP);
+    assert_eq!(destroy_method(&f), (UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY));
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! | C type handed out | ours |
 //! |---|---|
 //! | `struct ibv_device *` | [`Device`] (never freed) |
-//! | `struct ibv_context *` | `&Context.vctx.context` ([`Context`]; `verbs_context` has `context` last) |
+//! | `struct ibv_context *` | `&NativeContext.vctx.context` ([`native::NativeContext`]: `verbs_context`, which has `context` last, then our [`Context`]); a plug-in's own `verbs_context` |
 //! | `struct ibv_pd *`, `ibv_mr *`, `ibv_mw *`, `ibv_comp_channel *` | [`Pd`], [`Mr`], [`Mw`], [`CompChannel`] |
 //! | `struct ibv_cq *` = `ibv_cq_ex *` | [`Cq`] |
 //! | `struct ibv_qp *` = `ibv_qp_ex *` | [`Qp`] |
@@ -78,13 +78,14 @@ impl Device {
 
 /// An open device: our state, reached from the `struct ibv_context *` C holds through `verbs_context.priv`.
 ///
-/// For a native provider the `verbs_context` is ours (rdma-core 65's layout) and embedded here (`vctx`, with
-/// `context` last, handed out as `&vctx.context`). For a plug-in it is the plug-in's own allocation (made by `_verbs_init_and_alloc_context`
-/// inside the plug-in's wrapper struct) and `vctx` here is unused. Either way `ibv` is the context C sees, its
-/// `verbs_context.priv` points back here, and the public `cmd_fd`/`async_fd` fields hold the fds.
+/// For a native provider the `verbs_context` is ours (rdma-core 65's layout) and allocated together with this
+/// state ([`native::NativeContext`]: `vctx` first, `context` last in it, handed out as `&vctx.context`). For a
+/// plug-in it is the plug-in's own allocation (made by `_verbs_init_and_alloc_context` inside the plug-in's wrapper
+/// struct), and this state is allocated alone (72 bytes: a plug-in context carries no second `verbs_context`).
+/// Either way `ibv` is the context C sees, its `verbs_context.priv` points back here, and the public
+/// `cmd_fd`/`async_fd` fields hold the fds.
 #[repr(C)]
 pub struct Context {
-    pub vctx: verbs_context,
     /// The `struct ibv_context *` handed to C.
     pub ibv: *mut ibv_context,
     pub device: &'static Device,
@@ -190,7 +191,6 @@ pub struct Ah {
 
 const _: () = {
     assert!(offset_of!(Device, ibv) == 0);
-    assert!(offset_of!(Context, vctx) == 0);
     assert!(offset_of!(Pd, pd) == 0);
     assert!(offset_of!(Mr, mr) == 0);
     assert!(offset_of!(Mw, mw) == 0);

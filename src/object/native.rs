@@ -107,6 +107,16 @@ pub unsafe fn finish_destroyed(
     }
 }
 
+/// A native context as allocated: our `verbs_context` (rdma-core 65's layout, `context` last, which C gets) and our
+/// state, in one allocation (a plug-in context has its own `verbs_context` and allocates only the [`Context`]).
+#[repr(C)]
+pub struct NativeContext {
+    pub vctx: verbs_context,
+    pub ctx: Context,
+}
+
+const _: () = assert!(std::mem::offset_of!(NativeContext, vctx) == 0);
+
 /// The object level of every native (Rust) provider: our objects, assembled here around the fine-grained verbs of
 /// the device's provider (`Device.provider`, `Context.provider`). One for all of them: it keeps no state.
 pub struct Native;
@@ -139,11 +149,12 @@ impl Driver for Native {
             false => dev.provider,
         };
         let kc = provider.get_context(cmd_fd.as_fd())?;
-        let mut p = Pending::<Context>::new();
-        let c = p.as_ptr();
+        let mut p = Pending::<NativeContext>::new();
+        let n = p.as_ptr();
         // SAFETY: filling our own zeroed allocation; every field gets a valid value before `finish`.
         let ctx = unsafe {
-            let vctx = addr_of_mut!((*c).vctx);
+            let c = addr_of_mut!((*n).ctx);
+            let vctx = addr_of_mut!((*n).vctx);
             provider.data_path().install(&mut (*vctx).context.ops);
             let ic = addr_of_mut!((*vctx).context);
             (*ic).device = dev.public;
@@ -161,7 +172,7 @@ impl Driver for Native {
             addr_of_mut!((*c).core_support).write(kc.core_support.into());
             addr_of_mut!((*c).lock).write(Mutex::new(()));
             addr_of_mut!((*c).driver_data).write(None);
-            &*p.finish()
+            &(*p.finish()).ctx
         };
         log::debug!(
             "ibv_open_device({}): cmd_fd {}, async_fd {}, {} completion vector(s), core_support {:#x}",
@@ -175,7 +186,7 @@ impl Driver for Native {
     }
 
     unsafe fn close_context(&self, ctx: &Context) -> Result<()> {
-        // SAFETY: a native context is our `Context` with its verbs_context embedded; no longer registered.
+        // SAFETY: a native context's `Context` is the `ctx` of a `NativeContext`; no longer registered.
         unsafe {
             let context = ctx.ibv();
             libc::pthread_mutex_destroy(addr_of_mut!((*context).mutex));
@@ -183,7 +194,8 @@ impl Driver for Native {
             if (*context).async_fd >= 0 {
                 libc::close((*context).async_fd);
             }
-            free(std::ptr::from_ref(ctx).cast_mut());
+            let n = std::ptr::from_ref(ctx).byte_sub(std::mem::offset_of!(NativeContext, ctx));
+            free(n.cast::<NativeContext>().cast_mut());
         }
         Ok(())
     }

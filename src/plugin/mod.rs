@@ -439,10 +439,35 @@ unsafe impl Sync for Plugin {}
 
 /// Our per-context record of a plug-in's ops (rdma-core's `verbs_ex_private.ops`) and of the generation its
 /// objects are laid out in. The ops are kept in rdma-core 65's table, a superset of PABI 34's (the 17 ops 65 added
-/// stay NULL for a PABI-34 plug-in), whichever table the plug-in handed over.
+/// stay NULL for a PABI-34 plug-in), whichever table the plug-in handed over; the table itself is shared by every
+/// context whose plug-in handed over the same ops ([`intern_ops`]), so a context holds only a reference.
 pub struct PluginContext {
-    pub ops: std::cell::UnsafeCell<r65::verbs_context_ops>,
+    pub ops: std::cell::UnsafeCell<&'static r65::verbs_context_ops>,
     pub generation: Generation,
+}
+
+/// The ops table of a plug-in context before its first `verbs_set_ops`.
+// SAFETY: an all-NULL table is valid (every member is an Option).
+static NO_OPS: r65::verbs_context_ops = unsafe { std::mem::zeroed() };
+
+/// Every distinct ops table a plug-in context has had (process lifetime, never freed): a plug-in hands over the
+/// same static table(s) for each context it sets up, so this holds one table per plug-in and combination of
+/// `verbs_set_ops` calls, and the contexts hold references into it.
+static OPS_TABLES: Mutex<Vec<&'static r65::verbs_context_ops>> = Mutex::new(Vec::new());
+
+/// The shared copy of the ops table `t` (made on first sight).
+fn intern_ops(t: &r65::verbs_context_ops) -> &'static r65::verbs_context_ops {
+    fn bytes(t: &r65::verbs_context_ops) -> &[u8] {
+        // SAFETY: the table is plain data (function pointers or NULL), read as its bytes.
+        unsafe { std::slice::from_raw_parts(std::ptr::from_ref(t).cast::<u8>(), std::mem::size_of_val(t)) }
+    }
+    let mut tables = OPS_TABLES.lock();
+    if let Some(found) = tables.iter().find(|k| bytes(k) == bytes(t)) {
+        return found;
+    }
+    let leaked: &'static r65::verbs_context_ops = Box::leak(Box::new(*t));
+    tables.push(leaked);
+    leaked
 }
 // SAFETY: written only while the plug-in's `alloc_context` runs, before the context is shared.
 unsafe impl Sync for PluginContext {}
@@ -453,7 +478,7 @@ unsafe impl Send for PluginContext {}
 fn ops_of(ctx: &Context) -> r65::verbs_context_ops {
     match ctx.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
         // SAFETY: see PluginContext.
-        Some(p) => unsafe { *p.ops.get() },
+        Some(p) => unsafe { **p.ops.get() },
         // SAFETY: an all-NULL table is valid (every member is an Option).
         None => unsafe { std::mem::zeroed() },
     }
@@ -1347,7 +1372,7 @@ pub unsafe fn init_and_alloc_context(
         addr_of_mut!((*c).core_support).write(0.into());
         addr_of_mut!((*c).lock).write(Mutex::new(()));
         addr_of_mut!((*c).driver_data)
-            .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(std::mem::zeroed()), generation })));
+            .write(Some(Box::new(PluginContext { ops: std::cell::UnsafeCell::new(&NO_OPS), generation })));
         let ctx = &*p.finish();
         registry::insert(ctx.ibv(), Kind::Context);
     }
@@ -1492,11 +1517,15 @@ pub unsafe fn set_ops(vctx: *mut c_void, ops: *const c_void, pabi: u32) {
             65 => *ops.cast::<r65::verbs_context_ops>(),
             _ => ops_from_34(&*ops.cast::<verbs_context_ops>()),
         };
-        let mine = &mut *pc.ops.get();
+        // The context's table so far with this call's non-NULL ops over it (a first call's table as it is),
+        // shared with every context that has the same (`intern_ops`).
+        let before = *pc.ops.get();
+        let first = std::ptr::eq(before, &NO_OPS);
+        let mut mine = if first { theirs } else { *before };
         let v = &mut *v;
         let cx = &mut (*ic).ops;
         macro_rules! rec {
-            ($($n:ident),*) => { $( if theirs.$n.is_some() { mine.$n = theirs.$n; } )* };
+            ($($n:ident),*) => { if !first { $( if theirs.$n.is_some() { mine.$n = theirs.$n; } )* } };
         }
         macro_rules! pubop {
             ($dst:expr, $n:ident) => {
@@ -1607,6 +1636,7 @@ pub unsafe fn set_ops(vctx: *mut c_void, ops: *const c_void, pabi: u32) {
             unimport_mr,
             unimport_pd
         );
+        *pc.ops.get() = intern_ops(&mine);
         pubop!(cx.bind_mw, bind_mw);
         pubop!(cx.poll_cq, poll_cq);
         pubop!(cx.post_recv, post_recv);

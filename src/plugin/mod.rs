@@ -474,13 +474,12 @@ unsafe impl Sync for PluginContext {}
 // SAFETY: as above.
 unsafe impl Send for PluginContext {}
 
-/// The plug-in ops of a context (all NULL for a native one).
-fn ops_of(ctx: &Context) -> r65::verbs_context_ops {
+/// The plug-in ops of a context (all NULL for a native one): a reference to the shared table, not a copy.
+fn ops_of(ctx: &Context) -> &'static r65::verbs_context_ops {
     match ctx.driver_data.as_ref().and_then(|d| d.downcast_ref::<PluginContext>()) {
         // SAFETY: see PluginContext.
-        Some(p) => unsafe { **p.ops.get() },
-        // SAFETY: an all-NULL table is valid (every member is an Option).
-        None => unsafe { std::mem::zeroed() },
+        Some(p) => unsafe { *p.ops.get() },
+        None => &NO_OPS,
     }
 }
 

@@ -10,9 +10,13 @@ Writes into the results dir, named <date>-<kernel>[-stock-vs-stock]:
     .png          bar chart of the ratios (skipped with a note if matplotlib is missing)
     .samples.tsv  every sample, for anyone who wants to recompute
 and copies the .md to latest.md (latest-stock-vs-stock.md for a BENCH_OURS=stock run).
+
+Every figure whose verdict is *worse* (outside noise) is listed once more at the end of the .md with its measured
+reason from bench/gaps.tsv (metric pattern, reason, where the measurement is written), or "no reason on record".
 """
 import argparse
 import csv
+import fnmatch
 import math
 import os
 import random
@@ -370,7 +374,54 @@ def write_png(path, rows, title):
     return None
 
 
-def write_md(path, rows, meta, base, png_note, runtime, stock_vs_stock, host_load=None, noise_src=None):
+def load_gaps(path):
+    """[(metric pattern, reason, where)] from a gaps file (tab-separated; '#' lines are comments); [] if none."""
+    gaps = []
+    if not path or not os.path.exists(path):
+        return gaps
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 3:
+                raise SystemExit(f"report: {path}:{n}: want 3 tab-separated fields, found {len(parts)}")
+            gaps.append(tuple(p.strip() for p in parts))
+    return gaps
+
+
+def gap_reason(metric, gaps):
+    """The first (reason, where) whose pattern matches the metric id, or None."""
+    for pattern, reason, where in gaps:
+        if fnmatch.fnmatchcase(metric, pattern):
+            return reason, where
+    return None
+
+
+def write_gaps(out, rows, gaps):
+    """Appends the table of figures worse than rdma-core (outside noise), each with its reason; returns how many
+    have none on record."""
+    worse = [r for r in rows if r["verdict"] == "worse"]
+    if not worse:
+        return 0
+    out.append("## Figures worse than rdma-core (outside noise), and the measured reason")
+    out.append("")
+    out.append("| figure | ours / rdma-core | reason | measured in |")
+    out.append("| --- | ---: | --- | --- |")
+    missing = 0
+    for r in worse:
+        found = gap_reason(r["metric"], gaps)
+        if found is None:
+            missing += 1
+            found = ("**no reason on record**", "–")
+        out.append(f"| {r['label']} | {r['ratio']:.3f} | {found[0]} | {found[1]} |")
+    out.append("")
+    return missing
+
+
+def write_md(path, rows, meta, base, png_note, runtime, stock_vs_stock, host_load=None, noise_src=None,
+             gaps=None):
     out = []
     ours_name = "rdma-core again (BENCH_OURS=stock)" if stock_vs_stock else "rdma-core-rs (`build/lib`)"
     title = "rdma-core vs rdma-core (noise check)" if stock_vs_stock else "rdma-core-rs vs rdma-core"
@@ -435,6 +486,7 @@ def write_md(path, rows, meta, base, png_note, runtime, stock_vs_stock, host_loa
                 line += f" {r['noise']:.3f} |" if r.get("noise") is not None else " – |"
             out.append(line)
         out.append("")
+    missing = 0 if stock_vs_stock else write_gaps(out, rows, gaps or [])
     out.append("↓ lower is better, ↑ higher is better. Ratio in parentheses: 95% bootstrap interval over rounds.")
     if noise_src:
         out.append(f"Noise check: the same ratio with rdma-core in both columns, from `{noise_src}`; a timed figure "
@@ -442,6 +494,7 @@ def write_md(path, rows, meta, base, png_note, runtime, stock_vs_stock, host_loa
     out.append("")
     with open(path, "w") as f:
         f.write("\n".join(out))
+    return missing
 
 
 def main():
@@ -451,6 +504,8 @@ def main():
     ap.add_argument("--runtime", type=float, default=None, help="wall time of the whole run, seconds")
     ap.add_argument("--name", default=None, help="base name of the result files (default <date>-<kernel>)")
     ap.add_argument("--host-load", default=None, help="the host's load average around the run (text)")
+    ap.add_argument("--gaps", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "gaps.tsv"),
+                    help="measured reasons of the figures worse than rdma-core (default bench/gaps.tsv)")
     ap.add_argument("--noise", default=None,
                     help="CSV of a noise check (default <results>/latest-stock-vs-stock.csv, for real runs)")
     args = ap.parse_args()
@@ -475,13 +530,16 @@ def main():
     write_csv(os.path.join(args.results, base + ".csv"), rows)
     md = os.path.join(args.results, base + ".md")
     noise_src = os.path.basename(noise_csv) if noise else None
-    write_md(md, rows, meta, base, png_note, runtime, stock_vs_stock, args.host_load, noise_src)
+    missing = write_md(md, rows, meta, base, png_note, runtime, stock_vs_stock, args.host_load, noise_src,
+                       load_gaps(args.gaps))
     shutil.copyfile(os.path.join(args.rundir, "samples.tsv"), os.path.join(args.results, base + ".samples.tsv"))
     latest = os.path.join(args.results, "latest-stock-vs-stock.md" if stock_vs_stock else "latest.md")
     shutil.copyfile(md, latest)
     shutil.copyfile(os.path.join(args.results, base + ".csv"), latest[:-3] + ".csv")
     nfail = sum(1 for r in rows if r["verdict"].startswith("failed"))
     print(f"report: {md} ({len(rows)} figures, {nfail} failed), copied to {latest}")
+    if missing:
+        print(f"report: {missing} figures worse than rdma-core have no reason in {args.gaps}")
     if png_note:
         print(f"report: {png_note}")
     return 0

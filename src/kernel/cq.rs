@@ -83,6 +83,12 @@ pub fn destroy_cq<F: CmdFd + ?Sized>(fd: &F, cq_handle: u32) -> Result<ib_uverbs
         Err(e) if !super::ioctl_unsupported(e) => return Err(e),
         Err(_) => {}
     }
+    destroy_cq_write(fd, cq_handle)
+}
+
+/// DESTROY_CQ as the write command alone: what `ibv_cmd_destroy_cq` sends for a plug-in, whose fd carries every
+/// write command through `write()` (there the write is cheaper for us than building the ioctl). As [`destroy_cq`].
+pub fn destroy_cq_write<F: CmdFd + ?Sized>(fd: &F, cq_handle: u32) -> Result<ib_uverbs_destroy_cq_resp> {
     let mut req = ib_uverbs_destroy_cq::zeroed();
     req.cq_handle = cq_handle;
     write_io(fd, IB_USER_VERBS_CMD_DESTROY_CQ, &req, &[], &mut [])

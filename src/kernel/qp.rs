@@ -309,6 +309,12 @@ pub fn destroy_qp<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32) -> Result<u32> {
         Err(e) if !super::ioctl_unsupported(e) => return Err(e),
         Err(_) => {}
     }
+    destroy_qp_write(fd, qp_handle)
+}
+
+/// DESTROY_QP as the write command alone: what `ibv_cmd_destroy_qp` sends for a plug-in, whose fd carries every
+/// write command through `write()` (there the write is cheaper for us than building the ioctl). As [`destroy_qp`].
+pub fn destroy_qp_write<F: CmdFd + ?Sized>(fd: &F, qp_handle: u32) -> Result<u32> {
     let mut req = ib_uverbs_destroy_qp::zeroed();
     req.qp_handle = qp_handle;
     let resp: ib_uverbs_destroy_qp_resp = write_io(fd, IB_USER_VERBS_CMD_DESTROY_QP, &req, &[], &mut [])?;

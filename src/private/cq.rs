@@ -435,7 +435,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
         // SAFETY: the provider's live CQ, whose mutex/cond were initialised (verbs_init_cq).
         unsafe {
             let u = fd_of((*cq).context)?;
-            if let Some(r) = destroyed(kernel::cq::destroy_cq(&u, (*cq).handle))? {
+            if let Some(r) = destroyed(kernel::cq::destroy_cq_write(&u, (*cq).handle))? {
                 wait(addr_of_mut!((*cq).mutex), addr_of_mut!((*cq).cond), || {
                     object::all_acked(
                         "ibv_destroy_cq (completion events)",
@@ -758,7 +758,7 @@ mod tests {
         // DESTROY_CQ waits for the acknowledgements (already there); EIO is an error unless forgiven.
         let mut d = ib_uverbs_destroy_cq_resp::zeroed();
         d.comp_events_reported = 1;
-        f.reply(Reply::ioctl().out(UVERBS_ATTR_DESTROY_CQ_RESP, d.as_bytes()));
+        f.reply(Reply::write(d.as_bytes()));
         let mut cq: MaybeUninit<ibv_cq> = z();
         unsafe {
             let p = cq.as_mut_ptr();

@@ -92,7 +92,7 @@ use rdma_common::uapi::ib_user_verbs::*;
 use rdma_common::uapi::rdma_user_ioctl_cmds::*;
 use rdma_common::uapi::{AsBytes, FromBytes};
 use std::marker::PhantomData;
-use std::mem::size_of;
+use std::mem::{size_of, MaybeUninit};
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 
@@ -478,16 +478,31 @@ pub(crate) fn write_ex_raw<F: CmdFd + ?Sized>(
 /// attribute `UVERBS_ATTR_F_MANDATORY` unless [`Ioctl::optional`] follows it, as in rdma-core). The `'a` borrows
 /// keep every buffer an attribute points to alive and untouched until [`Ioctl::execute`] has returned.
 ///
-/// The builder and the buffer the kernel reads live on the stack (no allocation per command): at most
-/// [`MAX_ATTRS`] attributes, more than any method we send; one more makes [`Ioctl::execute`] answer `EINVAL`.
+/// The builder *is* the buffer the kernel reads, on the stack (no allocation per command): each attribute is
+/// written once, into its slot after the header, and the kernel's write-back (new object ids, output flags) is read
+/// from the same memory; no slot is zeroed or copied before use. At most [`MAX_ATTRS`] attributes, more than any
+/// method we send; one more makes [`Ioctl::execute`] answer `EINVAL`.
 pub(crate) struct Ioctl<'a> {
-    object_id: u16,
-    method_id: u16,
-    attrs: [ib_uverbs_attr; MAX_ATTRS],
-    len: usize,
+    buf: IoctlBuf,
     /// An attribute beyond [`MAX_ATTRS`] was added (and dropped).
     overflow: bool,
     _bufs: PhantomData<&'a mut [u8]>,
+}
+
+/// `struct ib_uverbs_ioctl_hdr` followed by its attribute array, as the kernel reads it: the first
+/// `hdr.num_attrs` slots are written, the rest never read by anyone.
+#[repr(C)]
+struct IoctlBuf {
+    hdr: ib_uverbs_ioctl_hdr,
+    attrs: [MaybeUninit<ib_uverbs_attr>; MAX_ATTRS],
+}
+
+impl IoctlBuf {
+    /// The written attribute `idx`, if it is one.
+    fn attr(&self, idx: usize) -> Option<&ib_uverbs_attr> {
+        // SAFETY: the first `num_attrs` slots were written by `Ioctl::push` (and perhaps by the kernel since).
+        self.attrs[..usize::from(self.hdr.num_attrs)].get(idx).map(|a| unsafe { a.assume_init_ref() })
+    }
 }
 
 /// The most attributes one [`Ioctl`] carries (REG_DMABUF_MR, the largest we send, has nine).
@@ -495,59 +510,58 @@ pub(crate) const MAX_ATTRS: usize = 12;
 
 /// What the kernel wrote back into the attribute array: new object ids, `UVERBS_ATTR_F_VALID_OUTPUT` flags.
 pub(crate) struct IoctlDone {
-    attrs: [ib_uverbs_attr; MAX_ATTRS],
+    buf: IoctlBuf,
 }
 
 impl IoctlDone {
-    /// The `data` of attribute number `idx` (as returned by the builder): the id of a new object.
+    /// The `data` of attribute number `idx` (as returned by the builder): the id of a new object. 0 for an index
+    /// no attribute has.
     pub(crate) fn data(&self, idx: usize) -> u64 {
         // SAFETY: both union members are plain 64-bit integers.
-        unsafe { self.attrs[idx].__bindgen_anon_1.data }
+        self.buf.attr(idx).map_or(0, |a| unsafe { a.__bindgen_anon_1.data })
     }
 
     /// Whether the kernel marked output attribute `idx` as written.
     #[allow(dead_code)] // part of the builder's protocol; no command needs it yet
     pub(crate) fn written(&self, idx: usize) -> bool {
-        self.attrs[idx].flags as u32 & UVERBS_ATTR_F_VALID_OUTPUT != 0
+        self.buf.attr(idx).is_some_and(|a| a.flags as u32 & UVERBS_ATTR_F_VALID_OUTPUT != 0)
     }
 }
 
 impl<'a> Ioctl<'a> {
     pub(crate) fn new(object_id: u32, method_id: u32) -> Ioctl<'a> {
+        let mut hdr = ib_uverbs_ioctl_hdr::zeroed();
+        hdr.object_id = object_id as u16;
+        hdr.method_id = method_id as u16;
         Ioctl {
-            object_id: object_id as u16,
-            method_id: method_id as u16,
-            attrs: [ib_uverbs_attr::zeroed(); MAX_ATTRS],
-            len: 0,
+            buf: IoctlBuf { hdr, attrs: [const { MaybeUninit::uninit() }; MAX_ATTRS] },
             overflow: false,
             _bufs: PhantomData,
         }
     }
 
     fn push(&mut self, id: u32, len: u16, data: u64) -> usize {
+        let n = usize::from(self.buf.hdr.num_attrs);
+        let Some(slot) = self.buf.attrs.get_mut(n) else {
+            self.overflow = true;
+            return MAX_ATTRS - 1;
+        };
         let mut a = ib_uverbs_attr::zeroed();
         a.attr_id = id as u16;
         a.len = len;
         a.flags = UVERBS_ATTR_F_MANDATORY as u16;
         a.__bindgen_anon_1.data = data;
-        match self.attrs.get_mut(self.len) {
-            Some(slot) => {
-                *slot = a;
-                self.len += 1;
-                self.len - 1
-            }
-            None => {
-                self.overflow = true;
-                MAX_ATTRS - 1
-            }
-        }
+        slot.write(a);
+        self.buf.hdr.num_attrs += 1;
+        n
     }
 
     /// Clears `UVERBS_ATTR_F_MANDATORY` on the attribute added last.
     #[allow(dead_code)] // part of the builder's protocol; no command needs it yet
     pub(crate) fn optional(&mut self) -> &mut Self {
-        if let Some(a) = self.len.checked_sub(1).and_then(|i| self.attrs.get_mut(i)) {
-            a.flags &= !(UVERBS_ATTR_F_MANDATORY as u16);
+        if let Some(i) = usize::from(self.buf.hdr.num_attrs).checked_sub(1) {
+            // SAFETY: slot `i` is below `num_attrs`: written by `push`.
+            unsafe { self.buf.attrs[i].assume_init_mut() }.flags &= !(UVERBS_ATTR_F_MANDATORY as u16);
         }
         self
     }
@@ -599,46 +613,27 @@ impl<'a> Ioctl<'a> {
 
     /// Issues the ioctl. Errors: the kernel's errno (see [`ioctl_unsupported`] for the fallback cases); `EINVAL`
     /// when more than [`MAX_ATTRS`] attributes were added.
-    pub(crate) fn execute<F: CmdFd + ?Sized>(self, fd: &F) -> Result<IoctlDone> {
+    pub(crate) fn execute<F: CmdFd + ?Sized>(mut self, fd: &F) -> Result<IoctlDone> {
+        let (object_id, method_id) = (self.buf.hdr.object_id, self.buf.hdr.method_id);
         if self.overflow {
-            log::debug!(
-                "uverbs ioctl object {} method {}: more than {MAX_ATTRS} attributes",
-                self.object_id,
-                self.method_id
-            );
+            log::debug!("uverbs ioctl object {object_id} method {method_id}: more than {MAX_ATTRS} attributes");
             return Err(Errno::EINVAL);
         }
         const HDR_LEN: usize = size_of::<ib_uverbs_ioctl_hdr>();
         const ATTR_LEN: usize = size_of::<ib_uverbs_attr>();
-        let len = HDR_LEN + ATTR_LEN * self.len;
-        let mut hdr = ib_uverbs_ioctl_hdr::zeroed();
-        hdr.length = len as u16;
-        hdr.object_id = self.object_id;
-        hdr.method_id = self.method_id;
-        hdr.num_attrs = self.len as u16;
-        hdr.driver_id = fd.driver_id();
-        let mut buf = [0u64; (HDR_LEN + ATTR_LEN * MAX_ATTRS) / 8];
-        let bytes = u64s_as_bytes_mut(&mut buf[..len / 8]);
-        bytes[..HDR_LEN].copy_from_slice(hdr.as_bytes());
-        for (a, dst) in self.attrs[..self.len].iter().zip(bytes[HDR_LEN..].chunks_exact_mut(ATTR_LEN)) {
-            dst.copy_from_slice(a.as_bytes());
-        }
+        const _: () = assert!(HDR_LEN % 8 == 0 && ATTR_LEN % 8 == 0 && align_of::<IoctlBuf>() == 8);
+        let len = HDR_LEN + ATTR_LEN * usize::from(self.buf.hdr.num_attrs);
+        self.buf.hdr.length = len as u16;
+        self.buf.hdr.driver_id = fd.driver_id();
+        // SAFETY: `IoctlBuf` is 8-byte aligned, and its first `len` bytes (header and written attributes) are
+        // initialised plain integers, so they may be viewed as `len / 8` u64 words.
+        let words = unsafe { std::slice::from_raw_parts_mut((&raw mut self.buf).cast::<u64>(), len / 8) };
         // SAFETY: every attribute pointer comes from a buffer borrowed for 'a, alive and unaliased until this
         // returns (this consumes the builder), with the length recorded next to it.
-        unsafe { fd.ioctl_verbs(&mut buf[..len / 8]) }
-            .inspect_err(|e| log::trace!("uverbs ioctl object {} method {}: {e}", self.object_id, self.method_id))?;
-        let mut attrs = [ib_uverbs_attr::zeroed(); MAX_ATTRS];
-        let bytes = u64s_as_bytes_mut(&mut buf[..len / 8]);
-        for (a, src) in attrs[..self.len].iter_mut().zip(bytes[HDR_LEN..].chunks_exact(ATTR_LEN)) {
-            *a = ib_uverbs_attr::from_bytes(src);
-        }
-        Ok(IoctlDone { attrs })
+        unsafe { fd.ioctl_verbs(words) }
+            .inspect_err(|e| log::trace!("uverbs ioctl object {object_id} method {method_id}: {e}"))?;
+        Ok(IoctlDone { buf: self.buf })
     }
-}
-
-fn u64s_as_bytes_mut(b: &mut [u64]) -> &mut [u8] {
-    // SAFETY: u8 has no alignment or validity requirement; the length is the same memory in bytes.
-    unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr().cast::<u8>(), b.len() * 8) }
 }
 
 #[cfg(test)]

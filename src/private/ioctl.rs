@@ -98,7 +98,17 @@ unsafe fn run_ioctl(
     hdr.method_id = method_id;
     hdr.num_attrs = total as u16;
     hdr.driver_id = u.driver_id();
-    let mut buf = vec![0u64; len / 8];
+    // The buffer the kernel reads: on the stack for any command of up to STACK_ATTRS attributes (every command of
+    // ours and of the plug-ins we know), else on the heap.
+    const STACK_WORDS: usize = (size_of::<ib_uverbs_ioctl_hdr>() + STACK_ATTRS * size_of::<ib_uverbs_attr>()) / 8;
+    let mut stack = [0u64; STACK_WORDS];
+    let mut heap = Vec::new();
+    let buf: &mut [u64] = if len / 8 <= STACK_WORDS {
+        &mut stack[..len / 8]
+    } else {
+        heap.resize(len / 8, 0u64);
+        &mut heap
+    };
     {
         // SAFETY: u64 memory viewed as bytes, same length.
         let bytes = unsafe { slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), len) };
@@ -121,7 +131,7 @@ unsafe fn run_ioctl(
     }
     // SAFETY: every attribute pointer is valid for its length (caller's contract) and the buffers they point to
     // are not touched by us until the call returns.
-    unsafe { u.ioctl_verbs(&mut buf) }.inspect_err(|e| {
+    unsafe { u.ioctl_verbs(buf) }.inspect_err(|e| {
         log::trace!("plug-in ioctl object {object_id} method {method_id}: {e}");
     })?;
     // SAFETY: as above.
@@ -168,17 +178,31 @@ pub(super) unsafe fn chain_needs_ioctl(link: *mut ibv_command_buffer) -> Result<
     Ok(false)
 }
 
+/// How many attributes [`run_ioctl`] sends from a stack buffer, and one [`Cmdb`] holds (its commands have at most
+/// 12; rdma-core's largest, CREATE_QP, 20 with a driver's).
+const STACK_ATTRS: usize = 24;
+
 /// A command built here for the ioctl ABI: rdma-core's `DECLARE_COMMAND_BUFFER(_LINK)` + `fill_attr_*`, the
-/// attributes in the order rdma-core adds them (every one `UVERBS_ATTR_F_MANDATORY` unless made optional).
+/// attributes in the order rdma-core adds them (every one `UVERBS_ATTR_F_MANDATORY` unless made optional). On the
+/// stack: at most [`STACK_ATTRS`] attributes; one more makes [`Cmdb::exec`] answer `EINVAL`.
 pub(super) struct Cmdb {
     object_id: u16,
     method_id: u16,
-    attrs: Vec<ib_uverbs_attr>,
+    attrs: [ib_uverbs_attr; STACK_ATTRS],
+    len: usize,
+    /// An attribute beyond [`STACK_ATTRS`] was added (and dropped).
+    overflow: bool,
 }
 
 impl Cmdb {
     pub(super) fn new(object_id: u32, method_id: u32) -> Cmdb {
-        Cmdb { object_id: object_id as u16, method_id: method_id as u16, attrs: Vec::with_capacity(16) }
+        Cmdb {
+            object_id: object_id as u16,
+            method_id: method_id as u16,
+            attrs: [ib_uverbs_attr::zeroed(); STACK_ATTRS],
+            len: 0,
+            overflow: false,
+        }
     }
 
     fn push(&mut self, id: u32, len: u16, data: u64) -> usize {
@@ -187,8 +211,17 @@ impl Cmdb {
         a.len = len;
         a.flags = UVERBS_ATTR_F_MANDATORY as u16;
         a.__bindgen_anon_1.data = data;
-        self.attrs.push(a);
-        self.attrs.len() - 1
+        match self.attrs.get_mut(self.len) {
+            Some(slot) => {
+                *slot = a;
+                self.len += 1;
+                self.len - 1
+            }
+            None => {
+                self.overflow = true;
+                STACK_ATTRS - 1
+            }
+        }
     }
 
     /// `fill_attr_in_obj`: an existing object by handle.
@@ -269,13 +302,17 @@ impl Cmdb {
         unsafe { self.attrs[i].__bindgen_anon_1.data }
     }
 
-    /// Runs the command with the driver's blocks `link` appended (see [`run_ioctl`]).
+    /// Runs the command with the driver's blocks `link` appended (see [`run_ioctl`]); `EINVAL` when more than
+    /// [`STACK_ATTRS`] attributes were added.
     ///
     /// # Safety
     /// Every pointer given to the fill functions is still valid; `link` is NULL or a valid chain.
     pub(super) unsafe fn exec(&mut self, u: &(impl CmdFd + ?Sized), link: *mut ibv_command_buffer) -> Result<()> {
+        if self.overflow {
+            return Err(Errno::EINVAL);
+        }
         // SAFETY: caller's contract.
-        unsafe { run_ioctl(u, self.object_id, self.method_id, &mut self.attrs, None, link) }.map(|_| ())
+        unsafe { run_ioctl(u, self.object_id, self.method_id, &mut self.attrs[..self.len], None, link) }.map(|_| ())
     }
 }
 

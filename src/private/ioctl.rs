@@ -184,10 +184,11 @@ const STACK_ATTRS: usize = 24;
 
 /// A command built here for the ioctl ABI: rdma-core's `DECLARE_COMMAND_BUFFER(_LINK)` + `fill_attr_*`, the
 /// attributes in the order rdma-core adds them (every one `UVERBS_ATTR_F_MANDATORY` unless made optional). On the
-/// stack: at most [`STACK_ATTRS`] attributes; one more makes [`Cmdb::exec`] answer `EINVAL`.
+/// stack: at most [`STACK_ATTRS`] attributes; one more makes [`Cmdb::exec`] answer `EINVAL`. The header and the
+/// attributes lie as the kernel reads them, so a command without a driver's chain is sent from where it was built.
+#[repr(C)]
 pub(super) struct Cmdb {
-    object_id: u16,
-    method_id: u16,
+    hdr: rdma_common::uapi::rdma_user_ioctl_cmds::ib_uverbs_ioctl_hdr,
     attrs: [ib_uverbs_attr; STACK_ATTRS],
     len: usize,
     /// An attribute beyond [`STACK_ATTRS`] was added (and dropped).
@@ -196,9 +197,11 @@ pub(super) struct Cmdb {
 
 impl Cmdb {
     pub(super) fn new(object_id: u32, method_id: u32) -> Cmdb {
+        let mut hdr = rdma_common::uapi::rdma_user_ioctl_cmds::ib_uverbs_ioctl_hdr::zeroed();
+        hdr.object_id = object_id as u16;
+        hdr.method_id = method_id as u16;
         Cmdb {
-            object_id: object_id as u16,
-            method_id: method_id as u16,
+            hdr,
             attrs: [ib_uverbs_attr::zeroed(); STACK_ATTRS],
             len: 0,
             overflow: false,
@@ -311,8 +314,25 @@ impl Cmdb {
         if self.overflow {
             return Err(Errno::EINVAL);
         }
-        // SAFETY: caller's contract.
-        unsafe { run_ioctl(u, self.object_id, self.method_id, &mut self.attrs[..self.len], None, link) }.map(|_| ())
+        let (object_id, method_id) = (self.hdr.object_id, self.hdr.method_id);
+        if !link.is_null() {
+            // SAFETY: caller's contract.
+            return unsafe { run_ioctl(u, object_id, method_id, &mut self.attrs[..self.len], None, link) }.map(|_| ());
+        }
+        const HDR_LEN: usize = size_of::<ib_uverbs_ioctl_hdr>();
+        const _: () = assert!(HDR_LEN % 8 == 0 && std::mem::offset_of!(Cmdb, attrs) == HDR_LEN);
+        let len = HDR_LEN + size_of::<ib_uverbs_attr>() * self.len;
+        self.hdr.length = len as u16;
+        self.hdr.num_attrs = self.len as u16;
+        self.hdr.driver_id = u.driver_id();
+        // SAFETY: `Cmdb` is `repr(C)`, 8-byte aligned, the header at offset 0 and the attributes right after it: its
+        // first `len` bytes are initialised plain integers, viewed as `len / 8` words. Every attribute pointer is
+        // valid for its length (caller's contract), and the kernel writes its answers back into these attributes.
+        unsafe {
+            let words = slice::from_raw_parts_mut(ptr::from_mut(self).cast::<u64>(), len / 8);
+            u.ioctl_verbs(words)
+        }
+        .inspect_err(|e| log::trace!("plug-in ioctl object {object_id} method {method_id}: {e}"))
     }
 }
 
@@ -425,5 +445,30 @@ mod tests {
         assert_eq!(with_fake(&f, || unsafe { execute_ioctl(ctx.as_mut_ptr(), &mut root.b) }), libc::EINVAL);
         drv.b.next = &mut root.b;
         assert_eq!(with_fake(&f, || unsafe { execute_ioctl(ctx.as_mut_ptr(), &mut root.b) }), libc::EINVAL);
+    }
+
+    #[test]
+    fn cmdb_without_a_chain_is_sent_in_place() {
+        let f = Fake::with_driver_id(4);
+        let mut out = [0u8; 4];
+        f.reply(Reply::ioctl().new_obj(1, 0x55).out(0x1000, &[9, 8, 7, 6]));
+        let mut c = Cmdb::new(7, 3);
+        let obj = c.out_obj(1);
+        c.out_ptr(0x1000, out.as_mut_ptr().cast(), 4).unwrap();
+        let opt = c.in_u32(0x2000, 0xabcd);
+        c.optional(opt);
+        assert_eq!(unsafe { c.exec(&f, ptr::null_mut()) }, Ok(()));
+        let b = f.ioctl(0);
+        assert_eq!(b.len(), 24 + 3 * 16);
+        assert_eq!((u16_at(&b, 0), u16_at(&b, 2), u16_at(&b, 4), u16_at(&b, 6), u32_at(&b, 16)), (72, 7, 3, 3, 4));
+        assert_eq!((u16_at(&b, 24 + 32), u16_at(&b, 24 + 32 + 4)), (0x2000, 0), "the last attribute made optional");
+        assert_eq!(c.data(obj), 0x55, "the new object's id read where the kernel wrote it");
+        assert_eq!(out, [9, 8, 7, 6]);
+
+        let mut c = Cmdb::new(7, 3);
+        for i in 0..=STACK_ATTRS as u32 {
+            c.in_u64(i, 0);
+        }
+        assert_eq!(unsafe { c.exec(&f, ptr::null_mut()) }, Err(Errno::EINVAL), "one attribute too many");
     }
 }

@@ -621,7 +621,7 @@ impl<'a> Ioctl<'a> {
         }
         const HDR_LEN: usize = size_of::<ib_uverbs_ioctl_hdr>();
         const ATTR_LEN: usize = size_of::<ib_uverbs_attr>();
-        const _: () = assert!(HDR_LEN % 8 == 0 && ATTR_LEN % 8 == 0 && align_of::<IoctlBuf>() == 8);
+        const _: () = assert!(HDR_LEN.is_multiple_of(8) && ATTR_LEN.is_multiple_of(8) && align_of::<IoctlBuf>() == 8);
         let len = HDR_LEN + ATTR_LEN * usize::from(self.buf.hdr.num_attrs);
         self.buf.hdr.length = len as u16;
         self.buf.hdr.driver_id = fd.driver_id();

@@ -200,12 +200,7 @@ impl Cmdb {
         let mut hdr = rdma_common::uapi::rdma_user_ioctl_cmds::ib_uverbs_ioctl_hdr::zeroed();
         hdr.object_id = object_id as u16;
         hdr.method_id = method_id as u16;
-        Cmdb {
-            hdr,
-            attrs: [ib_uverbs_attr::zeroed(); STACK_ATTRS],
-            len: 0,
-            overflow: false,
-        }
+        Cmdb { hdr, attrs: [ib_uverbs_attr::zeroed(); STACK_ATTRS], len: 0, overflow: false }
     }
 
     fn push(&mut self, id: u32, len: u16, data: u64) -> usize {
@@ -320,7 +315,7 @@ impl Cmdb {
             return unsafe { run_ioctl(u, object_id, method_id, &mut self.attrs[..self.len], None, link) }.map(|_| ());
         }
         const HDR_LEN: usize = size_of::<ib_uverbs_ioctl_hdr>();
-        const _: () = assert!(HDR_LEN % 8 == 0 && std::mem::offset_of!(Cmdb, attrs) == HDR_LEN);
+        const _: () = assert!(HDR_LEN.is_multiple_of(8) && std::mem::offset_of!(Cmdb, attrs) == HDR_LEN);
         let len = HDR_LEN + size_of::<ib_uverbs_attr>() * self.len;
         self.hdr.length = len as u16;
         self.hdr.num_attrs = self.len as u16;

@@ -98,8 +98,7 @@ unsafe fn run_ioctl(
     hdr.method_id = method_id;
     hdr.num_attrs = total as u16;
     hdr.driver_id = u.driver_id();
-    // The buffer the kernel reads: on the stack for any command of up to STACK_ATTRS attributes (every command of
-    // ours and of the plug-ins we know), else on the heap.
+    // The buffer the kernel reads: on the stack for a command of up to STACK_ATTRS attributes, else on the heap.
     const STACK_WORDS: usize = (size_of::<ib_uverbs_ioctl_hdr>() + STACK_ATTRS * size_of::<ib_uverbs_attr>()) / 8;
     let mut stack = [0u64; STACK_WORDS];
     let mut heap = Vec::new();
@@ -178,8 +177,8 @@ pub(super) unsafe fn chain_needs_ioctl(link: *mut ibv_command_buffer) -> Result<
     Ok(false)
 }
 
-/// How many attributes [`run_ioctl`] sends from a stack buffer, and one [`Cmdb`] holds (its commands have at most
-/// 12; rdma-core's largest, CREATE_QP, 20 with a driver's).
+/// How many attributes [`run_ioctl`] sends from a stack buffer, and one [`Cmdb`] holds (the most any of its commands
+/// adds is 14: CQ_CREATE with a buffer, its flags and driver data).
 const STACK_ATTRS: usize = 24;
 
 /// A command built here for the ioctl ABI: rdma-core's `DECLARE_COMMAND_BUFFER(_LINK)` + `fill_attr_*`, the

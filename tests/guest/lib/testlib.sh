@@ -418,9 +418,9 @@ cm_pair_run() {
 # completion. From 6.12 on, rxe sends a user QP's work requests from a kernel work item (rxe_wq) when the doorbell
 # finds the send task busy, and under TCG that work item often ran only after the destroy: "rxe_get_av: Unable to
 # find AH matching ah_num" on rxe1, nothing sent, with rdma-core as with ours (measured 2026-12-06 in the 6.12 guest,
-# trixie's mckey: 16 of 32 runs lost in every way of libraries). An idle-class sender yields its CPU to the work item
-# the moment it is woken: 24 of 24 delivered, both ways, and every run of the 7.2 guest. The program is unchanged;
-# only its scheduling class is, and the kernel's handling of the AH is what the run still exercises.
+# trixie's mckey: 20 of 32 runs lost, 4 to 6 of 8 in each way of libraries). An idle-class sender yields its CPU to
+# the work item the moment it is woken: 24 of 24 delivered, both ways, and every run of the 7.2 guest. The program
+# is unchanged; only its scheduling class is, and the kernel's handling of the AH is what the run still exercises.
 MC_SENDER=(chrt --idle 0)
 
 # cm_wait_igmp NETDEV GROUP SECS [PID] : waits until NETDEV has joined the IPv4 multicast GROUP (/proc/net/igmp;

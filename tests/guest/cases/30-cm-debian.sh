@@ -50,7 +50,7 @@ cm_pair udaddy "$OURS_" "$OURS_" \
 # idle scheduling class (MC_SENDER, testlib.sh). Kernel difference: from 6.12 on, rxe may send a user QP's work
 # requests from a kernel work item, and mckey destroys its AH right after posting its unsignaled sends; at normal
 # priority the destroy often won (rxe logs "rxe_get_av: Unable to find AH matching ah_num" / "rxe_requester: Failed
-# no address vector", nothing leaves rxe1; half the runs in the 6.12 guest, with rdma-core as with us). On 6.1 every
+# no address vector", nothing leaves rxe1; 20 of 32 runs in the 6.12 guest, with rdma-core as with us). On 6.1 every
 # run delivers. On 6.12 and later a pair gets up to MCKEY_ATTEMPTS tries, each with a fresh group, and must deliver in
 # one of them; on 6.1 it gets one.
 MCKEY_ATTEMPTS=1

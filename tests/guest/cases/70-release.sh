@@ -358,7 +358,7 @@ if has cm; then
     done
     # mckey: the receiver (rxe0) joins first, the sender (rxe1) starts once veth0 joined the group, in the idle
     # scheduling class (MC_SENDER, testlib.sh): from 6.12 on, mckey's habit of destroying its AH right after posting
-    # unsignaled sends lost half the runs with every rdma-core when the sender ran at normal priority (the earlier 24
+    # unsignaled sends lost 20 of 32 runs with every rdma-core when the sender ran at normal priority (the earlier 24
     # attempts were not always enough: CI of 2026-12-06 failed a way after 24). Each attempt gets MCKEY_T seconds, not
     # $T: 5 datagrams arrive within 2 s when they arrive at all, and a whole attempt (joins and mckey's own 3 s pause
     # included) takes 4-7 s under TCG. From 6.12 on a way gets 3 attempts, each with a fresh group, for a loss the

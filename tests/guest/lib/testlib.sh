@@ -413,7 +413,8 @@ cm_pair_run() {
     fi
 }
 
-# MC_SENDER: the prefix a multicast sender (mckey -s, the manual's mc -s) runs under: SCHED_IDLE (`chrt --idle 0`).
+# MC_SENDER: the prefix mckey's sender (mckey -s) runs under: SCHED_IDLE (`chrt --idle 0`); the manual's mc waits for
+# its signaled send's completion and runs without it.
 # mckey posts its datagrams unsignaled and at once leaves the group and destroys its AH and QP, without waiting for a
 # completion. From 6.12 on, rxe sends a user QP's work requests from a kernel work item (rxe_wq) when the doorbell
 # finds the send task busy, and under TCG that work item often ran only after the destroy: "rxe_get_av: Unable to
